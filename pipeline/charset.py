@@ -1,0 +1,108 @@
+"""charset: guess the encoding of bytes that are not UTF-8 and carry no usable ``CA``.
+
+Off-the-shelf detectors (charset-normalizer, chardet) mislabel short East-Asian records: a player
+name or two and a result are too little text for their statistics (``bench/charset_survey.py``
+measures it). Game records are a narrow domain, so this module scores each East-Asian candidate
+codec by what such text is made of: the characters of each script's common level (GB2312 level 1,
+Big5 level 1, KS X 1001 Hangul, JIS level 1 and kana) and the vocabulary of game records (黑 白 胜
+段 级 目 / 흑 백 승 단 / 黒 勝 段 ...). charset-normalizer decides only when no East-Asian codec
+reads the bytes well (Cyrillic, Greek and other single-byte text).
+
+Knows nothing of SGF: it sees bytes.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from charset_normalizer import from_bytes
+
+#: Candidates in order of preference on a tie (the club's archive is Chinese first).
+CANDIDATES = ("gb18030", "cp950", "cp949", "cp932", "cp1252")
+_VOCABULARY = {
+    "gb18030": "黑白胜负中盘段级目子和棋时间秒分钟共手贴届杯赛第轮决围业余职业让先半又局超认输"
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁"
+    "任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦方邹孟熊秦邱江尹薛段雷侯龙史陶黎贺顾毛常古聂檀柯羋",
+    "cp950": "黑白勝負中盤段級目子和棋時間秒分鐘共手貼屆杯賽第輪決圍業餘職讓先半又局超認輸"
+    "王李張劉陳楊黃趙吳周徐孫馬朱胡郭何高林羅鄭梁謝宋唐許韓馮鄧曹彭曾蕭田董袁潘蔣蔡余杜葉程蘇魏呂丁",
+    "cp949": "흑백승패불계단급집반시간초분기권무부대국회배전결"
+    "김이박최정강조윤장임한오서신권황안송류전홍고문양손배허유남심노하곽성차주우구민진나지엄채원천방공현"
+    "세돌창호준혁영수민석훈재동상진용태규원희경",
+    "cp932": "黒白勝負中押段級目半持碁時間秒分回手番戦期名人本因坊棋聖",
+    "cp1252": "",
+}
+_ENOUGH = 0.6  # below this every East-Asian reading is doubtful: ask charset-normalizer
+
+
+def detect(data: bytes) -> str:
+    """Return the codec name that best reads ``data`` (bytes that are not valid UTF-8).
+
+    Returns one of :data:`CANDIDATES`, or a codec chosen by charset-normalizer, or ``cp1252``
+    when nothing fits (single-byte: every byte decodes, no file is lost).
+    """
+    high = _non_ascii_runs(data)
+    scores = {codec: _score(high, codec) for codec in CANDIDATES}
+    best = max(CANDIDATES, key=lambda c: scores[c])
+    if scores[best] >= _ENOUGH:
+        return best
+    guess = from_bytes(data[:65536]).best()
+    return guess.encoding if guess is not None else "cp1252"
+
+
+def _non_ascii_runs(data: bytes) -> bytes:
+    """The non-ASCII parts of ``data`` (with their ASCII neighbours: trail bytes may be ASCII)."""
+    out = bytearray()
+    i, n = 0, len(data)
+    while i < n:
+        if data[i] < 0x80:
+            i += 1
+            continue
+        j = i
+        while j < n and (data[j] >= 0x80 or (j > i and data[j - 1] >= 0x80 and 0x40 <= data[j] <= 0x7E)):
+            j += 1
+        out += data[i:j] + b" "
+        i = j
+    return bytes(out)
+
+
+def _score(high: bytes, codec: str) -> float:
+    """Share of characters common in ``codec``'s script, plus twice the share of record vocabulary."""
+    try:
+        text = high.decode(codec)
+    except UnicodeDecodeError:
+        return -1.0
+    chars = [c for c in text if c > "\x7f"]
+    if not chars:
+        return 0.0
+    common, vocabulary = _common(codec), _VOCABULARY[codec]
+    hits = sum(c in common for c in chars)
+    words = sum(c in vocabulary for c in chars)
+    return (hits + 2 * words) / len(chars)
+
+
+@functools.cache
+def _common(codec: str) -> frozenset[str]:
+    """The everyday characters of ``codec``'s script, read off the codec's own tables (built once)."""
+    if codec == "cp1252":
+        return frozenset(bytes(range(0xC0, 0x100)).decode("cp1252"))
+    rows = {
+        "gb18030": (range(0xB0, 0xD8), range(0xA1, 0xFF)),
+        "cp950": (range(0xA4, 0xC7), [*range(0x40, 0x7F), *range(0xA1, 0xFF)]),
+        "cp949": (range(0xB0, 0xC9), range(0xA1, 0xFF)),
+        "cp932": (range(0x88, 0x99), range(0x40, 0xFD)),
+    }[codec]
+    leads, trails = rows
+    pairs = (bytes((lead, trail)) for lead in leads for trail in trails)
+    chars = {_char(pair, codec) for pair in pairs}
+    if codec == "cp932":
+        chars |= {chr(c) for c in range(0x3041, 0x30FF)}
+    chars |= set("、。，．・：；？！「」『』（）【】　")
+    chars.discard("")
+    return frozenset(chars)
+
+
+def _char(pair: bytes, codec: str) -> str:
+    try:
+        return pair.decode(codec)
+    except UnicodeDecodeError:
+        return ""

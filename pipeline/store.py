@@ -1,0 +1,64 @@
+"""store: atomic Parquet and JSON files.
+
+A file is written beside its destination under a temporary name, flushed, then renamed over it:
+a crash or a kill at any point leaves either the old complete file or the new complete one.
+Knows nothing of what the tables mean.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+_META_KEY = b"sgf_ratings"
+
+
+@contextmanager
+def atomic_path(path: Path) -> Iterator[Path]:
+    """Yield a temporary path beside ``path``; on success rename it over ``path``, else remove it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def write_parquet(table: pa.Table, path: Path, metadata: dict[str, Any] | None = None) -> None:
+    """Write ``table`` to ``path`` atomically, with ``metadata`` (JSON-able) in the file's key-value metadata."""
+    if metadata is not None:
+        existing = table.schema.metadata or {}
+        table = table.replace_schema_metadata({**existing, _META_KEY: json.dumps(metadata).encode()})
+    with atomic_path(path) as tmp:
+        pq.write_table(table, tmp, compression="zstd")
+
+
+def read_parquet(path: Path, schema: pa.Schema) -> pa.Table:
+    """Read the Parquet file at ``path`` as ``schema``. Raises OSError/ArrowInvalid if it is unreadable."""
+    return pq.read_table(path, schema=schema)
+
+
+def read_metadata(path: Path) -> dict[str, Any] | None:
+    """The metadata written by :func:`write_parquet`, or None if the file is missing or unreadable."""
+    try:
+        raw = (pq.read_schema(path).metadata or {}).get(_META_KEY)
+    except (OSError, pa.ArrowInvalid):
+        return None
+    return json.loads(raw) if raw else None
+
+
+def write_json(data: dict[str, Any], path: Path) -> None:
+    """Write ``data`` as indented UTF-8 JSON to ``path`` atomically."""
+    with atomic_path(path) as tmp:
+        tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n", encoding="utf-8")

@@ -1,0 +1,45 @@
+"""summary: counts that describe a games table, for the manifest and the end-of-run table.
+
+Knows the games table's columns; nothing of how they were filled.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+
+def ingest_counts(games: pa.Table) -> dict[str, Any]:
+    """Counts of a games table (schema GAMES_INGEST).
+
+    Returns ``{"files", "games", "parse_errors": {kind: n}, "encodings": {codec: n},
+    "unknown": {"result", "date", "time_setting", "players"}, "speed": {class: n}, "warnings": n}``,
+    where ``games`` counts rows without a parse error.
+    """
+    ok = games.filter(pc.is_null(games.column("parse_error")))
+    return {
+        "files": pc.count_distinct(games.column("source_path")).as_py(),
+        "games": ok.num_rows,
+        "parse_errors": _tally(games.filter(pc.is_valid(games.column("parse_error"))), "error_kind"),
+        "encodings": _tally(games.filter(pc.equal(games.column("game_index"), 0)), "encoding"),
+        "unknown": {
+            "result": _nulls(ok, "winner"),
+            "date": _nulls(ok, "date"),
+            "time_setting": _nulls(ok, "main_time_s"),
+            "players": ok.num_rows - ok.filter(pc.and_(pc.is_valid(ok["black"]), pc.is_valid(ok["white"]))).num_rows,
+        },
+        "speed": _tally(ok, "speed"),
+        "warnings": pc.count(games.column("warning")).as_py(),
+    }
+
+
+def _tally(table: pa.Table, column: str) -> dict[str, int]:
+    counts = Counter(str(v) for v in table.column(column).to_pylist())
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def _nulls(table: pa.Table, column: str) -> int:
+    return int(table.column(column).null_count)
