@@ -27,6 +27,7 @@ _ALIASES = {
     "euckr": "cp949", "ksc56011987": "cp949", "cp949": "cp949", "uhc": "cp949", "eucjp": "euc_jp",
     "iso88591": "cp1252", "latin1": "cp1252", "l1": "cp1252", "utf16le": "utf-16-le", "utf16be": "utf-16-be",
 }
+_SEVEN_BIT = ("iso2022", "utf_7", "hz")
 #: Most replaced sequences a UTF-8 file may have and still be read as UTF-8 (cut names, mixed saves).
 UTF8_MAX_BROKEN = 3
 
@@ -35,7 +36,7 @@ UTF8_MAX_BROKEN = 3
 class Decoded:
     """The text of one file and how it was obtained.
 
-    ``encoding`` is the codec name used; ``how`` is one of ``bom``, ``ascii``, ``utf-8``, ``ca``,
+    ``encoding`` is the codec name used; ``how`` is one of ``bom``, ``utf-16-pattern``, ``ascii``, ``utf-8``, ``ca``,
     ``utf-8-broken`` (UTF-8 with a few bytes replaced), ``detected``; ``declared`` is the raw ``CA``
     value or None; ``replaced`` counts the bytes that could not be decoded (shown as U+FFFD).
     """
@@ -90,12 +91,28 @@ def _by_bom(data: bytes, declared: str | None) -> Decoded | None:
             ca = _CA.search(text.encode("utf-8", errors="replace")[:4096])
             declared = ca.group(1).decode("ascii", errors="replace") if ca else None
             return Decoded(text, codec.replace("-sig", ""), "bom", declared, text.count("\ufffd"))
-    if len(data) > 4 and data[1:4:2] == b"\x00\x00" and data[0:1] == b"(":
-        return _by_bom(codecs.BOM_UTF16_LE + data, declared)
+    codec = utf16_codec(data)
+    if codec is not None:
+        text = data.decode(codec, errors="replace")
+        return Decoded(text, codec, "utf-16-pattern", declared, text.count("\ufffd"))
+    return None
+
+
+def utf16_codec(data: bytes) -> str | None:
+    """``utf-16-le``/``utf-16-be`` when ``data`` (without a BOM) starts like UTF-16 SGF, else None."""
+    start = data.lstrip(b"\x00 \t\r\n")[:1]
+    if start != b"(" or len(data) < 8:
+        return None
+    if data[1:8:2] == b"\x00" * 4:
+        return "utf-16-le"
+    if data[0:8:2] == b"\x00" * 4:
+        return "utf-16-be"
     return None
 
 
 def _by_ascii_or_utf8(data: bytes, declared: str | None) -> Decoded | None:
+    if data.isascii() and declared and (codec_for(declared) or "").startswith(_SEVEN_BIT):
+        return None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from pipeline.decode import Decoded, decode
+from pipeline.decode import Decoded, decode, utf16_codec
 from pipeline.normalise.dates import parse_date
 from pipeline.normalise.gameinfo import (
     parse_board_size,
@@ -30,6 +30,7 @@ from pipeline.sgftext import GameTree, Properties, SgfSyntaxError, read_collecti
 
 Row = dict[str, Any]
 _TIME_PROPS = ("TM", "OT", "TC", "TT", "LT", "LC")
+_CONTROLS = bytes(c for c in range(32) if c not in b"\t\n\r\x0c")
 
 
 def game_id(source_path: str, index: int) -> str:
@@ -82,8 +83,12 @@ def _first(root: Properties, ident: str) -> str | None:
 
 
 def _looks_binary(data: bytes) -> bool:
+    """More than 10% control bytes in the first KiB, and not UTF-16 (which has a NUL in every ASCII pair)."""
     head = data[:1024]
-    return b"\x00" in head and not (head[:2] in (b"\xff\xfe", b"\xfe\xff") or head[1:2] == b"\x00")
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or utf16_codec(head) is not None:
+        return False
+    controls = sum(head.count(c) for c in _CONTROLS)
+    return controls * 10 > len(head)
 
 
 def _warning(tree: GameTree, decoded: Decoded, truncated: bool) -> str | None:

@@ -1,0 +1,38 @@
+"""Shared fixtures: where the real corpora are, and small helpers to write SGF files."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def corpora_dir() -> Path:
+    """The real corpora: $SGF_CORPORA, else ../shared/corpora beside the repository."""
+    return Path(os.environ.get("SGF_CORPORA", ROOT.parent / "shared" / "corpora"))
+
+
+@pytest.fixture(scope="session")
+def corpora() -> Path:
+    path = corpora_dir()
+    if not path.is_dir():
+        pytest.skip(f"real corpora not found at {path} (set SGF_CORPORA to their folder)")
+    return path
+
+
+@pytest.fixture
+def write(tmp_path: Path):
+    """write(relpath, bytes) -> Path: a file under tmp_path/raw."""
+    raw = tmp_path / "raw"
+    raw.mkdir(exist_ok=True)
+
+    def _write(rel: str, data: bytes) -> Path:
+        path = raw / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        return path
+
+    return _write

@@ -1,0 +1,82 @@
+"""record: one file's bytes give one row per game tree, or one row saying why there is none."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.record import game_id, rows_for_bytes
+
+GAME = "(;GM[1]PB[古力]PW[柯洁]BR[9段]WR[P9]RE[黑中盘胜]DT[2024-05-12]TM[1800]KM[7.5];B[pd];W[dd])"
+
+
+@pytest.mark.parametrize(
+    ("data", "kind"),
+    [(b"", "empty"), (b"  \n", "empty"), (b"\x00\x01\x02\x03" * 64, "binary"), (b"just some notes", "not_sgf")],
+)
+def test_file_without_a_game_gives_one_error_row(data: bytes, kind: str) -> None:
+    [row] = rows_for_bytes(data, "x.sgf")
+    assert (row["error_kind"], row["source_path"], row["game_index"]) == (kind, "x.sgf", 0)
+    assert row["parse_error"]
+
+
+def test_collection_gives_one_row_per_tree_with_distinct_ids() -> None:
+    rows = rows_for_bytes((GAME * 3).encode("gbk"), "c.sgf")
+    assert [r["game_index"] for r in rows] == [0, 1, 2]
+    assert len({r["game_id"] for r in rows}) == 3
+
+
+def test_game_id_is_stable() -> None:
+    assert game_id("a/b.sgf", 1) == game_id("a/b.sgf", 1) != game_id("a/b.sgf", 2)
+
+
+def test_row_holds_the_normalised_fields() -> None:
+    [row] = rows_for_bytes(GAME.encode("gbk"), "g.sgf")
+    got = {k: row[k] for k in ("black", "white", "black_rank", "winner", "main_time_s", "komi", "moves")}
+    assert got == {"black": "古力", "white": "柯洁", "black_rank": "9d", "winner": "B", "main_time_s": 1800,
+                   "komi": 7.5, "moves": 2}
+    assert (row["encoding"], row["parse_error"]) == ("gb18030", None)
+
+
+def test_rank_written_inside_the_name_is_split_off() -> None:
+    [row] = rows_for_bytes("(;PB[李昌镐\u3000九段]PW[Lee Sedol 9p];B[pd])".encode(), "n.sgf")
+    assert (row["black"], row["black_rank"], row["white"], row["white_rank"]) == ("李昌镐", "9d", "Lee Sedol", "9p")
+
+
+def test_broken_bytes_in_one_name_keep_the_game() -> None:
+    data = "(;CA[UTF-8]PW[柯洁]RE[W+R]PB[".encode() + "古力".encode()[:-1] + b"];B[pd])"
+    [row] = rows_for_bytes(data, "cut.sgf")
+    assert (row["white"], row["winner"], row["parse_error"]) == ("柯洁", "W", None)
+    assert "replaced" in row["warning"]
+
+
+def test_truncated_file_is_a_parse_error_that_keeps_its_fields() -> None:
+    [row] = rows_for_bytes(GAME[:-12].encode(), "t.sgf")
+    assert (row["error_kind"], row["black"]) == ("truncated", "古力")
+
+
+@given(st.binary(max_size=2000))
+@settings(max_examples=300)
+def test_arbitrary_bytes_always_give_rows(data: bytes) -> None:
+    rows = rows_for_bytes(data, "any.sgf")
+    assert rows and all(r["source_path"] == "any.sgf" for r in rows)
+
+
+@given(st.integers(0, 2**32), st.sampled_from(["gbk", "utf-8", "big5", "utf-16"]))
+@settings(max_examples=200)
+def test_mutated_records_always_give_rows(seed: int, codec: str) -> None:
+    rng = random.Random(seed)
+    data = bytearray(GAME.replace("黑中盘胜", "B+R").encode(codec, errors="replace"))
+    for _ in range(rng.randint(1, 8)):
+        op, at = rng.randrange(3), rng.randrange(len(data))
+        if op == 0:
+            data[at] = rng.randrange(256)
+        elif op == 1:
+            del data[at:]
+            data += b"x"
+        else:
+            data[at:at] = bytes([rng.choice(b"[]();\\")])
+    assert rows_for_bytes(bytes(data), "m.sgf")
