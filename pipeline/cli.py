@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from pipeline import config as config_mod
 from pipeline.ingest import IngestError, IngestOptions
@@ -103,5 +104,5 @@ def _pairs(counts: dict[str, int]) -> str:
 
 
 def _fail(message: str, code: int) -> Any:
-    Console(stderr=True).print(f"[red]error:[/red] {message}")
+    Console(stderr=True).print(Text("error: ", style="red") + Text(message), soft_wrap=True)
     raise typer.Exit(code)
