@@ -14,6 +14,7 @@ Knows nothing of SGF: it sees bytes.
 from __future__ import annotations
 
 import functools
+import re
 
 from charset_normalizer import from_bytes
 
@@ -31,6 +32,8 @@ _VOCABULARY = {
     "cp932": "黒白勝負中押段級目半持碁時間秒分回手番戦期名人本因坊棋聖",
     "cp1252": "",
 }
+_RUNS = re.compile(rb"(?:[\x80-\xff][\x40-\x7e\x80-\xff]?)+")
+_SAMPLE = 65536
 _ENOUGH = 0.6  # below this every East-Asian reading is doubtful: ask charset-normalizer
 
 
@@ -45,24 +48,14 @@ def detect(data: bytes) -> str:
     best = max(CANDIDATES, key=lambda c: scores[c])
     if scores[best] >= _ENOUGH:
         return best
-    guess = from_bytes(data[:65536]).best()
+    guess = from_bytes(data[:_SAMPLE]).best()
     return guess.encoding if guess is not None else "cp1252"
 
 
 def _non_ascii_runs(data: bytes) -> bytes:
-    """The non-ASCII parts of ``data`` (with their ASCII neighbours: trail bytes may be ASCII)."""
-    out = bytearray()
-    i, n = 0, len(data)
-    while i < n:
-        if data[i] < 0x80:
-            i += 1
-            continue
-        j = i
-        while j < n and (data[j] >= 0x80 or (j > i and data[j - 1] >= 0x80 and 0x40 <= data[j] <= 0x7E)):
-            j += 1
-        out += data[i:j] + b" "
-        i = j
-    return bytes(out)
+    """The non-ASCII runs of the first 64 KiB of ``data``, each high byte with its trail byte
+    (which may be ASCII ``@``-``~`` in Big5, GBK and Shift_JIS), separated by spaces."""
+    return b" ".join(_RUNS.findall(data, 0, _SAMPLE))
 
 
 def _score(high: bytes, codec: str) -> float:

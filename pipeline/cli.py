@@ -22,16 +22,20 @@ from pipeline.ingest import IngestError, IngestOptions
 from pipeline.run import RunReport, run_ingest
 
 app = typer.Typer(
-    help="sgf-ratings: SGF game records in, ratings out.\n\nExample: ratings run --raw data/raw --out data/processed",
+    help="sgf-ratings: SGF game records in, ratings out.\n\nExample: ratings run --raw data/raw",
     no_args_is_help=True,
     add_completion=False,
 )
 _PROGRESS_FROM = 300  # files to parse before a progress bar is worth showing
 
-ConfigOpt = Annotated[Path | None, typer.Option("--config", help="TOML configuration (default: config/ratings.toml)")]
+ConfigOpt = Annotated[
+    Path | None, typer.Option("--config", help="TOML configuration (default: config/ratings.toml)")
+]
 RawOpt = Annotated[Path | None, typer.Option("--raw", help="Folder of SGF records, read recursively")]
 OutOpt = Annotated[Path | None, typer.Option("--out", help="Folder for the outputs")]
-WorkersOpt = Annotated[int | None, typer.Option("--workers", min=1, help="Worker processes (default: every core)")]
+WorkersOpt = Annotated[
+    int | None, typer.Option("--workers", min=1, help="Worker processes (default: every core)")
+]
 
 
 @app.command()
@@ -39,7 +43,9 @@ def run(
     config: ConfigOpt = None,
     raw: RawOpt = None,
     out: OutOpt = None,
-    rules: Annotated[str | None, typer.Option("--rules", help="Rule set name (audit and rating stages)")] = None,
+    rules: Annotated[
+        str | None, typer.Option("--rules", help="Rule set name (audit and rating stages)")
+    ] = None,
     workers: WorkersOpt = None,
 ) -> None:
     """Run every stage: ingest the records and write the outputs.
@@ -58,7 +64,9 @@ def ingest(raw: RawOpt = None, out: OutOpt = None, workers: WorkersOpt = None) -
     _ingest(_settings(None, raw, out, workers))
 
 
-def _settings(path: Path | None, raw: Path | None, out: Path | None, workers: int | None) -> config_mod.RunConfig:
+def _settings(
+    path: Path | None, raw: Path | None, out: Path | None, workers: int | None
+) -> config_mod.RunConfig:
     try:
         settings = config_mod.load(path)
     except config_mod.ConfigError as e:
@@ -69,15 +77,25 @@ def _settings(path: Path | None, raw: Path | None, out: Path | None, workers: in
 
 def _ingest(settings: config_mod.RunConfig) -> None:
     console = Console(stderr=True)
-    with Progress(TextColumn("parsing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=console, transient=True) as bar:
+    with Progress(
+        TextColumn("parsing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
         task = bar.add_task("parse", total=0, visible=False)
 
         def start(total: int) -> None:
             bar.update(task, total=total, visible=total >= _PROGRESS_FROM)
 
-        options = IngestOptions(settings.workers, settings.speed_threshold_s,
-                                progress=lambda n: bar.advance(task, n), on_start=start)
+        options = IngestOptions(
+            settings.workers,
+            settings.speed_threshold_s,
+            progress=lambda n: bar.advance(task, n),
+            on_start=start,
+        )
         try:
             report = run_ingest(settings.raw, settings.out, options)
         except IngestError as e:

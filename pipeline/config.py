@@ -65,7 +65,7 @@ def _read(path: Path) -> dict[str, Any]:
 
 def _get(path: Path, section: dict[str, Any], key: str, kind: type, default: Any) -> Any:
     value = section.get(key, default)
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         raise ConfigError(f"{path}: [ingest] {key} must be of type {kind.__name__}, got {value!r}")
     return value
 

@@ -21,11 +21,30 @@ _CA = re.compile(rb"CA\s*\[([^\]]{0,40})\]")
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 # Spellings seen in CA[] -> the codec we decode with (supersets where the declared set is too narrow).
 _ALIASES = {
-    "utf8": "utf-8", "gb2312": "gb18030", "gbk": "gb18030", "gb18030": "gb18030", "euccn": "gb18030",
-    "cp936": "gb18030", "big5": "cp950", "big5hkscs": "big5hkscs", "cp950": "cp950",
-    "shiftjis": "cp932", "sjis": "cp932", "mskanji": "cp932", "cp932": "cp932", "windows31j": "cp932",
-    "euckr": "cp949", "ksc56011987": "cp949", "cp949": "cp949", "uhc": "cp949", "eucjp": "euc_jp",
-    "iso88591": "cp1252", "latin1": "cp1252", "l1": "cp1252", "utf16le": "utf-16-le", "utf16be": "utf-16-be",
+    "utf8": "utf-8",
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+    "gb18030": "gb18030",
+    "euccn": "gb18030",
+    "cp936": "gb18030",
+    "big5": "cp950",
+    "big5hkscs": "big5hkscs",
+    "cp950": "cp950",
+    "shiftjis": "cp932",
+    "sjis": "cp932",
+    "mskanji": "cp932",
+    "cp932": "cp932",
+    "windows31j": "cp932",
+    "euckr": "cp949",
+    "ksc56011987": "cp949",
+    "cp949": "cp949",
+    "uhc": "cp949",
+    "eucjp": "euc_jp",
+    "iso88591": "cp1252",
+    "latin1": "cp1252",
+    "l1": "cp1252",
+    "utf16le": "utf-16-le",
+    "utf16be": "utf-16-be",
 }
 _SEVEN_BIT = ("iso2022", "utf_7", "hz")
 #: Most replaced sequences a UTF-8 file may have and still be read as UTF-8 (cut names, mixed saves).
@@ -36,7 +55,8 @@ UTF8_MAX_BROKEN = 3
 class Decoded:
     """The text of one file and how it was obtained.
 
-    ``encoding`` is the codec name used; ``how`` is one of ``bom``, ``utf-16-pattern``, ``ascii``, ``utf-8``, ``ca``,
+    ``encoding`` is the codec name used; ``how`` is one of ``bom``, ``utf-16-pattern``, ``ascii``,
+    ``utf-8``, ``ca``,
     ``utf-8-broken`` (UTF-8 with a few bytes replaced), ``detected``; ``declared`` is the raw ``CA``
     value or None; ``replaced`` counts the bytes that could not be decoded (shown as U+FFFD).
     """
@@ -91,10 +111,10 @@ def _by_bom(data: bytes, declared: str | None) -> Decoded | None:
             ca = _CA.search(text.encode("utf-8", errors="replace")[:4096])
             declared = ca.group(1).decode("ascii", errors="replace") if ca else None
             return Decoded(text, codec.replace("-sig", ""), "bom", declared, text.count("\ufffd"))
-    codec = utf16_codec(data)
-    if codec is not None:
-        text = data.decode(codec, errors="replace")
-        return Decoded(text, codec, "utf-16-pattern", declared, text.count("\ufffd"))
+    pattern = utf16_codec(data)
+    if pattern is not None:
+        text = data.decode(pattern, errors="replace")
+        return Decoded(text, pattern, "utf-16-pattern", declared, text.count("\ufffd"))
     return None
 
 

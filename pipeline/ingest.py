@@ -108,11 +108,12 @@ def parser_version() -> str:
     return digest.hexdigest()
 
 
-def ingest(raw: Path, out: Path, options: IngestOptions = IngestOptions()) -> IngestResult:
+def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> IngestResult:
     """Ingest every file under ``raw``, reusing the cache in ``out``; writes the refreshed cache.
 
     Returns an :class:`IngestResult`. Raises :class:`IngestError` if ``raw`` is not a folder.
     """
+    options = options or IngestOptions()
     started = time.perf_counter()
     files = discover(raw)
     cache = _load_cache(out)
@@ -121,7 +122,9 @@ def ingest(raw: Path, out: Path, options: IngestOptions = IngestOptions()) -> In
     if options.on_start:
         options.on_start(len(todo))
     parsed = pa.Table.from_pylist(list(_parse_all(todo, options)), schema=CACHE)
-    table = pa.concat_tables([cached, parsed]).sort_by([("source_path", "ascending"), ("game_index", "ascending")])
+    table = pa.concat_tables([cached, parsed]).sort_by(
+        [("source_path", "ascending"), ("game_index", "ascending")]
+    )
     if todo or cache is None or len(cached) != len(cache):
         store.write_parquet(table, out / CACHE_PATH, metadata={"parser_version": parser_version()})
     games = with_speed(table, options.speed_threshold_s)
@@ -131,7 +134,9 @@ def ingest(raw: Path, out: Path, options: IngestOptions = IngestOptions()) -> In
 def with_speed(table: pa.Table, threshold_s: float) -> pa.Table:
     """The cache table as the games table: ``speed`` from ``main_time_s`` (slow at >= ``threshold_s``)."""
     main = table.column("main_time_s")
-    speed = pc.if_else(pc.is_null(main), "unknown", pc.if_else(pc.greater_equal(main, threshold_s), "slow", "fast"))
+    speed = pc.if_else(
+        pc.is_null(main), "unknown", pc.if_else(pc.greater_equal(main, threshold_s), "slow", "fast")
+    )
     table = table.append_column("speed", speed)
     return table.select(GAMES_INGEST.names).cast(GAMES_INGEST)
 

@@ -134,16 +134,24 @@ def _date(root: Properties) -> Row:
     dt, rd = _first(root, "DT"), _first(root, "RD")
     found = parse_date(dt, rd)
     time_of_day = found.time.strftime("%H:%M:%S") if found.time else None
-    return {"date": found.date, "date_precision": found.precision, "time_of_day": time_of_day,
-            "date_raw": dt if dt is not None else rd}
+    return {
+        "date": found.date,
+        "date_precision": found.precision,
+        "time_of_day": time_of_day,
+        "date_raw": dt if dt is not None else rd,
+    }
 
 
 def _time(root: Properties) -> Row:
     props = {p: v for p in _TIME_PROPS if (v := _first(root, p)) is not None}
     tc = parse_time_control(props)
     raw = " ".join(f"{p}[{v}]" for p, v in props.items()) or None
-    return {"main_time_s": tc.main_time_s, "byoyomi_s": tc.byoyomi_s, "byoyomi_periods": tc.byoyomi_periods,
-            "time_raw": raw}
+    return {
+        "main_time_s": tc.main_time_s,
+        "byoyomi_s": tc.byoyomi_s,
+        "byoyomi_periods": tc.byoyomi_periods,
+        "time_raw": raw,
+    }
 
 
 def _info(root: Properties, tree: GameTree) -> Row:

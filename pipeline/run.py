@@ -29,11 +29,12 @@ class RunReport:
     out: Path
 
 
-def run_ingest(raw: Path, out: Path, options: IngestOptions = IngestOptions()) -> RunReport:
+def run_ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> RunReport:
     """Ingest ``raw`` and write ``games.parquet`` and ``manifest.json`` into ``out`` (atomically).
 
     Raises :class:`pipeline.ingest.IngestError` if ``raw`` is not a folder.
     """
+    options = options or IngestOptions()
     result = ingest(raw, out, options)
     started = time.perf_counter()
     store.write_parquet(result.games, out / GAMES_FILE)
@@ -43,8 +44,9 @@ def run_ingest(raw: Path, out: Path, options: IngestOptions = IngestOptions()) -
     return RunReport(result, counts, out)
 
 
-def _manifest(raw: Path, result: IngestResult, counts: dict[str, Any], options: IngestOptions,
-              write_s: float) -> dict[str, Any]:
+def _manifest(
+    raw: Path, result: IngestResult, counts: dict[str, Any], options: IngestOptions, write_s: float
+) -> dict[str, Any]:
     paths = result.games.column("source_path").unique().to_pylist()
     return {
         "package_version": __version__,

@@ -28,13 +28,16 @@ from dataclasses import dataclass, field
 
 _VALUE = r"\[[^\\\]]*(?:\\.[^\\\]]*)*\]"
 _PROPS = rf"(?:\s*[A-Za-z]+\s*(?:{_VALUE}\s*)+)+"
-_TOKEN = re.compile(rf"\s*(?:(\()|(\))|(;)\s*({_PROPS})?|({_PROPS})|(\S))", re.S)
+# Groups: ( ) ; move-colour move-point rest-of-node bare-properties junk. A node's move, when it is
+# the node's first property, is captured apart so the hot loop needs no second look at the node.
+_TOKEN = re.compile(
+    rf"\s*(?:(\()|(\))|(;)\s*(?:([BW])\s*\[([^\\\]]*)\])?(\s*{_PROPS}|)|({_PROPS})|(\S))", re.S
+)
 _PROP = re.compile(rf"([A-Za-z]+)\s*((?:{_VALUE}\s*)+)", re.S)
 _VALUES = re.compile(r"\[([^\\\]]*(?:\\.[^\\\]]*)*)\]", re.S)
 _START = re.compile(r"\(\s*(?:;|[A-Za-z]+\s*\[)")
 _SOFT_BREAK = re.compile(r"\\(?:\r\n|\n\r|\n|\r)")
 _ESCAPE = re.compile(r"\\(.)", re.S)
-_OPEN, _CLOSE, _SEMI, _NODE, _BARE, _JUNK = 1, 2, 3, 4, 5, 6
 
 Properties = dict[str, list[str]]
 
@@ -70,27 +73,27 @@ def read_collection(text: str) -> list[GameTree]:
     start = _START.search(text)
     if start is None:
         raise SgfSyntaxError("no SGF game tree found")
+    tokens = _TOKEN.findall(text, start.start())
     trees: list[GameTree] = []
-    pos = start.start()
-    while pos < len(text):
-        tree, pos = _read_tree(text, pos, len(trees))
-        trees.append(tree)
-        nxt = _START.search(text, pos)
-        if nxt is None:
-            break
-        pos = nxt.start()
+    i = 0
+    while i < len(tokens):
+        if tokens[i][0] and i + 1 < len(tokens) and (tokens[i + 1][2] or tokens[i + 1][6]):
+            tree, i = _read_tree(tokens, i, len(trees))
+            trees.append(tree)
+        else:
+            i += 1  # junk between trees
     return trees
 
 
 class _Walker:
-    """State of one game tree being read: depth, which variations are on the main line."""
+    """State of one game tree being read: which variations are on the main line, the moves seen."""
 
     def __init__(self, index: int) -> None:
         self.tree = GameTree(index)
         self.children: list[int] = []
         self.on_main: list[bool] = []
         self.moves: list[str] = []
-        self.has_root = False
+        self.junk: str | None = None
 
     def open(self) -> None:
         first = not self.children or self.children[-1] == 0
@@ -105,39 +108,47 @@ class _Walker:
         self.on_main.pop()
         return not self.children
 
-    def node(self, props: str, *, bare: bool) -> None:
-        if not self.has_root:
-            self.tree.root, self.tree.implicit_root, self.has_root = parse_properties(props), bare, True
-        elif bare and not self.moves:
-            self.tree.root.update(parse_properties(props))
-        elif self.on_main and self.on_main[-1]:
-            move = _move(props)
-            if move is not None:
-                self.moves.append(move)
+    def root(self, props: str, *, bare: bool) -> None:
+        if bare and not self.on_main[-1]:
+            return
+        self.tree.root.update(parse_properties(props))
+        self.tree.implicit_root = self.tree.implicit_root or bare
 
     def finish(self, error: str | None) -> GameTree:
         self.tree.moves = len(self.moves)
         self.tree.signature = hashlib.blake2b(" ".join(self.moves).encode(), digest_size=8).hexdigest()
-        self.tree.error = error
+        self.tree.error = error or self.junk
         return self.tree
 
 
-def _read_tree(text: str, pos: int, index: int) -> tuple[GameTree, int]:
-    walker, junk = _Walker(index), None
-    for m in _TOKEN.finditer(text, pos):
-        kind = m.lastindex
-        if kind == _OPEN:
+def _read_tree(tokens: list[tuple[str, ...]], start: int, index: int) -> tuple[GameTree, int]:
+    """Read the tree whose ``(`` is ``tokens[i]``; returns it and the index after its ``)``.
+
+    The loop is the reader's hot path (one pass per node of every record): plain tuple tests only.
+    """
+    walker, nodes = _Walker(index), 0
+    for i in range(start, len(tokens)):
+        opening, closing, semi, colour, point, rest, bare, junk = tokens[i]
+        if semi:
+            nodes += 1
+            if nodes == 1:
+                walker.root(colour + (f"[{point}]" if colour else "") + rest, bare=False)
+            elif walker.on_main[-1]:
+                move = colour + point if colour else _move(rest) if rest else None
+                if move is not None:
+                    walker.moves.append(move)
+        elif opening:
             walker.open()
-        elif kind == _CLOSE:
+        elif closing:
             if walker.close():
-                return walker.finish(junk), m.end()
-        elif kind in (_SEMI, _NODE):
-            walker.node(m.group(_NODE) or "", bare=False)
-        elif kind == _BARE:
-            walker.node(m.group(_BARE), bare=True)
-        elif kind == _JUNK and junk is None:
-            junk = f"unexpected {m.group(_JUNK)!r} at offset {m.start(_JUNK)}"
-    return walker.finish(f"truncated: {len(walker.children)} game tree(s) not closed"), len(text)
+                return walker.finish(None), i + 1
+        elif bare:
+            if nodes <= 1 and not walker.moves:
+                walker.root(bare, bare=True)
+                nodes = 1
+        elif junk and walker.junk is None:
+            walker.junk = f"unexpected {junk!r} in game tree {index}"
+    return walker.finish(f"truncated: {len(walker.children)} game tree(s) not closed"), len(tokens)
 
 
 def parse_properties(props: str) -> Properties:
@@ -165,11 +176,11 @@ def _ident(ident: str) -> str:
 
 
 def _move(props: str) -> str | None:
-    """The move of a node as ``B pd`` / ``W `` (pass), or None when the node has no move."""
-    if props[:2] in ("B[", "W[") and (end := props.find("]")) > 0:
-        return f"{props[0]} {props[2:end]}"
+    """The move of a node whose move is not its first property (``BL[30]B[pd]``) as ``Bpd``, or None."""
+    if "B" not in props and "W" not in props:
+        return None
     found = parse_properties(props)
     for colour in ("B", "W"):
         if colour in found:
-            return f"{colour} {found[colour][0] if found[colour] else ''}"
+            return colour + (found[colour][0] if found[colour] else "")
     return None

@@ -36,7 +36,7 @@ def atomic_path(path: Path) -> Iterator[Path]:
 
 
 def write_parquet(table: pa.Table, path: Path, metadata: dict[str, Any] | None = None) -> None:
-    """Write ``table`` to ``path`` atomically, with ``metadata`` (JSON-able) in the file's key-value metadata."""
+    """Write ``table`` to ``path`` atomically, ``metadata`` (JSON-able) in the file's key-value metadata."""
     if metadata is not None:
         existing = table.schema.metadata or {}
         table = table.replace_schema_metadata({**existing, _META_KEY: json.dumps(metadata).encode()})

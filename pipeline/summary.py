@@ -29,7 +29,8 @@ def ingest_counts(games: pa.Table) -> dict[str, Any]:
             "result": _nulls(ok, "winner"),
             "date": _nulls(ok, "date"),
             "time_setting": _nulls(ok, "main_time_s"),
-            "players": ok.num_rows - ok.filter(pc.and_(pc.is_valid(ok["black"]), pc.is_valid(ok["white"]))).num_rows,
+            "players": ok.num_rows
+            - ok.filter(pc.and_(pc.is_valid(ok["black"]), pc.is_valid(ok["white"]))).num_rows,
         },
         "speed": _tally(ok, "speed"),
         "warnings": pc.count(games.column("warning")).as_py(),

@@ -53,7 +53,9 @@ def test_missing_raw_folder_exits_2(tmp_path: Path) -> None:
 def test_bad_config_exits_2_naming_file_and_key(content: str, message: str, write, tmp_path: Path) -> None:
     cfg = tmp_path / "bad.toml"
     cfg.write_text(content)
-    result = runner.invoke(app, ["run", "--config", str(cfg), "--raw", str(tmp_path), "--out", str(tmp_path / "o")])
+    result = runner.invoke(
+        app, ["run", "--config", str(cfg), "--raw", str(tmp_path), "--out", str(tmp_path / "o")]
+    )
     assert result.exit_code == 2
     assert str(cfg) in result.output and message in result.output
     assert not (tmp_path / "o").exists()

@@ -53,8 +53,9 @@ def test_parse_errors_are_the_known_broken_files(games: list[dict[str, Any]]) ->
         ("sanderland__katrain/tests/data/fox sgf works.sgf", "whatiskale", "注号用名"),
     ],
 )
-def test_names_decode_to_the_right_characters(games: list[dict[str, Any]], suffix: str, black: str,
-                                              white: str | None) -> None:
+def test_names_decode_to_the_right_characters(
+    games: list[dict[str, Any]], suffix: str, black: str, white: str | None
+) -> None:
     row = by_path(games, suffix)
     assert row["black"] == black
     if white is not None:

@@ -42,8 +42,10 @@ def test_second_byte_backslash_survives_decoding() -> None:
     assert "PB[表]" in decode(data).text
 
 
-@pytest.mark.parametrize(("bom", "codec"), [(codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
-                                             (codecs.BOM_UTF16_BE, "utf-16-be")])
+@pytest.mark.parametrize(
+    ("bom", "codec"),
+    [(codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")],
+)
 def test_byte_order_marks_decide(bom: bytes, codec: str) -> None:
     decoded = decode(bom + sgf("PB[古力]", codec))
     assert decoded.how == "bom"
@@ -93,9 +95,20 @@ def test_utf8_name_cut_mid_character_keeps_the_rest() -> None:
 
 @pytest.mark.parametrize(
     ("spelling", "codec"),
-    [("UTF-8", "utf-8"), ("utf8", "utf-8"), ("GB2312", "gb18030"), ("GBK", "gb18030"), ("Big5", "cp950"),
-     ("Shift_JIS", "cp932"), ("MS_KANJI", "cp932"), ("EUC-KR", "cp949"), ("ISO-8859-1", "cp1252"),
-     ("Windows-1251", "cp1251"), ("foo", None), ("", None)],
+    [
+        ("UTF-8", "utf-8"),
+        ("utf8", "utf-8"),
+        ("GB2312", "gb18030"),
+        ("GBK", "gb18030"),
+        ("Big5", "cp950"),
+        ("Shift_JIS", "cp932"),
+        ("MS_KANJI", "cp932"),
+        ("EUC-KR", "cp949"),
+        ("ISO-8859-1", "cp1252"),
+        ("Windows-1251", "cp1251"),
+        ("foo", None),
+        ("", None),
+    ],
 )
 def test_ca_spellings_map_to_codecs(spelling: str, codec: str | None) -> None:
     assert codec_for(spelling) == codec

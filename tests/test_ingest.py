@@ -32,8 +32,14 @@ def test_every_file_is_accounted_for(write, tmp_path: Path) -> None:
 def test_speed_uses_the_threshold(write, tmp_path: Path) -> None:
     populate(write, 5)
     games = ingest(tmp_path / "raw", tmp_path / "out", IngestOptions(workers=1, speed_threshold_s=1800)).games
-    speeds = dict(zip(games.column("source_path").to_pylist(), games.column("speed").to_pylist(), strict=True))
-    assert (speeds["2024-05/g002.sgf"], speeds["2024-05/g003.sgf"], speeds["empty.sgf"]) == ("fast", "slow", "unknown")
+    speeds = dict(
+        zip(games.column("source_path").to_pylist(), games.column("speed").to_pylist(), strict=True)
+    )
+    assert (speeds["2024-05/g002.sgf"], speeds["2024-05/g003.sgf"], speeds["empty.sgf"]) == (
+        "fast",
+        "slow",
+        "unknown",
+    )
 
 
 def test_unchanged_files_are_not_parsed_again(write, tmp_path: Path) -> None:

@@ -15,7 +15,12 @@ GAME = "(;GM[1]PB[古力]PW[柯洁]BR[9段]WR[P9]RE[黑中盘胜]DT[2024-05-12]T
 
 @pytest.mark.parametrize(
     ("data", "kind"),
-    [(b"", "empty"), (b"  \n", "empty"), (b"\x00\x01\x02\x03" * 64, "binary"), (b"just some notes", "not_sgf")],
+    [
+        (b"", "empty"),
+        (b"  \n", "empty"),
+        (b"\x00\x01\x02\x03" * 64, "binary"),
+        (b"just some notes", "not_sgf"),
+    ],
 )
 def test_file_without_a_game_gives_one_error_row(data: bytes, kind: str) -> None:
     [row] = rows_for_bytes(data, "x.sgf")
@@ -36,14 +41,26 @@ def test_game_id_is_stable() -> None:
 def test_row_holds_the_normalised_fields() -> None:
     [row] = rows_for_bytes(GAME.encode("gbk"), "g.sgf")
     got = {k: row[k] for k in ("black", "white", "black_rank", "winner", "main_time_s", "komi", "moves")}
-    assert got == {"black": "古力", "white": "柯洁", "black_rank": "9d", "winner": "B", "main_time_s": 1800,
-                   "komi": 7.5, "moves": 2}
+    assert got == {
+        "black": "古力",
+        "white": "柯洁",
+        "black_rank": "9d",
+        "winner": "B",
+        "main_time_s": 1800,
+        "komi": 7.5,
+        "moves": 2,
+    }
     assert (row["encoding"], row["parse_error"]) == ("gb18030", None)
 
 
 def test_rank_written_inside_the_name_is_split_off() -> None:
     [row] = rows_for_bytes("(;PB[李昌镐\u3000九段]PW[Lee Sedol 9p];B[pd])".encode(), "n.sgf")
-    assert (row["black"], row["black_rank"], row["white"], row["white_rank"]) == ("李昌镐", "9d", "Lee Sedol", "9p")
+    assert (row["black"], row["black_rank"], row["white"], row["white_rank"]) == (
+        "李昌镐",
+        "9d",
+        "Lee Sedol",
+        "9p",
+    )
 
 
 def test_broken_bytes_in_one_name_keep_the_game() -> None:

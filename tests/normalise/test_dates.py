@@ -39,7 +39,7 @@ T = datetime.time
         # Chinese, Japanese, Korean
         ("2009年8月12日", D(2009, 8, 12)),
         ("2009年08月12日", D(2009, 8, 12)),
-        ("２００９年８月１２日", D(2009, 8, 12)),
+        ("\uff12\uff10\uff10\uff19年\uff18月\uff11\uff12日", D(2009, 8, 12)),  # full-width digits
         ("二〇〇九年八月十二日", D(2009, 8, 12)),
         ("2009年8月12号", D(2009, 8, 12)),
         ("昭和10年5月3日", D(1935, 5, 3)),
@@ -86,7 +86,7 @@ def test_day_is_read(raw: str, day: datetime.date) -> None:
         ("2003-01-01 12:30 PM", T(12, 30)),
         ("2003-01-01 12:30 a.m.", T(0, 30)),
         ("2009年8月12日 19時43分", T(19, 43)),
-        ("2009-08-12 ２１：０５", T(21, 5)),
+        ("2009-08-12 \uff12\uff11\uff1a\uff10\uff15", T(21, 5)),  # full-width 21:05
     ],
 )
 def test_time_of_day_is_read_with_the_day(raw: str, time: datetime.time) -> None:

@@ -283,7 +283,7 @@ def test_parse_event_falls_back_to_te_when_ev_is_empty(ev: str | None) -> None:
 
 
 def test_parse_event_reads_japanese_te_layout() -> None:
-    te = "第1回ソパルコサノル世界最高棋士決定戦第9戦"  # noqa: RUF001 (katakana NO, as in the corpus)
+    te = "第1回ソパルコサノル世界最高棋士決定戦第9戦"
     assert parse_event(None, None, te) == te
 
 

@@ -31,7 +31,7 @@ from pipeline.normalise.timecontrol import (
         ("14400", 14400.0),
         ("142.7", 142.7),
         (" 1800 ", 1800.0),
-        ("１８００", 1800.0),
+        ("\uff11\uff18\uff10\uff10", 1800.0),  # full-width digits
         # CGoban 1 clocks: m:ss and h:mm:ss
         ("30:00", 1800.0),
         ("50:00", 3000.0),
@@ -61,7 +61,7 @@ from pipeline.normalise.timecontrol import (
         ("各1小时", 3600.0),
         ("每方2小时30分", 9000.0),
         ("1時間30分", 5400.0),
-        ("２時間", 7200.0),
+        ("\uff12時間", 7200.0),
         ("1시간", 3600.0),
         ("30분", 1800.0),
     ],
@@ -109,7 +109,7 @@ def test_main_time_from_tm_alone(tm: str, main: float) -> None:
         ({"TM": "3時間 秒読み60秒5回"}, TimeControl(10800.0, 60.0, 5, "TM")),
         ({"TM": "10분 30초 3회"}, TimeControl(600.0, 30.0, 3, "TM")),
         ({"TM": "10800", "OT": "3次60秒"}, TimeControl(10800.0, 60.0, 3, "TM+OT")),
-        ({"TM": "3600", "OT": "5×30秒"}, TimeControl(3600.0, 30.0, 5, "TM+OT")),
+        ({"TM": "3600", "OT": "5\u00d730秒"}, TimeControl(3600.0, 30.0, 5, "TM+OT")),
         # byo-yomi inside TM wins over the separate properties
         ({"TM": "30:00(5x1:00)", "LT": "60", "LC": "3"}, TimeControl(1800.0, 60.0, 5, "TM")),
         # only one half of a pair
@@ -145,7 +145,7 @@ def test_nothing_readable_is_unknown(props: dict[str, str]) -> None:
     "tm",
     [
         "黑: 08:58  白: 06:21",
-        "黑：08:58　白：06:21",
+        "黑\uff1a08:58\u3000白\uff1a06:21",  # full-width colons and space
         "黒: 1:02:03 白: 0:59:00",
         "B: 10:00 W: 9:30",
         "用时 黑 1:20",

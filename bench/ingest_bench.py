@@ -1,0 +1,109 @@
+"""Ingest benchmark: files/s for a plain sgfmill loop and for the pipeline, on synthetic and real corpora.
+
+(a) a plain loop of ``sgfmill.sgf.Sgf_game.from_bytes`` reading the same header fields and the main line;
+(b) the pipeline from scratch with 1 worker (decode, parse, normalise, cache, games.parquet, manifest);
+(c) the same with every core; (d) a re-run with nothing changed.
+
+Usage: python bench/ingest_bench.py [--n 20000] [--seed 1] [--corpora ../shared/corpora] [--out bench/out]
+Prints a Markdown table and writes bench/out/results.json. Goals: b >= 2a, c >= 1.7b, d <= 5% of b's time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from sgfmill import sgf
+
+from pipeline.ingest import IngestOptions, discover
+from pipeline.run import run_ingest
+from pipeline.synth import synthetic_corpus, write_records
+
+FIELDS = ("PB", "PW", "BR", "WR", "RE", "DT", "KM", "HA", "TM", "OT", "EV", "RO")
+
+
+def sgfmill_loop(raw: Path) -> None:
+    """(a): what a hand-written script with sgfmill would do for the same fields."""
+    for entry in discover(raw):
+        data = entry.path.read_bytes()
+        try:
+            game = sgf.Sgf_game.from_bytes(data)
+        except ValueError:
+            continue
+        root = game.get_root()
+        _ = [root.get_raw(p) for p in FIELDS if root.has_property(p)]
+        _ = len(game.get_main_sequence())
+
+
+def timed(fn: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    fn()
+    return time.perf_counter() - started
+
+
+def measure(raw: Path, out: Path) -> dict[str, float]:
+    """Seconds for (a)-(d) on the folder ``raw``; outputs go under ``out`` (emptied first)."""
+    shutil.rmtree(out, ignore_errors=True)
+    cores = os.cpu_count() or 1
+    seconds = {"a": timed(lambda: sgfmill_loop(raw))}
+    seconds["b"] = timed(lambda: run_ingest(raw, out / "one", IngestOptions(workers=1)))
+    seconds["c"] = timed(lambda: run_ingest(raw, out / "all", IngestOptions(workers=cores)))
+    seconds["d"] = timed(lambda: run_ingest(raw, out / "one", IngestOptions(workers=1)))
+    return seconds
+
+
+def report(name: str, files: int, s: dict[str, float]) -> list[str]:
+    rate = {k: files / v for k, v in s.items()}
+    return [
+        f"| {name} | {files} | {rate['a']:.0f} | {rate['b']:.0f} | {rate['c']:.0f} | {s['d']:.2f} s "
+        f"| {rate['b'] / rate['a']:.2f}x | {rate['c'] / rate['b']:.2f}x | {100 * s['d'] / s['b']:.1f}% |"
+    ]
+
+
+def ensure_corpus(folder: Path, n: int, seed: int) -> Path:
+    """The synthetic corpus of ``n`` records in ``folder`` (written once, reused while n and seed match)."""
+    stamp = folder / ".stamp"
+    if stamp.exists() and stamp.read_text() == f"{n} {seed}":
+        return folder
+    shutil.rmtree(folder, ignore_errors=True)
+    write_records(synthetic_corpus(n, seed), folder)
+    stamp.write_text(f"{n} {seed}")
+    return folder
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--n", type=int, default=20000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--corpora", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "corpora"
+    )
+    parser.add_argument("--out", type=Path, default=Path("bench/out"))
+    args = parser.parse_args()
+    targets = {f"synthetic ({args.n})": ensure_corpus(args.out / "corpus", args.n, args.seed)}
+    if args.corpora.is_dir():
+        targets["shared corpora"] = args.corpora
+    lines = [
+        "| corpus | files | (a) sgfmill files/s | (b) 1 worker | (c) all workers | (d) re-run "
+        "| b/a (goal >= 2) | c/b (goal >= 1.7) | d/b (goal <= 5%) |",
+        "|---" * 9 + "|",
+    ]
+    results = {}
+    for name, raw in targets.items():
+        files = len(discover(raw))
+        results[name] = measure(raw, args.out / "runs")
+        lines += report(name, files, results[name])
+    print(f"cores: {os.cpu_count()}")
+    print("\n".join(lines))
+    (args.out / "results.json").write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()
