@@ -1,0 +1,507 @@
+"""Tests for pipeline.synth: the deterministic generator of SGF sample data and benchmark corpora."""
+
+from __future__ import annotations
+
+import random
+import re
+import statistics
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sgfmill import sgf, sgf_grammar
+
+from pipeline import synth, synth_names
+from pipeline.synth import CODECS, STYLES, Record, club_sample, game_record, main, synthetic_corpus
+
+NAMES = {
+    "tom": ("羽焰", "fish"),
+    "fox": ("星空下的棋", "whatiskale"),
+    "ogs": ("lazy_fox", "김민준"),
+    "kgs": ("BraveOwl12", "sleepy_crane"),
+    "big5": ("許淑珮", "孫志明"),
+    "sjis": ("曾根圭", "能登江美"),
+    "euckr": ("김민준", "이서연"),
+}
+MOVE_RE = re.compile(r";([BW])\[([a-s]{2})\]")
+
+
+class _FixedRandom(random.Random):
+    """A Random whose random() always returns `value` (to pin the optional '共N手' prefix)."""
+
+    def __init__(self, value: float) -> None:
+        super().__init__(0)
+        self.value = value
+
+    def random(self) -> float:
+        return self.value
+
+
+def _record(style: str, seed: int = 7, **overrides: object) -> bytes:
+    black, white = NAMES[style]
+    kwargs: dict[str, object] = {
+        "style": style,
+        "black": black,
+        "white": white,
+        "black_rank": synth.render_rank(style, "3d"),
+        "white_rank": synth.render_rank(style, "12k"),
+        "result": "W+6.5",
+        "date": "2024-05-12",
+        "main_time_s": 3600,
+        "moves": 120,
+    }
+    kwargs.update(overrides)
+    return game_record(random.Random(seed), **kwargs)  # type: ignore[arg-type]
+
+
+def _text(style: str, seed: int = 7, **overrides: object) -> str:
+    return _record(style, seed, **overrides).decode(CODECS[style])
+
+
+def _style_of(record: Record) -> str:
+    return record.relpath.split("/")[1].split("_")[0]
+
+
+# --- determinism ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_game_record_same_seed_gives_identical_bytes(style: str) -> None:
+    assert _record(style, seed=3) == _record(style, seed=3)
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_game_record_different_seed_gives_different_moves(style: str) -> None:
+    assert _record(style, seed=3) != _record(style, seed=4)
+
+
+def test_club_sample_same_seed_gives_identical_records() -> None:
+    assert club_sample(2024) == club_sample(2024)
+
+
+def test_synthetic_corpus_same_seed_gives_identical_records() -> None:
+    assert list(synthetic_corpus(300, seed=5)) == list(synthetic_corpus(300, seed=5))
+
+
+def test_synthetic_corpus_different_seed_differs() -> None:
+    assert list(synthetic_corpus(50, seed=5)) != list(synthetic_corpus(50, seed=6))
+
+
+# --- encodings and layouts --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_style_decodes_strictly_with_its_codec(style: str) -> None:
+    text = _record(style).decode(CODECS[style], errors="strict")
+    assert NAMES[style][0] in text and NAMES[style][1] in text
+
+
+@pytest.mark.parametrize("style", ["tom", "big5", "sjis", "euckr"])
+def test_legacy_styles_are_not_utf8(style: str) -> None:
+    with pytest.raises(UnicodeDecodeError):
+        _record(style).decode("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("style", "ca"),
+    [
+        ("tom", None),
+        ("big5", None),
+        ("euckr", None),
+        ("sjis", "CA[Shift_JIS]"),
+        ("ogs", "CA[UTF-8]"),
+        ("kgs", "CA[UTF-8]"),
+    ],
+)
+def test_style_declares_charset_as_its_server_does(style: str, ca: str | None) -> None:
+    text = _text(style)
+    assert (ca in text) if ca else ("CA[" not in text)
+
+
+def test_fox_declares_utf8_only_sometimes() -> None:
+    seen = {"CA[UTF-8]" in _text("fox", seed=seed) for seed in range(20)}
+    assert seen == {True, False}
+
+
+def test_tom_puts_game_info_before_the_first_semicolon() -> None:
+    text = _text("tom", event="飞扬杯月赛")
+    head = text[: text.index(";")]
+    assert text.startswith("(TE[飞扬杯月赛]RD[2024-5-12]PC[TOM]PB[羽焰]")
+    assert all(f"{ident}[" in head for ident in ("PB", "PW", "BR", "WR", "KO", "TM", "LT", "LC", "RE"))
+
+
+def test_tom_uses_crlf_line_ends() -> None:
+    assert "\r\n" in _text("tom") and "\n" not in _text("tom").replace("\r\n", "")
+
+
+@pytest.mark.parametrize(
+    ("style", "fragment"),
+    [
+        ("tom", "KO[7.5]TM[3600]"),
+        ("fox", "KM[750]"),
+        ("fox", "TM[3600]  TC[3]"),
+        ("ogs", "OT[3x30 byo-yomi]"),
+        ("kgs", "KM[7.50]"),
+        ("big5", "DT[2024-05-12]"),
+        ("euckr", "TM[3600]"),
+        ("fox", "AP[foxwq]"),
+    ],
+)
+def test_style_writes_server_specific_properties(style: str, fragment: str) -> None:
+    assert fragment in _text(style)
+
+
+def test_sjis_writes_main_time_in_hours_or_seconds() -> None:
+    forms = {re.search(r"TM\[([^\]]*)\]", _text("sjis", seed=seed))[1] for seed in range(30)}  # type: ignore[index]
+    assert forms >= {"1時間", "3600"}
+
+
+@pytest.mark.parametrize("style", [s for s in STYLES if s != "tom"])
+def test_style_parses_with_sgfmill_after_reencoding_as_utf8(style: str) -> None:
+    game = sgf.Sgf_game.from_bytes(_text(style).encode("utf-8"), override_encoding="utf-8")
+    root = game.get_root()
+    assert (root.get("PB"), root.get("PW")) == NAMES[style]
+    assert len(game.get_main_sequence()) == 121
+
+
+def test_tom_style_is_rejected_by_sgfmill() -> None:
+    with pytest.raises(ValueError, match="no SGF data found"):
+        sgf_grammar.parse_sgf_collection(_text("tom").encode("utf-8"))
+
+
+# --- awkward bytes and escaping ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("style", "raw"),
+    [
+        ("big5", b"PB[\xb3\\\xb2Q\xaf\\]"),  # 許淑珮: 許 and 珮 end in 0x5C, written unescaped
+        ("big5", b"PW[\xae]\xa7\xd3\xa9\xfa]"),  # 孫志明: 孫 ends in 0x5D
+        ("sjis", b"PB[\x91\\\x8d\xaa\x8c\\]"),  # 曾根圭: 曾 and 圭 end in 0x5C
+        ("sjis", b"PW[\x94\\\x93o\x8d]\x94\xfc]"),  # 能登江美: 江 ends in 0x5D
+    ],
+)
+def test_legacy_bytes_equal_to_backslash_or_bracket_are_not_escaped(style: str, raw: bytes) -> None:
+    assert raw in _record(style)
+
+
+@pytest.mark.parametrize(
+    ("text", "escaped"),
+    [
+        ("Spring Cup [Open]", "Spring Cup [Open\\]"),
+        ("C:\\go", "C:\\\\go"),
+        ("a]\\b", "a\\]\\\\b"),
+        ("", ""),
+    ],
+)
+def test_escape_backslash_and_closing_bracket(text: str, escaped: str) -> None:
+    assert synth.escape(text) == escaped
+
+
+def test_ascii_event_is_escaped_in_the_record() -> None:
+    assert "EV[Spring Cup [Open\\]]" in _text("kgs", event="Spring Cup [Open]")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")), min_size=1, max_size=30))
+def test_any_name_round_trips_through_sgfmill(name: str) -> None:
+    data = _record("ogs", black=name, moves=5)
+    assert sgf.Sgf_game.from_bytes(data, override_encoding="utf-8").get_root().get("PB") == name
+
+
+# --- results and ranks ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("style", "result", "expected"),
+    [
+        ("tom", "B+R", "黑中盘胜"),
+        ("tom", "W+4.5", "白胜2又1/4子"),
+        ("tom", "B+1.5", "黑胜3/4子"),
+        ("tom", "W+6.5", "白胜3又1/4子"),
+        ("tom", "B+4", "黑胜2子"),
+        ("tom", "B+0", "黑胜0子"),
+        ("tom", "0", "和棋"),
+        ("tom", "Void", "打挂"),
+        ("tom", "W+T", "白超时胜"),
+        ("tom", "B+F", "黑不战胜"),
+        ("tom", "共99手 打挂", "共99手 打挂"),
+        ("big5", "W+R", "白中盤勝"),
+        ("big5", "B+3.5", "黑勝3目半"),
+        ("sjis", "B+R", "黒中押し勝ち"),
+        ("sjis", "W+6.5", "白6目半勝ち"),
+        ("sjis", "B+0.5", "黒半目勝ち"),
+        ("sjis", "0", "持碁"),
+        ("euckr", "B+R", "흑 불계승"),
+        ("euckr", "W+3.5", "백 3집반승"),
+        ("euckr", "B+0.5", "흑 반집승"),
+        ("kgs", "B+R", "B+Resign"),
+        ("kgs", "W+T", "W+Time"),
+        ("kgs", "W+12.5", "W+12.5"),
+        ("ogs", "W+3.5", "W+3.5"),
+        ("fox", "B+R", "B+R"),
+        ("fox", "0", "Draw"),
+        ("ogs", "?", "?"),
+    ],
+)
+def test_result_is_written_in_the_style_wording(style: str, result: str, expected: str) -> None:
+    assert synth.render_result(_FixedRandom(0.99), style, result, 120) == expected
+
+
+def test_tom_result_sometimes_carries_the_move_count() -> None:
+    assert synth.render_result(_FixedRandom(0.0), "tom", "B+R", 185) == "共185手 黑中盘胜"
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_empty_result_leaves_re_out(style: str) -> None:
+    assert "RE[" not in _text(style, result="")
+
+
+@pytest.mark.parametrize(
+    ("style", "rank", "expected"),
+    [
+        ("tom", "3d", "3段"),
+        ("tom", "12k", "12级"),
+        ("tom", "9p", "职业9段"),
+        ("fox", "9p", "P9"),
+        ("fox", "15k", "15级"),
+        ("ogs", "3d", "3d"),
+        ("kgs", "12k", "12k"),
+        ("big5", "2k", "2級"),
+        ("sjis", "1d", "初段"),
+        ("sjis", "9p", "九段"),
+        ("sjis", "5k", "5級"),
+        ("euckr", "5d", "5단"),
+        ("euckr", "3k", "3급"),
+    ],
+)
+def test_rank_is_written_in_the_style_wording(style: str, rank: str, expected: str) -> None:
+    assert synth.render_rank(style, rank) == expected
+
+
+# --- moves ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_moves_are_distinct_and_alternate_from_black(style: str) -> None:
+    moves = MOVE_RE.findall(_text(style, moves=250))
+    assert len(moves) == 250
+    assert len({point for _, point in moves}) == 250
+    assert "".join(colour for colour, _ in moves) == "BW" * 125
+
+
+def test_handicap_puts_ab_stones_in_root_and_white_moves_first() -> None:
+    text = _text("kgs", handicap=4, komi=0.5)
+    moves = MOVE_RE.findall(text)
+    assert "HA[4]" in text and "AB[pd][dp][pp][dd]" in text[: text.index(";B[") if ";B[" in text else None]
+    assert moves[0][0] == "W" and not {"pd", "dp", "pp", "dd"} & {point for _, point in moves}
+
+
+def test_handicap_tom_stones_stand_before_the_first_semicolon() -> None:
+    text = _text("tom", handicap=2, komi=0.5)
+    assert re.search(r"HA\[2\].*AB\[pd\]\[dp\];W\[", text)
+
+
+@pytest.mark.parametrize("style", [s for s in STYLES if s != "fox"])
+def test_moves_are_broken_into_lines_of_about_ten_nodes(style: str) -> None:
+    lines = [line for line in _text(style, moves=200).splitlines() if MOVE_RE.search(line)]
+    assert 16 <= len(lines) <= 26 and max(len(MOVE_RE.findall(line)) for line in lines) <= 13
+
+
+def test_fox_main_line_is_one_line() -> None:
+    assert _text("fox", moves=200).count("\n") == 1
+
+
+def test_gomoku_game_type_uses_a_15_board() -> None:
+    text = _text("ogs", game_type=4, moves=60)
+    assert "GM[4]" in text and "SZ[15]" in text and all(p[0] <= "o" >= p[1] for _, p in MOVE_RE.findall(text))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 400), st.sampled_from([9, 13, 19]))
+def test_move_points_are_distinct_and_on_the_board(seed: int, count: int, size: int) -> None:
+    points = synth.move_points(random.Random(seed), count, size)
+    assert len(points) == min(count, size * size) == len(set(points))
+    assert all(0 <= ord(c) - 97 < size for point in points for c in point)
+
+
+# --- the club sample --------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sample() -> dict[str, bytes]:
+    return {record.relpath: record.data for record in club_sample()}
+
+
+def _decoded(sample: dict[str, bytes]) -> dict[str, str]:
+    """The non-empty SGF files of the sample, decoded."""
+    codec = {"tom": "gb18030", "fox": "utf-8"}
+    sgf_files = {path: data for path, data in sample.items() if data and path.endswith(".sgf")}
+    return {path: data.decode(codec[path[8:11]]) for path, data in sgf_files.items()}
+
+
+def test_club_sample_is_one_month_folder(sample: dict[str, bytes]) -> None:
+    assert all(path.startswith("2024-05/") for path in sample) and 34 <= len(sample) <= 42
+
+
+def test_club_sample_has_one_empty_sgf_file(sample: dict[str, bytes]) -> None:
+    assert [path.endswith(".sgf") for path, data in sample.items() if not data] == [True]
+
+
+def test_club_sample_has_one_non_sgf_text_file(sample: dict[str, bytes]) -> None:
+    others = {path: data for path, data in sample.items() if not path.endswith(".sgf")}
+    assert list(others) == ["2024-05/notes.txt"] and b"(" not in others["2024-05/notes.txt"]
+
+
+def test_club_sample_has_one_file_truncated_inside_a_value(sample: dict[str, bytes]) -> None:
+    broken = [text for text in _decoded(sample).values() if not text.rstrip().endswith(")")]
+    assert len(broken) == 1 and re.search(r";[BW]\[[a-s]\Z", broken[0])
+
+
+def test_club_sample_has_one_two_game_collection(sample: dict[str, bytes]) -> None:
+    trees = Counter(text.count("(RD[") + text.count("(;") for text in _decoded(sample).values())
+    assert trees == {1: 33, 2: 1}
+
+
+@pytest.mark.parametrize(
+    ("fragment", "count"),
+    [
+        ("和棋]", 1),
+        ("打挂]", 1),
+        ("HA[3]", 1),
+        ("白胜3又1/4子]", 1),
+        ("CA[", 0),
+        ("KO[0.5]", 1),
+    ],
+)
+def test_club_sample_special_games(sample: dict[str, bytes], fragment: str, count: int) -> None:
+    tom = [text for path, text in _decoded(sample).items() if "/tom_" in path]
+    assert sum(text.count(fragment) for text in tom) == count
+
+
+def test_club_sample_has_chinese_resignation_and_one_game_without_result(sample: dict[str, bytes]) -> None:
+    texts = [text for text in _decoded(sample).values() if text.rstrip().endswith(")")]
+    assert any("黑中盘胜]" in text for text in texts) and sum("RE[" not in text for text in texts) == 1
+
+
+def test_club_sample_mixes_tom_and_fox_files(sample: dict[str, bytes]) -> None:
+    kinds = Counter(path.split("/")[1].split("_")[0] for path in sample if path.endswith(".sgf"))
+    assert kinds["tom"] > 3 * kinds["fox"] > 0 and set(kinds) == {"tom", "fox"}
+
+
+def test_club_sample_has_slow_and_fast_games(sample: dict[str, bytes]) -> None:
+    times = {int(t) for text in _decoded(sample).values() for t in re.findall(r"TM\[(\d+)\]", text)}
+    assert min(times) < 1800 <= max(times)
+
+
+def test_club_sample_golden_games_of_yuyan(sample: dict[str, bytes]) -> None:
+    games = []
+    for text in _decoded(sample).values():
+        head = text[: re.search(r";[BW]\[", text).start()]  # type: ignore[union-attr]
+        info = dict(re.findall(r"(PB|PW|RE|TM)\[([^\]]*)\]", head))
+        if "羽焰" in (info["PB"], info["PW"]):
+            colour = "PB" if info["PB"] == "羽焰" else "PW"
+            won = ("黑" if colour == "PB" else "白") + "胜" in info["RE"].replace("中盘", "")
+            games.append((info["PW" if colour == "PB" else "PB"], won, int(info["TM"]) >= 1800))
+    assert sorted(games) == sorted(synth_names.GOLDEN_GAMES)
+
+
+# --- the synthetic corpus ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[Record]:
+    return list(synthetic_corpus(2000, seed=1))
+
+
+def test_corpus_yields_n_records_with_unique_relpaths(corpus: list[Record]) -> None:
+    assert len(corpus) == 2000 == len({record.relpath for record in corpus})
+
+
+def test_corpus_spreads_over_twelve_month_folders(corpus: list[Record]) -> None:
+    assert {record.relpath[:8] for record in corpus} == {f"2024-{m:02d}/" for m in range(1, 13)}
+
+
+@pytest.mark.parametrize(
+    ("style", "share"),
+    [
+        ("tom", 0.40),
+        ("fox", 0.20),
+        ("ogs", 0.15),
+        ("kgs", 0.10),
+        ("big5", 0.05),
+        ("sjis", 0.05),
+        ("euckr", 0.05),
+    ],
+)
+def test_corpus_mixes_styles_in_the_planned_shares(corpus: list[Record], style: str, share: float) -> None:
+    assert abs(Counter(map(_style_of, corpus))[style] / 2000 - share) < 0.03
+
+
+def test_corpus_records_decode_with_their_style_codec(corpus: list[Record]) -> None:
+    for record in corpus:
+        record.data.decode(CODECS[_style_of(record)], errors="strict")
+
+
+def test_corpus_has_collections_and_truncated_files(corpus: list[Record]) -> None:
+    trees = [len(re.findall(rb"\)\r?\n\(", r.data)) + 1 for r in corpus]
+    broken = [r for r in corpus if not r.data.rstrip().endswith(b")")]
+    assert 5 <= sum(n > 1 for n in trees) <= 40 and 2 <= len(broken) <= 25
+
+
+def test_corpus_games_have_realistic_lengths(corpus: list[Record]) -> None:
+    lengths = [len(MOVE_RE.findall(r.data.decode(CODECS[_style_of(r)]))) for r in corpus]
+    short = sum(50 <= n <= 120 for n in lengths) / len(lengths)
+    assert 150 <= statistics.median(lengths) <= 300 and 0.1 < short < 0.35
+
+
+def test_player_pool_has_about_300_encodable_names() -> None:
+    pool = synth_names.player_pool(random.Random(1))
+    codecs = {"zh": "gb18030", "tw": "big5", "ja": "shift_jis", "ko": "euc-kr", "en": "ascii"}
+    assert 280 <= sum(map(len, pool.values())) <= 340
+    for lang, players in pool.items():
+        assert len({name for name, _ in players}) == len(players)
+        assert all(name.encode(codecs[lang]) for name, _ in players)
+
+
+@pytest.mark.parametrize(
+    ("table", "codec"),
+    [
+        (synth_names.COMMENTS["tw"], "big5"),
+        (synth_names.COMMENTS["ja"], "shift_jis"),
+        (synth_names.COMMENTS["ko"], "euc-kr"),
+        (synth_names.EVENTS["tw"], "big5"),
+        (synth_names.EVENTS["ja"], "shift_jis"),
+        (synth_names.EVENTS["ko"], "euc-kr"),
+    ],
+)
+def test_word_tables_exist_in_their_codec(table: tuple[str, ...], codec: str) -> None:
+    assert all(word.encode(codec) for word in table)
+
+
+# --- files and command line -------------------------------------------------------------------------------
+
+
+def test_write_records_creates_folders_and_counts(tmp_path: Path) -> None:
+    records = [Record("a/b/x.sgf", b"(;)"), Record("y.txt", b"")]
+    assert synth.write_records(records, tmp_path) == 2
+    assert (tmp_path / "a/b/x.sgf").read_bytes() == b"(;)" and (tmp_path / "y.txt").exists()
+
+
+def test_main_sample_writes_the_club_sample(tmp_path: Path) -> None:
+    assert main(["sample", str(tmp_path)]) == 0
+    written = {str(p.relative_to(tmp_path)): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    assert written == {r.relpath: r.data for r in club_sample()}
+
+
+def test_main_corpus_writes_n_files(tmp_path: Path) -> None:
+    assert main(["corpus", str(tmp_path), "--n", "25", "--seed", "3"]) == 0
+    assert sum(p.is_file() for p in tmp_path.rglob("*.sgf")) == 25
+
+
+def test_main_rejects_unknown_command() -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["bogus"])
+    assert exc.value.code == 2
