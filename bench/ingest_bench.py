@@ -30,7 +30,7 @@ FIELDS = ("PB", "PW", "BR", "WR", "RE", "DT", "KM", "HA", "TM", "OT", "EV", "RO"
 def sgfmill_loop(raw: Path) -> None:
     """(a): what a hand-written script with sgfmill would do for the same fields."""
     for entry in discover(raw):
-        data = entry.path.read_bytes()
+        data = Path(entry.path).read_bytes()
         try:
             game = sgf.Sgf_game.from_bytes(data)
         except ValueError:

@@ -29,7 +29,7 @@ from pipeline.record import Row, error_row, rows_for_bytes
 from pipeline.schema import CACHE, GAMES_INGEST
 
 CACHE_PATH = Path(".cache") / "ingest.parquet"
-_BATCH = 64
+_BATCH = 128
 _PARSER_MODULES = ("decode", "charset", "sgftext", "record", "schema", "normalise")
 Progress = Callable[[int], None]
 
@@ -42,7 +42,7 @@ class IngestError(Exception):
 class FileEntry:
     """One file found under the raw folder: where it is and the key of its cache entry."""
 
-    path: Path
+    path: str
     rel: str
     size: int
     mtime_ns: int
@@ -76,25 +76,28 @@ def discover(raw: Path) -> list[FileEntry]:
     """
     if not raw.is_dir():
         raise IngestError(f"raw folder not found or not a folder: {raw}")
-    found = []
-    for folder, dirs, names in os.walk(raw):
-        dirs.sort()
-        for name in names:
-            path = Path(folder, name)
-            entry = _entry(path, raw)
-            if entry is not None:
-                found.append(entry)
+    found: list[FileEntry] = []
+    _scan(raw, "", found)
     return sorted(found, key=lambda e: e.rel)
 
 
-def _entry(path: Path, raw: Path) -> FileEntry | None:
+def _scan(folder: Path, prefix: str, found: list[FileEntry]) -> None:
+    """Append the files under ``folder`` to ``found`` (one stat call a file: this runs every night)."""
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            rel = prefix + entry.name
+            if entry.is_dir(follow_symlinks=False):
+                _scan(Path(entry.path), rel + "/", found)
+            elif entry.is_file(follow_symlinks=False):
+                found.append(_entry(entry, rel))
+
+
+def _entry(entry: os.DirEntry[str], rel: str) -> FileEntry:
     try:
-        st = path.lstat()
+        st = entry.stat(follow_symlinks=False)
     except OSError:
-        return FileEntry(path, path.relative_to(raw).as_posix(), -1, -1)
-    if not path.is_file() or path.is_symlink():
-        return None
-    return FileEntry(path, path.relative_to(raw).as_posix(), st.st_size, st.st_mtime_ns)
+        return FileEntry(entry.path, rel, -1, -1)
+    return FileEntry(entry.path, rel, st.st_size, st.st_mtime_ns)
 
 
 @functools.cache
@@ -121,8 +124,7 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
     todo = [f for f in files if f.rel not in fresh]
     if options.on_start:
         options.on_start(len(todo))
-    parsed = pa.Table.from_pylist(list(_parse_all(todo, options)), schema=CACHE)
-    table = pa.concat_tables([cached, parsed]).sort_by(
+    table = pa.concat_tables([cached, *_parse_all(todo, options)]).sort_by(
         [("source_path", "ascending"), ("game_index", "ascending")]
     )
     if todo or cache is None or len(cached) != len(cache):
@@ -152,42 +154,47 @@ def _reusable(cache: pa.Table | None, files: list[FileEntry]) -> tuple[pa.Table,
     """The cached rows of files whose key is unchanged, and the set of those files' paths."""
     if cache is None:
         return CACHE.empty_table(), set()
-    keys = {f.rel: (f.size, f.mtime_ns) for f in files}
-    cols = (cache.column(c).to_pylist() for c in ("source_path", "file_size", "file_mtime_ns"))
-    mask = [keys.get(p) == (s, m) for p, s, m in zip(*cols, strict=True)]
-    kept = cache.filter(pa.array(mask, pa.bool_()))
-    return kept, set(kept.column("source_path").to_pylist())
+    current = pa.array([f"{f.rel}\x00{f.size}\x00{f.mtime_ns}" for f in files], pa.string())
+    parts = [cache.column(c).cast(pa.string()) for c in ("source_path", "file_size", "file_mtime_ns")]
+    keys = pc.binary_join_element_wise(*parts, "\x00")
+    kept = cache.filter(pc.is_in(keys, value_set=current))
+    return kept, set(kept.column("source_path").unique().to_pylist())
 
 
-def _parse_all(todo: list[FileEntry], options: IngestOptions) -> Iterator[Row]:
+def _parse_all(todo: list[FileEntry], options: IngestOptions) -> Iterator[pa.Table]:
     batches = [todo[i : i + _BATCH] for i in range(0, len(todo), _BATCH)]
     workers = min(options.workers or os.cpu_count() or 1, max(len(batches), 1))
     if workers <= 1:
-        results: Iterator[list[Row]] = map(parse_batch, batches)
+        results: Iterator[pa.Table] = map(parse_batch, batches)
     else:
         pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"))
         results = pool.map(parse_batch, batches)
     for batch, rows in zip(batches, results, strict=True):
-        yield from rows
+        yield rows
         if options.progress:
             options.progress(len(batch))
     if workers > 1:
         pool.shutdown()
 
 
-def parse_batch(batch: list[FileEntry]) -> list[Row]:
-    """The rows of every file in ``batch``, each with its cache key. Never raises."""
+def parse_batch(batch: list[FileEntry]) -> pa.Table:
+    """The rows of every file in ``batch``, each with its cache key, as a table of schema CACHE.
+
+    Never raises. Runs in the worker processes, which also build the Arrow table: the parent only
+    concatenates.
+    """
     rows = []
     for entry in batch:
         for row in _rows_for_file(entry):
             row["file_size"], row["file_mtime_ns"] = entry.size, entry.mtime_ns
             rows.append(row)
-    return rows
+    return pa.Table.from_pylist(rows, schema=CACHE)
 
 
 def _rows_for_file(entry: FileEntry) -> list[Row]:
     try:
-        data = entry.path.read_bytes()
+        with open(entry.path, "rb") as f:
+            data = f.read()
     except OSError as e:
         return [error_row(entry.rel, "unreadable", f"unreadable: {e.strerror or e}")]
     try:

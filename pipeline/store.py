@@ -46,7 +46,7 @@ def write_parquet(table: pa.Table, path: Path, metadata: dict[str, Any] | None =
 
 def read_parquet(path: Path, schema: pa.Schema) -> pa.Table:
     """Read the Parquet file at ``path`` as ``schema``. Raises OSError/ArrowInvalid if it is unreadable."""
-    return pq.read_table(path, schema=schema)
+    return pq.ParquetFile(path).read().cast(schema)  # ParquetFile: no pyarrow.dataset import
 
 
 def read_metadata(path: Path) -> dict[str, Any] | None:

@@ -86,14 +86,14 @@ def test_worker_count_does_not_change_the_output(write, tmp_path: Path) -> None:
 
 def test_unreadable_file_gives_a_row(write, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     populate(write, 2)
-    real = Path.read_bytes
+    real = open
 
-    def failing(self: Path) -> bytes:
-        if self.name == "g001.sgf":
+    def failing(path: str, *args: object, **kwargs: object) -> object:
+        if str(path).endswith("g001.sgf"):
             raise PermissionError(13, "Permission denied")
-        return real(self)
+        return real(path, *args, **kwargs)  # type: ignore[call-overload]
 
-    monkeypatch.setattr(Path, "read_bytes", failing)
+    monkeypatch.setattr("builtins.open", failing)
     games = ingest(tmp_path / "raw", tmp_path / "out", IngestOptions(workers=1)).games.to_pylist()
     [row] = [g for g in games if g["source_path"] == "2024-05/g001.sgf"]
     assert (row["error_kind"], row["parse_error"]) == ("unreadable", "unreadable: Permission denied")

@@ -55,11 +55,26 @@ SUSPENDED = Result(None, "suspended", None)
 
 _OTHER: dict[str, Winner] = {"B": "W", "W": "B"}
 _COLOUR: dict[str, Winner] = {
-    "b": "B", "black": "B", "黑": "B", "黒": "B", "흑": "B",
-    "w": "W", "white": "W", "白": "W", "백": "W",
+    "b": "B",
+    "black": "B",
+    "黑": "B",
+    "黒": "B",
+    "흑": "B",
+    "w": "W",
+    "white": "W",
+    "白": "W",
+    "백": "W",
 }
-_PLUS_HOW = {"r": "resign", "res": "resign", "resign": "resign", "t": "time", "time": "time",
-             "f": "forfeit", "forfeit": "forfeit", "illegal": "illegal"}
+_PLUS_HOW = {
+    "r": "resign",
+    "res": "resign",
+    "resign": "resign",
+    "t": "time",
+    "time": "time",
+    "f": "forfeit",
+    "forfeit": "forfeit",
+    "illegal": "illegal",
+}
 
 _FAST = re.compile(r"\s*([BW])\+(R|Res|Resign|T|Time|F|Forfeit|Illegal|\d+(?:\.\d+)?)?\.?\s*", re.IGNORECASE)
 _NUM = r"(?<![\d.,])\d{1,5}(?:[.,]\d{1,4})?"
@@ -77,10 +92,20 @@ _BY_NUMBER = re.compile(rf"\bby\s+({_NUM})\b")
 _BY_HALF = re.compile(r"\bby\s+(?:a\s+)?half\b")
 
 _NO_RESULT: tuple[tuple[Result, re.Pattern[str]], ...] = (
-    (VOID, re.compile(r"无胜负|無勝負|无胜无负|无效|無効|無效|무효|作废|作廢|\bvoid\b|\bno result|\bannul"
-                      r"|\bcancell?ed\b|\bno contest\b")),
-    (SUSPENDED, re.compile(r"打挂|打掛|打ち?掛け?|打ちかけ|封手|中断|中斷|暂停|停止|未完|중단|미완"
-                           r"|\badjourn|\bsuspend|\bunfinished\b|\bincomplete\b|\binterrupted\b")),
+    (
+        VOID,
+        re.compile(
+            r"无胜负|無勝負|无胜无负|无效|無効|無效|무효|作废|作廢|\bvoid\b|\bno result|\bannul"
+            r"|\bcancell?ed\b|\bno contest\b"
+        ),
+    ),
+    (
+        SUSPENDED,
+        re.compile(
+            r"打挂|打掛|打ち?掛け?|打ちかけ|封手|中断|中斷|暂停|停止|未完|중단|미완"
+            r"|\badjourn|\bsuspend|\bunfinished\b|\bincomplete\b|\binterrupted\b"
+        ),
+    ),
     (DRAW, re.compile(r"和棋|和局|平局|持碁|ジゴ|무승부|\bdraw|\bdrew\b|\bjigo\b")),
 )
 _EXACT_DRAW = frozenset({"0", "0.0", "和", "tie", "d", "=", "1/2-1/2", "0.5-0.5"})
@@ -93,8 +118,10 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 _COLOURS = re.compile(r"黑|黒|白|흑|백|\b(?:black|white|b|w)\b")
 # Who the nearest colour is: the winner (+1) or the loser (-1).
-_VERDICT = re.compile(r"(胜|勝|승|\bwins?\b|\bwon\b|\bwinner\b)|(负|負|패|敗|输|輸|投了|\bresign(?:s|ed)?\b"
-                      r"|\bloses?\b|\blost\b|\bforfeits\b|\bforfeited\b)")
+_VERDICT = re.compile(
+    r"(胜|勝|승|\bwins?\b|\bwon\b|\bwinner\b)|(负|負|패|敗|输|輸|投了|\bresign(?:s|ed)?\b"
+    r"|\bloses?\b|\blost\b|\bforfeits\b|\bforfeited\b)"
+)
 # Used only when no verdict is written: 黑超时 (Black ran out of time), 黒中押し (Black won, resignation).
 _IMPLIED = re.compile(
     r"(中盘|中盤|中押|불계)|(超时|超時|時間切れ|反则|反則|犯规|犯規|\btime ?out\b|\btimed out\b)"
