@@ -33,8 +33,9 @@ lint: $(STAMP) ## ruff, and mypy --strict on pipeline/
 	$(BIN)/ruff format --check pipeline tests bench
 	$(BIN)/mypy
 
-bench: $(STAMP) ## Benchmark ingest (files/s) on a synthetic corpus of BENCH_N records and on ../shared/corpora
+bench: $(STAMP) ## Benchmark ingest (files/s, BENCH_N synthetic records and ../shared/corpora) and charset detection
 	$(BIN)/python bench/ingest_bench.py --n $(BENCH_N)
+	$(BIN)/python bench/charset_survey.py
 
 sample: $(STAMP) ## Rewrite the sample records in data/raw from the project's own generator
 	$(BIN)/python -m pipeline.synth sample $(RAW)
