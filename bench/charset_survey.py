@@ -87,9 +87,10 @@ def survey(name: str, cases: list[tuple[str, bytes]]) -> None:
     print(f"\n{name}: {len(cases)} records without CA")
     print("| encoding | records | pipeline.charset | charset-normalizer |\n|---|---|---|---|")
     for enc in sorted(total):
-        print(
-            f"| {enc} | {total[enc]} | {100 * ours[enc] / total[enc]:.1f}% | {100 * theirs[enc] / total[enc]:.1f}% |"
-        )
+        share = {
+            name: f"{100 * hits[enc] / total[enc]:.1f}%" for name, hits in (("ours", ours), ("cn", theirs))
+        }
+        print(f"| {enc} | {total[enc]} | {share['ours']} | {share['cn']} |")
     worst = ", ".join(f"{e}->{g} x{n}" for (e, g), n in misses.most_common(4) if n)
     print(f"charset-normalizer's commonest mistakes: {worst or 'none'}")
 
