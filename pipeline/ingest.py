@@ -161,20 +161,25 @@ def _reusable(cache: pa.Table | None, files: list[FileEntry]) -> tuple[pa.Table,
     return kept, set(kept.column("source_path").unique().to_pylist())
 
 
-def _parse_all(todo: list[FileEntry], options: IngestOptions) -> Iterator[pa.Table]:
+def _parse_all(todo: list[FileEntry], options: IngestOptions) -> list[pa.Table]:
+    """The tables of every batch of ``todo``, in order, parsed in ``options.workers`` processes."""
     batches = [todo[i : i + _BATCH] for i in range(0, len(todo), _BATCH)]
     workers = min(options.workers or os.cpu_count() or 1, max(len(batches), 1))
     if workers <= 1:
-        results: Iterator[pa.Table] = map(parse_batch, batches)
-    else:
-        pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"))
-        results = pool.map(parse_batch, batches)
-    for batch, rows in zip(batches, results, strict=True):
-        yield rows
-        if options.progress:
-            options.progress(len(batch))
-    if workers > 1:
-        pool.shutdown()
+        return _collect(batches, map(parse_batch, batches), options.progress)
+    with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
+        return _collect(batches, pool.map(parse_batch, batches), options.progress)
+
+
+def _collect(
+    batches: list[list[FileEntry]], results: Iterator[pa.Table], progress: Progress | None
+) -> list[pa.Table]:
+    tables = []
+    for batch, table in zip(batches, results, strict=True):
+        tables.append(table)
+        if progress:
+            progress(len(batch))
+    return tables
 
 
 def parse_batch(batch: list[FileEntry]) -> pa.Table:
