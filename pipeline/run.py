@@ -7,6 +7,7 @@ plug in here. Knows nothing of the command line: options come in, a report goes 
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,12 +49,14 @@ def _manifest(
     raw: Path, result: IngestResult, counts: dict[str, Any], options: IngestOptions, write_s: float
 ) -> dict[str, Any]:
     paths = result.games.column("source_path").unique().to_pylist()
+    settings = {"speed_threshold_s": options.speed_threshold_s}  # every setting that shapes the output
+    digest = hashlib.blake2b(json.dumps(settings, sort_keys=True).encode(), digest_size=8).hexdigest()
     return {
         "package_version": __version__,
         "parser_version": parser_version(),
         "raw": str(raw),
-        "config_digest": hashlib.blake2b(repr(options.speed_threshold_s).encode(), digest_size=8).hexdigest(),
-        "speed_threshold_s": options.speed_threshold_s,
+        "settings": settings,
+        "config_digest": digest,
         "input_files": len(paths),
         "files_parsed": result.parsed,
         "files_reused": result.reused,

@@ -122,7 +122,7 @@ class _Walker:
 
 
 def _read_tree(tokens: list[tuple[str, ...]], start: int, index: int) -> tuple[GameTree, int]:
-    """Read the tree whose ``(`` is ``tokens[i]``; returns it and the index after its ``)``.
+    """Read the tree whose ``(`` is ``tokens[start]``; returns it and the index after its ``)``.
 
     The loop is the reader's hot path (one pass per node of every record): plain tuple tests only.
     """

@@ -102,3 +102,11 @@ def test_unreadable_file_gives_a_row(write, tmp_path: Path, monkeypatch: pytest.
 def test_missing_raw_folder_raises(tmp_path: Path) -> None:
     with pytest.raises(IngestError, match="not found"):
         ingest(tmp_path / "nope", tmp_path / "out")
+
+
+def test_damaged_cache_means_a_full_parse(write, tmp_path: Path) -> None:
+    populate(write, 3)
+    ingest(tmp_path / "raw", tmp_path / "out")
+    cache = tmp_path / "out" / ingest_mod.CACHE_PATH
+    cache.write_bytes(cache.read_bytes()[:-200] + b"\x00" * 200)
+    assert ingest(tmp_path / "raw", tmp_path / "out").parsed == 6
