@@ -22,8 +22,8 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP) ## Create .venv and install the package with its dev tools (done by every target that needs it)
 
-ratings: $(STAMP) ## Run the whole pipeline on data/raw with config/ into data/processed
-	$(BIN)/ratings run --raw $(RAW) --out $(OUT)
+ratings: $(STAMP) ## Run the whole pipeline on data/raw with config/ into data/processed, then show the standings
+	$(BIN)/ratings run --config $(CONFIG) --raw $(RAW) --out $(OUT)
 
 test: $(STAMP) ## Run the test suite (set SGF_CORPORA to read the real corpora from elsewhere)
 	$(BIN)/python -m pytest

@@ -8,6 +8,8 @@ configuration or arguments, 1 anything else.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,8 +20,10 @@ from rich.table import Table
 from rich.text import Text
 
 from pipeline import config as config_mod
-from pipeline.ingest import IngestError, IngestOptions
-from pipeline.run import RunReport, run_ingest
+from pipeline.ingest import IngestError, IngestOptions, IngestResult
+from pipeline.ingest import ingest as ingest_stage
+from pipeline.run import RunReport, plan, run_all
+from pipeline.summary import ingest_counts
 
 app = typer.Typer(
     help="sgf-ratings: SGF game records in, ratings out.\n\nExample: ratings run --raw data/raw",
@@ -43,25 +47,46 @@ def run(
     config: ConfigOpt = None,
     raw: RawOpt = None,
     out: OutOpt = None,
-    rules: Annotated[
-        str | None, typer.Option("--rules", help="Rule set name (audit and rating stages)")
-    ] = None,
+    rules: Annotated[str | None, typer.Option("--rules", help="Rule set name, e.g. club")] = None,
     workers: WorkersOpt = None,
 ) -> None:
-    """Run every stage: ingest the records and write the outputs.
+    """Run every stage: ingest, audit, rate, and write the snapshots; end with a summary.
 
-    Example: ratings run --config config/ratings.toml --raw data/raw --out data/processed
+    Example: ratings run --config config/ratings.toml --raw data/raw --out data/processed --rules club
     """
-    _ingest(_settings(config, raw, out, workers))
+    settings = _settings(config, raw, out, workers)
+    try:
+        checked = plan(settings, rules)
+    except config_mod.ConfigError as e:
+        _fail(str(e), 2)
+    with _progress() as options:
+        try:
+            report = run_all(
+                checked,
+                dataclasses.replace(
+                    options, workers=settings.workers, speed_threshold_s=settings.speed_threshold_s
+                ),
+            )
+        except IngestError as e:
+            _fail(str(e), 2)
+    Console().print(run_table(report))
 
 
 @app.command()
 def ingest(raw: RawOpt = None, out: OutOpt = None, workers: WorkersOpt = None) -> None:
-    """Read every file under the raw folder into games.parquet (incremental: unchanged files are reused).
+    """Parse new and changed files under the raw folder into the cache (out/.cache) and count them.
 
     Example: ratings ingest --raw data/raw --out data/processed --workers 2
     """
-    _ingest(_settings(None, raw, out, workers))
+    settings = _settings(None, raw, out, workers)
+    with _progress() as options:
+        try:
+            result = ingest_stage(
+                settings.raw, settings.out, dataclasses.replace(options, workers=settings.workers)
+            )
+        except IngestError as e:
+            _fail(str(e), 2)
+    Console().print(ingest_table(result, ingest_counts(result.games), settings.out))
 
 
 def _settings(
@@ -75,45 +100,48 @@ def _settings(
     return dataclasses.replace(settings, **{k: v for k, v in overrides.items() if v is not None})
 
 
-def _ingest(settings: config_mod.RunConfig) -> None:
+@contextmanager
+def _progress() -> Iterator[IngestOptions]:
+    """Ingest options whose callbacks drive a progress bar (shown from 300 files to parse)."""
     console = Console(stderr=True)
-    with Progress(
-        TextColumn("parsing"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-    ) as bar:
+    columns = (TextColumn("parsing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task("parse", total=0, visible=False)
 
         def start(total: int) -> None:
             bar.update(task, total=total, visible=total >= _PROGRESS_FROM)
 
-        options = IngestOptions(
-            settings.workers,
-            settings.speed_threshold_s,
-            progress=lambda n: bar.advance(task, n),
-            on_start=start,
-        )
-        try:
-            report = run_ingest(settings.raw, settings.out, options)
-        except IngestError as e:
-            _fail(str(e), 2)
-    Console().print(summary_table(report))
+        yield IngestOptions(progress=lambda n: bar.advance(task, n), on_start=start)
 
 
-def summary_table(report: RunReport) -> Table:
-    """The end-of-run table: files, games, parse errors by kind, encodings, unknown fields."""
-    c, r = report.counts, report.ingest
-    table = Table(title=f"ingest: {report.out}", show_header=False)
-    table.add_row("files", f"{c['files']} ({r.parsed} parsed, {r.reused} unchanged) in {r.seconds:.2f} s")
+def ingest_table(result: IngestResult, c: dict[str, Any], out: Path) -> Table:
+    """The ingest table: files, games, parse errors by kind, encodings, unknown fields."""
+    table = Table(title=f"ingest: {out}", show_header=False)
+    table.add_row(
+        "files", f"{c['files']} ({result.parsed} parsed, {result.reused} unchanged) in {result.seconds:.2f} s"
+    )
     table.add_row("games", str(c["games"]))
     table.add_row("parse errors", _pairs(c["parse_errors"]) or "none")
     table.add_row("encodings", _pairs(c["encodings"]))
     table.add_row("speed", _pairs(c["speed"]))
     table.add_row("unknown", _pairs(c["unknown"]))
     table.add_row("warnings", str(c["warnings"]))
+    return table
+
+
+def run_table(report: RunReport) -> Table:
+    """The end-of-run table: the ingest rows, then games counted and excluded by reason, players, periods."""
+    c = report.counts
+    table = ingest_table(report.ingest, c, report.out)
+    table.title = f"ratings: {report.out}"
+    table.add_row("counted", f"{c['counted']} of {c['counted'] + c['excluded']} game records")
+    table.add_row("excluded", _pairs(c["reasons"]) or "none")
+    table.add_row("players rated", str(report.players))
+    span = f"{report.periods[0]} .. {report.periods[-1]}" if report.periods else "none"
+    table.add_row("periods", f"{len(report.periods)} ({span})")
+    for warning in report.warnings:
+        table.add_row("warning", warning)
+    table.add_row("output", f"{report.out}/ (games.parquet, ratings/, changes/, awards/, leaderboards/)")
     return table
 
 

@@ -1,7 +1,9 @@
 """run: the stages in order, each configured once, writing the outputs of DESIGN.md's contract.
 
-Today: ingest -> ``games.parquet`` and ``manifest.json``. Later stages (audit, rate, snapshots)
-plug in here. Knows nothing of the command line: options come in, a report goes out.
+:func:`plan` turns a configuration into everything the stages need (it reads the roster and events
+files and checks the rule-set name, so a bad configuration fails before any output is touched);
+:func:`run_all` runs ingest -> audit -> rate -> write. Knows nothing of the command line: options
+come in, a report goes out.
 """
 
 from __future__ import annotations
@@ -9,57 +11,127 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline import __version__, store
+from pipeline import __version__, rules, snapshots
+from pipeline.audit import audit
+from pipeline.config import ConfigError, RunConfig
+from pipeline.events import Events, load_events
 from pipeline.ingest import IngestOptions, IngestResult, ingest, parser_version
-from pipeline.summary import ingest_counts
+from pipeline.leaderboards import leaderboards
+from pipeline.rate import Rated, rate
+from pipeline.roster import Roster, load_roster
+from pipeline.rules.base import Validity
+from pipeline.summary import audit_counts, ingest_counts
 
-GAMES_FILE = "games.parquet"
-MANIFEST_FILE = "manifest.json"
+DEFAULT_RULE_SET = "club"
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A checked configuration: folders, the rule set's name and validity, the roster and the events."""
+
+    raw: Path
+    out: Path
+    rule_set: str
+    validity: Validity
+    roster: Roster
+    events: Events
+    settings: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
 class RunReport:
-    """What a run did: the ingest result, the counts written to the manifest, where the output is."""
+    """What a run did: the ingest result, the counts written to the manifest, the periods, where it is."""
 
     ingest: IngestResult
     counts: dict[str, Any]
+    periods: list[str]
+    players: int
     out: Path
+    warnings: list[str]
 
 
-def run_ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> RunReport:
-    """Ingest ``raw`` and write ``games.parquet`` and ``manifest.json`` into ``out`` (atomically).
+def plan(config: RunConfig, rule_set: str | None = None) -> Plan:
+    """Check ``config`` (``rule_set`` overrides its ``[run] rule_set``) and load its roster and events.
 
-    Raises :class:`pipeline.ingest.IngestError` if ``raw`` is not a folder.
+    Raises :class:`ConfigError` if the rule set is unknown or the roster or events file is bad.
     """
-    options = options or IngestOptions()
-    result = ingest(raw, out, options)
+    name = rule_set or config.rule_set or DEFAULT_RULE_SET
+    where = f"{config.source}: [run] rule_set" if config.source and not rule_set else "--rules"
+    try:
+        valid = rules.validity(name, config.validity, config.period)
+    except rules.UnknownRuleSet as e:
+        raise ConfigError(f"{where}: {e}") from None
+    roster = load_roster(config.roster_path) if config.roster_path else Roster()
+    events = load_events(config.events_path) if config.events_path else Events()
+    settings = {
+        "rule_set": name,
+        "validity": asdict(valid) | {"excluded": sorted(valid.excluded)},
+        "speed_threshold_s": config.speed_threshold_s,
+        "roster": _digest(config.roster_path),
+        "events": _digest(config.events_path),
+    }
+    return Plan(config.raw, config.out, name, valid, roster, events, settings)
+
+
+def run_all(plan_: Plan, options: IngestOptions) -> RunReport:
+    """Run every stage for ``plan_`` and switch the output folder to the new generation.
+
+    Raises :class:`pipeline.ingest.IngestError` if the raw folder is missing, OSError if the output
+    cannot be written (the previous output then stays in place).
+    """
+    timings: dict[str, float] = {}
     started = time.perf_counter()
-    store.write_parquet(result.games, out / GAMES_FILE)
-    counts = ingest_counts(result.games)
-    manifest = _manifest(raw, result, counts, options, time.perf_counter() - started)
-    store.write_json(manifest, out / MANIFEST_FILE)
-    return RunReport(result, counts, out)
+    ingested = ingest(plan_.raw, plan_.out, options)
+    timings["ingest"] = ingested.seconds
+    games = audit(ingested.games, plan_.roster, plan_.events, plan_.validity)
+    rated = rate(
+        games, rules.create(plan_.rule_set, plan_.roster, plan_.validity), plan_.roster, plan_.events
+    )
+    boards = leaderboards(rated.changes.to_pandas())
+    timings["audit_rate"] = time.perf_counter() - started - ingested.seconds
+    counts = ingest_counts(ingested.games) | audit_counts(games)
+    manifest = _manifest(plan_, ingested, counts, rated, timings)
+    snapshots.write_generation(
+        plan_.out,
+        {"games.parquet": games},
+        {"ratings": rated.ratings, "changes": rated.changes, "awards": rated.awards, "leaderboards": boards},
+        manifest,
+    )
+    players = len(set(rated.ratings.column("player").to_pylist()))
+    return RunReport(ingested, counts, rated.periods, players, plan_.out, rated.warnings)
 
 
 def _manifest(
-    raw: Path, result: IngestResult, counts: dict[str, Any], options: IngestOptions, write_s: float
+    plan_: Plan, ingested: IngestResult, counts: dict[str, Any], rated: Rated, timings: dict[str, float]
 ) -> dict[str, Any]:
-    paths = result.games.column("source_path").unique().to_pylist()
-    settings = {"speed_threshold_s": options.speed_threshold_s}  # every setting that shapes the output
-    digest = hashlib.blake2b(json.dumps(settings, sort_keys=True).encode(), digest_size=8).hexdigest()
     return {
         "package_version": __version__,
         "parser_version": parser_version(),
-        "raw": str(raw),
-        "settings": settings,
-        "config_digest": digest,
-        "input_files": len(paths),
-        "files_parsed": result.parsed,
-        "files_reused": result.reused,
+        "rule_set": plan_.rule_set,
+        "raw": str(plan_.raw),
+        "settings": plan_.settings,
+        "config_digest": _digest_of(plan_.settings),
+        "input_files": ingested.files,
+        "files_parsed": ingested.parsed,
+        "files_reused": ingested.reused,
+        "games": counts["games"],
         "counts": counts,
-        "timings_s": {"ingest": round(result.seconds, 3), "write": round(write_s, 3)},
+        "periods": rated.periods,
+        "warnings": rated.warnings,
+        "timings_s": {k: round(v, 3) for k, v in timings.items()},
     }
+
+
+def _digest(path: Path | None) -> str | None:
+    """A digest of the file at ``path`` (None for no file): part of the configuration digest."""
+    return hashlib.blake2b(path.read_bytes(), digest_size=8).hexdigest() if path else None
+
+
+def _digest_of(settings: dict[str, Any]) -> str:
+    return hashlib.blake2b(
+        json.dumps(settings, sort_keys=True, default=str).encode(), digest_size=8
+    ).hexdigest()

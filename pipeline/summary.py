@@ -44,3 +44,15 @@ def _tally(table: pa.Table, column: str) -> dict[str, int]:
 
 def _nulls(table: pa.Table, column: str) -> int:
     return int(table.column(column).null_count)
+
+
+def audit_counts(games: pa.Table) -> dict[str, Any]:
+    """Counts of an audited games table (schema GAMES): ``{"counted": n, "excluded": n,
+    "reasons": {code: n}}``, a game with several reasons counted under each."""
+    counted = pc.sum(games.column("counted")).as_py() or 0
+    reasons = Counter(code for codes in games.column("reasons").to_pylist() for code in codes)
+    return {
+        "counted": counted,
+        "excluded": games.num_rows - counted,
+        "reasons": dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))),
+    }

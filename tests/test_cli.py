@@ -22,16 +22,25 @@ def test_every_command_has_help_with_an_example(command: str) -> None:
     assert "Example: ratings " + command in " ".join(result.output.split())
 
 
-@pytest.mark.parametrize("command", ["run", "ingest"])
-def test_command_writes_games_and_manifest(command: str, write, tmp_path: Path) -> None:
+def test_run_writes_games_and_manifest(write, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # no config/ratings.toml here: the defaults apply
     write("a.sgf", b"(;PB[x]PW[y]RE[B+R]DT[2024-05-01];B[pd])")
     write("bad.sgf", b"")
-    result = runner.invoke(app, [command, "--raw", str(tmp_path / "raw"), "--out", str(tmp_path / "out")])
+    result = runner.invoke(app, ["run", "--raw", str(tmp_path / "raw"), "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
     games = pd.read_parquet(tmp_path / "out" / "games.parquet")
     assert sorted(games["source_path"]) == ["a.sgf", "bad.sgf"]
     assert (tmp_path / "out" / "manifest.json").exists()
     assert "parse errors" in result.output
+
+
+def test_ingest_fills_the_cache_and_writes_no_outputs(write, tmp_path: Path) -> None:
+    write("a.sgf", b"(;PB[x]PW[y]RE[B+R]DT[2024-05-01];B[pd])")
+    result = runner.invoke(app, ["ingest", "--raw", str(tmp_path / "raw"), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out" / ".cache" / "ingest.parquet").exists()
+    assert not (tmp_path / "out" / "games.parquet").exists()
+    assert "games" in result.output
 
 
 def test_missing_raw_folder_exits_2(tmp_path: Path) -> None:

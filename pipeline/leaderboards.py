@@ -1,0 +1,152 @@
+"""leaderboards: the per-period and yearly boards of games played, wins, win rate and longest winning streak.
+
+RULES.md §1 (seed 001: 月度和年度对局数榜、胜率榜、胜局榜、连胜榜). Input is the changes table: one row per
+counted game x rated player. Knows nothing of validity, ratings, points or bonuses: every row it is given is a
+counted game, and ``score`` (1 win, 0 loss, 0.5 draw) is all it reads of the result. Does no I/O.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import pyarrow as pa
+
+#: One row per player x board. ``scope`` is "period" (``period`` is a rating period such as "2024-05") or
+#: "year" (``period`` is a calendar year such as "2024"). Places: 1 = best, ties share the lowest place.
+LEADERBOARD = pa.schema(
+    [
+        pa.field("period", pa.string(), nullable=False),
+        pa.field("scope", pa.string(), nullable=False),
+        pa.field("player", pa.string(), nullable=False),
+        pa.field("games", pa.int32(), nullable=False),
+        pa.field("wins", pa.int32(), nullable=False),
+        pa.field("losses", pa.int32(), nullable=False),
+        pa.field("draws", pa.int32(), nullable=False),
+        pa.field("win_rate", pa.float64(), nullable=False),
+        pa.field("longest_streak", pa.int32(), nullable=False),
+        pa.field("games_place", pa.int32(), nullable=False),
+        pa.field("wins_place", pa.int32(), nullable=False),
+        pa.field("win_rate_place", pa.int32()),
+        pa.field("streak_place", pa.int32(), nullable=False),
+    ]
+)
+
+_REQUIRED = ("period", "seq", "player", "score", "date")
+_SCORES = (0.0, 0.5, 1.0)
+_BOARD = ["period", "scope"]
+_KEYS = [*_BOARD, "player"]
+_PLACES = {
+    "games": "games_place",
+    "wins": "wins_place",
+    "win_rate": "win_rate_place",
+    "longest_streak": "streak_place",
+}
+
+
+def leaderboards(changes: pd.DataFrame, min_games: int = 5) -> pa.Table:
+    """The period boards of every period in ``changes`` and the yearly boards of every calendar year.
+
+    Args:
+        changes: one row per counted game x rated player, with at least the columns ``period`` (str),
+            ``seq`` (int, global game order), ``player`` (str), ``score`` (1 win, 0 loss, 0.5 draw) and
+            ``date`` (datetime.date). Other columns are ignored.
+        min_games: players with fewer games than this on a board get a null ``win_rate_place``.
+
+    Returns:
+        A table with schema LEADERBOARD: one row per player per period (scope "period") and per player per
+        calendar year of ``date`` (scope "year"), sorted by period, scope, games_place, player. A year
+        already present as a period string (the periods are years) gets no second, yearly board.
+        ``longest_streak`` is the longest run of consecutive wins in ``seq`` order within the board; a
+        loss or a draw ends a run. Input without rows (whatever its columns) gives an empty table.
+
+    Raises:
+        ValueError: if ``min_games`` is negative, a required column is missing, a ``score`` is not
+            0, 0.5 or 1, or a ``date`` is missing.
+    """
+    if min_games < 0:
+        raise ValueError(f"min_games must be >= 0, got {min_games}")
+    if len(changes) == 0:
+        return LEADERBOARD.empty_table()
+    _check(changes)
+    rows = _scoped(_games(changes))
+    board = _totals(rows).join(_streaks(rows)).reset_index()
+    board = _places(board, min_games)
+    board = board.sort_values([*_BOARD, "games_place", "player"], kind="stable")
+    return pa.Table.from_pandas(board[LEADERBOARD.names], schema=LEADERBOARD, preserve_index=False)
+
+
+def _check(changes: pd.DataFrame) -> None:
+    """Raise ValueError naming the missing columns, a score not in {0, 0.5, 1}, or a row without a date."""
+    missing = [c for c in _REQUIRED if c not in changes.columns]
+    if missing:
+        raise ValueError(f"changes lacks column(s) {missing}")
+    bad = changes.loc[~changes["score"].isin(_SCORES), "score"]
+    if not bad.empty:
+        raise ValueError(f"score must be 0, 0.5 or 1, got {bad.tolist()[0]!r}")
+    if changes["date"].isna().any():
+        raise ValueError(f"date missing in {int(changes['date'].isna().sum())} row(s) of changes")
+
+
+def _games(changes: pd.DataFrame) -> pd.DataFrame:
+    """The columns the boards read, in ``seq`` order: period, player (str), score (float), year (str)."""
+    games = pd.DataFrame(
+        {
+            "period": changes["period"].astype(str),
+            "seq": changes["seq"],
+            "player": changes["player"].astype(str),
+            "score": changes["score"].astype(float),
+            "year": pd.to_datetime(changes["date"]).dt.year.astype(str),
+        }
+    )
+    return games.sort_values("seq", kind="stable").reset_index(drop=True)
+
+
+def _scoped(games: pd.DataFrame) -> pd.DataFrame:
+    """Each game row once with scope "period" and once with scope "year" (period = its calendar year).
+
+    Years that are already period strings get no "year" rows. Keeps ``seq`` order within each board.
+    """
+    by_period = games.assign(scope="period")
+    yearly = games[~games["year"].isin(set(games["period"]))]
+    by_year = yearly.assign(period=yearly["year"], scope="year")
+    return pd.concat([by_period, by_year], ignore_index=True).drop(columns="year")
+
+
+def _totals(rows: pd.DataFrame) -> pd.DataFrame:
+    """Per (period, scope, player): games, wins, losses, draws and win_rate (wins / games)."""
+    flags = rows[_KEYS].assign(
+        games=1,
+        wins=(rows["score"] == 1.0).astype(int),
+        losses=(rows["score"] == 0.0).astype(int),
+        draws=(rows["score"] == 0.5).astype(int),
+    )
+    totals = flags.groupby(_KEYS, sort=False).sum()
+    return totals.assign(win_rate=totals["wins"] / totals["games"])
+
+
+def _streaks(rows: pd.DataFrame) -> pd.Series:
+    """Per (period, scope, player): the longest run of consecutive wins, in the row order of ``rows``.
+
+    Every non-win opens a new run (a cumulative count of non-wins per player); a run's length is its
+    number of wins. Players without a win get 0.
+    """
+    win = rows["score"] == 1.0
+    run = (~win).astype(int).groupby([rows[k] for k in _KEYS], sort=False).cumsum()
+    wins = rows[win].assign(run=run[win])
+    lengths = wins.groupby([*_KEYS, "run"], sort=False).size()
+    longest = lengths.groupby(level=_KEYS, sort=False).max()
+    index = rows.groupby(_KEYS, sort=False).size().index
+    return longest.reindex(index, fill_value=0).rename("longest_streak")
+
+
+def _places(board: pd.DataFrame, min_games: int) -> pd.DataFrame:
+    """``board`` with the four place columns: rank within (period, scope), higher is better, ties "min".
+
+    ``win_rate_place`` ranks only the players with at least ``min_games`` games; the others get null.
+    """
+    ranked = board.assign(win_rate=board["win_rate"].where(board["games"] >= min_games))
+    groups = ranked.groupby(_BOARD, sort=False)
+    places = {
+        place: groups[column].rank(method="min", ascending=False).astype("Int32")
+        for column, place in _PLACES.items()
+    }
+    return board.assign(**places)

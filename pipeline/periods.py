@@ -1,0 +1,84 @@
+"""periods: dates -> rating-period labels (``2024-05``, ``2024-Q2``, ``2024-H1``, ``2024``) and back.
+
+Knows nothing of games or rule sets: only the calendar arithmetic of the four period kinds.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+KINDS = ("month", "quarter", "half", "year")
+_LABEL = re.compile(r"(\d{4})(?:-(\d{2})|-Q([1-4])|-H([12]))?\Z")
+
+
+class PeriodError(ValueError):
+    """Raised for a period kind or label that is not one of the four forms."""
+
+
+def period_of(day: dt.date, kind: str) -> str:
+    """The label of the ``kind`` period holding ``day``: ``2024-05``, ``2024-Q2``, ``2024-H1``, ``2024``.
+
+    Raises :class:`PeriodError` if ``kind`` is not one of :data:`KINDS`.
+    """
+    if kind == "month":
+        return f"{day.year:04d}-{day.month:02d}"
+    if kind == "quarter":
+        return f"{day.year:04d}-Q{(day.month - 1) // 3 + 1}"
+    if kind == "half":
+        return f"{day.year:04d}-H{1 if day.month <= 6 else 2}"
+    if kind == "year":
+        return f"{day.year:04d}"
+    raise PeriodError(f"bad period kind: {kind!r} (expected one of {', '.join(KINDS)})")
+
+
+def bounds(label: str) -> tuple[dt.date, dt.date]:
+    """The first and last day of the period ``label``.
+
+    Raises :class:`PeriodError` if ``label`` is not a period label.
+    """
+    first_month, months = _months(label)
+    year = int(label[:4])
+    first = dt.date(year, first_month, 1)
+    end_month = first_month + months
+    after = dt.date(year + (end_month > 12), (end_month - 1) % 12 + 1, 1)
+    return first, after - dt.timedelta(days=1)
+
+
+def following(label: str) -> str:
+    """The label of the period right after ``label`` (same kind). Raises :class:`PeriodError` if bad."""
+    return period_of(bounds(label)[1] + dt.timedelta(days=1), kind_of(label))
+
+
+def span(first: str, last: str) -> list[str]:
+    """Every period label from ``first`` to ``last`` inclusive (same kind); empty if ``last`` < ``first``."""
+    labels: list[str] = []
+    label = first
+    while bounds(label)[0] <= bounds(last)[0]:
+        labels.append(label)
+        label = following(label)
+    return labels
+
+
+def kind_of(label: str) -> str:
+    """The kind of period ``label`` names. Raises :class:`PeriodError` if it is not a period label."""
+    match = _parse(label)
+    return "month" if match[2] else "quarter" if match[3] else "half" if match[4] else "year"
+
+
+def _months(label: str) -> tuple[int, int]:
+    match = _parse(label)
+    if match[2]:
+        return int(match[2]), 1
+    if match[3]:
+        return 3 * int(match[3]) - 2, 3
+    if match[4]:
+        return 6 * int(match[4]) - 5, 6
+    return 1, 12
+
+
+def _parse(label: str) -> re.Match[str]:
+    match = _LABEL.match(label)
+    if not match or (match[2] and not 1 <= int(match[2]) <= 12):
+        raise PeriodError(f"bad period label: {label!r} (expected 2024-05, 2024-Q2, 2024-H1 or 2024)")
+    return match

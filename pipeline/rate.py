@@ -1,0 +1,224 @@
+"""rate: replay the audited games period by period under one rule set, into the output tables.
+
+Turns counted rows of the games table into :class:`~pipeline.rules.base.Game` values, works out
+which awards fall in which period (an event's titles in the period it ends), hands each period to
+the rule set with the standings so far, and flattens the outcomes into the ``ratings``,
+``changes`` and ``awards`` tables (each with a ``period`` column). Replays from scratch every
+time: cheap, and equal to a from-scratch run by construction.
+
+Knows nothing of SGF or files; what a rating means is the rule set's business.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+
+from pipeline import periods
+from pipeline.events import Award, Event, Events
+from pipeline.normalise.ranks import Rank, parse_rank
+from pipeline.roster import Roster
+from pipeline.rules.base import Change, DueAward, Game, PeriodOutcome, PlayerState, RuleSet
+from pipeline.tables import AWARDS, CHANGES, RATINGS
+
+
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """The rate stage's tables (each with a ``period`` column) and the periods they cover, in order.
+
+    ``warnings`` lists awards that could not be placed (an event with no games and no ``ends``).
+    """
+
+    ratings: pa.Table
+    changes: pa.Table
+    awards: pa.Table
+    periods: list[str]
+    warnings: list[str]
+
+
+def rate(games: pa.Table, rules: RuleSet, roster: Roster, events: Events) -> Rated:
+    """Replay the counted rows of ``games`` (schema :data:`~pipeline.tables.GAMES`) under ``rules``."""
+    counted = games.filter(games.column("counted")).to_pylist()
+    named = {event.name: event for event in events.events}
+    by_period: dict[str, list[Game]] = defaultdict(list)
+    for row in counted:
+        by_period[row["period"]].append(_game(row, rules, roster, named.get(row["event_name"] or "")))
+    due, warnings = _due_awards(events, counted, rules.validity.period)
+    labels = _labels([*by_period, *due])
+    state: dict[str, PlayerState] = {}
+    rows: dict[str, list[dict[str, Any]]] = {"ratings": [], "changes": [], "awards": []}
+    for label in labels:
+        outcome = rules.rate_period(label, by_period[label], due.get(label, []), state)
+        _collect(rows, label, outcome, {g.game_id: g for g in by_period[label]}, roster)
+        state = outcome.end
+    return Rated(
+        _table(rows["ratings"], RATINGS),
+        _table(rows["changes"], pa.schema([*CHANGES, *rules.change_fields])),
+        _table(rows["awards"], AWARDS),
+        labels,
+        warnings,
+    )
+
+
+def _game(row: Mapping[str, Any], rules: RuleSet, roster: Roster, event: Event | None) -> Game:
+    rate_outsiders = not rules.validity.excludes("non_member") and (event is None or not event.inter_club)
+    return Game(
+        game_id=row["game_id"],
+        seq=row["seq"],
+        date=row["date"],
+        black=row["black_player"],
+        white=row["white_player"],
+        winner=row["winner"],
+        speed=row["speed_used"],
+        black_rank=_rank(row["black_rank"]),
+        white_rank=_rank(row["white_rank"]),
+        black_rated=rate_outsiders or roster.is_member(row["black_player"]),
+        white_rated=rate_outsiders or roster.is_member(row["white_player"]),
+        handicap=row["handicap"] or 0,
+        komi=row["komi"],
+        event=event,
+        stage=row["stage"],
+        round=row["round"],
+        no_show="no_show" in row["notes"],
+    )
+
+
+def _rank(text: str | None) -> Rank | None:
+    return parse_rank(text) if text else None
+
+
+def _due_awards(
+    events: Events, counted: Sequence[Mapping[str, Any]], kind: str
+) -> tuple[dict[str, list[DueAward]], list[str]]:
+    """Awards by period: titles when their event ends (``ends``, else its last counted game), manual
+    awards on their date. An event with titles but neither gives a warning instead."""
+    last: dict[str, dt.date] = {}
+    for row in counted:
+        if row["event_name"]:
+            last[row["event_name"]] = max(row["date"], last.get(row["event_name"], row["date"]))
+    due: dict[str, list[DueAward]] = defaultdict(list)
+    warnings = []
+    for event in events.events:
+        end = event.ends or last.get(event.name)
+        titles = [(k, p) for k, p in (("champion", event.champion), ("runner_up", event.runner_up)) if p]
+        if titles and end is None:
+            warnings.append(f"event {event.name!r}: no counted games and no 'ends' date, titles not awarded")
+        for kind_, player in titles:
+            if end is not None:
+                award = Award(player, end, None, None, kind_.replace("_", "-"), event.name)
+                due[periods.period_of(end, kind)].append(DueAward(award, kind_, event.kind))
+        for award in event.awards:
+            due[periods.period_of(award.date, kind)].append(DueAward(award, "manual", event.kind))
+    return due, warnings
+
+
+def _labels(found: Iterable[str]) -> list[str]:
+    """Every period from the first to the last found (periods without games keep the standings)."""
+    present = sorted(set(found), key=lambda label: periods.bounds(label)[0])
+    return periods.span(present[0], present[-1]) if present else []
+
+
+def _collect(
+    rows: dict[str, list[dict[str, Any]]],
+    label: str,
+    outcome: PeriodOutcome,
+    games: Mapping[str, Game],
+    roster: Roster,
+) -> None:
+    changes = [_change_row(label, c, games[c.game_id]) for c in outcome.changes]
+    awards = [
+        {**_award_row(a.award), "kind": a.kind, "points": a.points, "period": label} for a in outcome.awards
+    ]
+    rows["changes"] += changes
+    rows["awards"] += awards
+    rows["ratings"] += _rating_rows(label, outcome, changes, awards, roster)
+
+
+def _change_row(label: str, change: Change, game: Game) -> dict[str, Any]:
+    return {
+        "period": label,
+        "game_id": change.game_id,
+        "date": game.date,
+        "seq": game.seq,
+        "player": change.player,
+        "opponent": change.opponent,
+        "color": change.color,
+        "score": change.score,
+        "rating_before": change.rating_before,
+        "delta": round(change.delta, 6),
+        "points": change.points,
+        "bonus": change.bonus,
+        "bonus_rule": change.bonus_rule,
+        "event": game.event.name if game.event else None,
+        "speed": game.speed,
+        **change.detail,
+    }
+
+
+def _award_row(award: Award) -> dict[str, Any]:
+    return {"player": award.player, "date": award.date, "event": award.event, "note": award.note}
+
+
+def _rating_rows(
+    label: str,
+    outcome: PeriodOutcome,
+    changes: Sequence[Mapping[str, Any]],
+    awards: Sequence[Mapping[str, Any]],
+    roster: Roster,
+) -> list[dict[str, Any]]:
+    tally: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for c in changes:
+        t = tally[c["player"]]
+        t["games"] += 1
+        t[{1.0: "wins", 0.0: "losses"}.get(c["score"], "draws")] += 1
+        t["bonus"] += c["bonus"]
+    for a in awards:
+        tally[a["player"]]["bonus"] += a["points"]
+    rows = [
+        _rating_row(label, name, end, outcome.start[name], tally[name], roster)
+        for name, end in outcome.end.items()
+    ]
+    return _placed(rows)
+
+
+def _rating_row(
+    label: str, name: str, end: PlayerState, start: PlayerState, tally: Mapping[str, float], roster: Roster
+) -> dict[str, Any]:
+    return {
+        "period": label,
+        "player": name,
+        "rank": end.rank,
+        "rating": end.rating,
+        "rating_before": start.rating,
+        "delta": round(end.rating - start.rating, 6),
+        "games": int(tally.get("games", 0)),
+        "wins": int(tally.get("wins", 0)),
+        "losses": int(tally.get("losses", 0)),
+        "draws": int(tally.get("draws", 0)),
+        "rank_before": start.rank,
+        "bonus": round(tally.get("bonus", 0.0), 6),
+        "games_total": end.games_total,
+        "member": roster.is_member(name),
+    }
+
+
+def _placed(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows sorted by rating (highest first, then name), each with its ``place`` (ties share one)."""
+    rows.sort(key=lambda r: (-r["rating"], r["player"]))
+    for i, row in enumerate(rows):
+        same = i and rows[i - 1]["rating"] == row["rating"]
+        row["place"] = rows[i - 1]["place"] if same else i + 1
+    return rows
+
+
+def _table(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:
+    full = pa.schema([pa.field("period", pa.string(), nullable=False), *schema])
+    if not rows:
+        return full.empty_table()
+    return pa.Table.from_pandas(pd.DataFrame(rows), schema=full, preserve_index=False)

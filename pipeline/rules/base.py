@@ -1,0 +1,204 @@
+"""rules.base: the one interface every rule set implements, and the values that cross it.
+
+A rule set declares its validity defaults (:class:`Validity`) and turns one period's counted games
+plus the standings at the period's start into the standings at its end and the per-game changes
+(:meth:`RuleSet.rate_period`). It knows nothing of SGF, files or Parquet: games arrive as
+:class:`Game` values, already audited, in their deterministic order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import pyarrow as pa
+
+from pipeline.events import Award, Event
+from pipeline.normalise.ranks import Rank
+from pipeline.roster import Roster
+
+#: Reason codes a configuration may turn from "exclude" to "count"; the others always exclude.
+OPTIONAL_REASONS = ("draw", "no_show", "handicap", "non_member")
+#: Every reason code of RULES.md §0, in the order ``reasons`` lists them.
+REASONS = (
+    "parse_error",
+    "wrong_game_type",
+    "missing_date",
+    "no_result",
+    "draw",
+    "no_show",
+    "handicap",
+    "non_member",
+    "self_play",
+    "duplicate",
+    "opponent_cap",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Validity:
+    """Which games count: the period kind, the optional reasons that exclude, and the audit's thresholds."""
+
+    period: str = "month"
+    excluded: frozenset[str] = frozenset(OPTIONAL_REASONS)
+    opponent_cap: int = 10
+    game_types: tuple[int, ...] = (1,)
+    min_moves: int = 2
+    handicap_from: int = 2
+    unknown_speed: str = "fast"
+
+    def excludes(self, code: str) -> bool:
+        """True if a game with reason ``code`` is not counted."""
+        return code not in OPTIONAL_REASONS or code in self.excluded
+
+    def overridden(self, values: Mapping[str, Any], period: str | None = None) -> Validity:
+        """A copy with the configuration's ``[validity]`` ``values`` (and ``period``) applied.
+
+        ``values`` holds already-checked keys (see :mod:`pipeline.config`): the optional reason
+        codes map to ``"exclude"`` or ``"count"``, the others replace the field of that name.
+        """
+        excluded = {
+            c
+            for c in OPTIONAL_REASONS
+            if values.get(c, "exclude" if c in self.excluded else "count") == "exclude"
+        }
+        fields = {k: v for k, v in values.items() if k not in OPTIONAL_REASONS}
+        if "game_types" in fields:
+            fields["game_types"] = tuple(fields["game_types"])
+        return dataclasses.replace(self, excluded=frozenset(excluded), period=period or self.period, **fields)
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One counted game as a rule set sees it. Names are canonical (roster aliases resolved).
+
+    ``winner`` is ``B``, ``W`` or ``draw``; ``speed`` ``slow`` or ``fast`` (the configured default when
+    the record did not say); ``black_rank``/``white_rank`` the ranks written in the record;
+    ``black_rated``/``white_rated`` whether the rule set rates that side (members); ``stage`` is
+    ``qualifier`` or ``main`` inside a configured event, else None.
+    """
+
+    game_id: str
+    seq: int
+    date: dt.date
+    black: str
+    white: str
+    winner: str
+    speed: str
+    black_rank: Rank | None = None
+    white_rank: Rank | None = None
+    black_rated: bool = True
+    white_rated: bool = True
+    handicap: int = 0
+    komi: float | None = None
+    event: Event | None = None
+    stage: str | None = None
+    round: str | None = None
+    no_show: bool = False
+
+    def side(self, color: str) -> tuple[str, str, Rank | None, bool]:
+        """(player, opponent, opponent's record rank, opponent rated) for the player of ``color`` B or W."""
+        if color == "B":
+            return self.black, self.white, self.white_rank, self.white_rated
+        return self.white, self.black, self.black_rank, self.black_rated
+
+    def rated(self, color: str) -> bool:
+        """True if the rule set rates the player of ``color`` (B or W)."""
+        return self.black_rated if color == "B" else self.white_rated
+
+    def rank(self, color: str) -> Rank | None:
+        """The rank the record gives the player of ``color`` (B or W)."""
+        return self.black_rank if color == "B" else self.white_rank
+
+    def score(self, color: str) -> float:
+        """1.0 if ``color`` won, 0.0 if it lost, 0.5 for a draw."""
+        return 0.5 if self.winner == "draw" else float(self.winner == color)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """A rated player between periods: rating, the rule set's rank label, games so far, and any
+    rule-set-specific carry-over in ``extra`` (treated as immutable: copy to change)."""
+
+    rating: float
+    rank: str
+    games_total: int = 0
+    fixed: bool = False
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What one counted game did to one rated player. ``detail`` holds the rule set's own quantities
+    (the columns of :attr:`RuleSet.change_fields`)."""
+
+    game_id: str
+    player: str
+    opponent: str
+    color: str
+    score: float
+    rating_before: float
+    points: float
+    bonus: float = 0.0
+    bonus_rule: str | None = None
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def delta(self) -> float:
+        """The change the game made: ``points + bonus``."""
+        return self.points + self.bonus
+
+
+@dataclass(frozen=True, slots=True)
+class AwardGiven:
+    """An award (champion, runner-up, manual) applied in a period, with the points it gave."""
+
+    award: Award
+    kind: str
+    points: float
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodOutcome:
+    """A period's result: standings at its start (newcomers included) and end, changes, awards."""
+
+    start: dict[str, PlayerState]
+    end: dict[str, PlayerState]
+    changes: list[Change]
+    awards: list[AwardGiven]
+
+
+@dataclass(frozen=True, slots=True)
+class DueAward:
+    """An award that falls in the period being rated: ``kind`` champion, runner_up or manual;
+    ``event_kind`` the kind of the event that gives it."""
+
+    award: Award
+    kind: str
+    event_kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What a rule set is configured with once: the roster and the events (both may be empty)."""
+
+    roster: Roster
+    validity: Validity
+
+
+class RuleSet(Protocol):
+    """The pluggable part. Implementations are configured once (constructor) and then pure."""
+
+    name: str
+    validity: Validity
+    change_fields: pa.Schema
+
+    def rate_period(
+        self, period: str, games: Sequence[Game], awards: Sequence[DueAward], state: Mapping[str, PlayerState]
+    ) -> PeriodOutcome:
+        """Rate ``games`` (the period's counted games, in order) from ``state`` (standings at the
+        period's start; players not in it are newcomers) and apply ``awards``."""
+        ...

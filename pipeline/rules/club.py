@@ -1,0 +1,209 @@
+"""rules.club: the club points system of seed 001 (RULES.md §1), the design's default.
+
+Monthly. Every game of the month uses the ranks fixed at the previous computation; a win earns
+the opponent's coefficient times the game points (slow 10, fast 5), a loss costs the player's own
+coefficient times the game points; bonus points come from configured events; after the month the
+rank floats to the highest whose base score the rating reaches. Knows nothing of SGF or files.
+
+Decisions (RULES.md is silent): a player with no declared rank and none in the record starts
+"below 5k" (0); a counted draw (only if the configuration counts draws) gives 0 points; the
+arena streak runs across months within one event; professional ranks are "above 5d".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+import pyarrow as pa
+
+from pipeline.normalise.ranks import Rank, parse_rank
+from pipeline.rules.base import (
+    AwardGiven,
+    Change,
+    Context,
+    DueAward,
+    Game,
+    PeriodOutcome,
+    PlayerState,
+    Validity,
+)
+
+#: (label, base score, coefficient), from the lowest rank up (seed 001's internal rank table).
+TABLE: tuple[tuple[str, float, float], ...] = (
+    ("below 5k", 0, 0.05),
+    ("5k", 10, 0.1),
+    ("4k", 30, 0.3),
+    ("3k", 50, 0.5),
+    ("2k", 70, 0.7),
+    ("1k", 90, 0.9),
+    ("1d", 100, 1),
+    ("2d", 200, 2),
+    ("3d", 300, 3),
+    ("4d", 400, 4),
+    ("5d", 500, 5),
+    ("above 5d", 1000, 10),
+)
+_BASE = {label: base for label, base, _ in TABLE}
+_COEFFICIENT = {label: coefficient for label, _, coefficient in TABLE}
+GAME_POINTS = {"slow": 10.0, "fast": 5.0}
+#: Bonus per win by event kind; the arena adds ARENA_STEP for each further consecutive win.
+WIN_BONUS = {"team_match": 10.0, "arena": 10.0, "server_open": 20.0}
+QUALIFIER_WIN, MAIN_STAGE_WIN, ARENA_STEP = 10.0, 50.0, 5.0
+TITLE_BONUS = {"champion": 500.0, "runner_up": 100.0}
+TITLE_KINDS = frozenset({"server_qualifiers", "server_open"})
+DEFAULTS = Validity()
+
+
+def club_rank(rank: Rank | None) -> str:
+    """The internal rank label for a declared or recorded rank (None: "below 5k")."""
+    if rank is None or (rank.kind == "k" and rank.value > 5):
+        return "below 5k"
+    if rank.kind == "k":
+        return f"{rank.value}k"
+    return f"{rank.value}d" if rank.kind == "d" and rank.value <= 5 else "above 5d"
+
+
+def rank_for_rating(rating: float) -> str:
+    """The highest rank whose base score is at most ``rating`` ("below 5k" under 10, also negative)."""
+    return next(label for label, base, _ in reversed(TABLE) if base <= rating or base == 0)
+
+
+def coefficient(label: str) -> float:
+    """The coefficient of an internal rank label. Raises KeyError if ``label`` is not in :data:`TABLE`."""
+    return _COEFFICIENT[label]
+
+
+class ClubRules:
+    """The ``club`` rule set. Configured once with the run's context; :meth:`rate_period` is pure."""
+
+    name = "club"
+    change_fields = pa.schema(
+        [
+            pa.field("rank", pa.string()),
+            pa.field("coefficient", pa.float64()),
+            pa.field("opponent_rank", pa.string()),
+            pa.field("opponent_coefficient", pa.float64()),
+            pa.field("game_points", pa.float64()),
+        ]
+    )
+
+    def __init__(self, context: Context) -> None:
+        self.validity = context.validity
+        self._roster = context.roster
+
+    def rate_period(
+        self, period: str, games: Sequence[Game], awards: Sequence[DueAward], state: Mapping[str, PlayerState]
+    ) -> PeriodOutcome:
+        """Rate one month: see the module docstring. ``period`` is only a label here."""
+        month = _Month(self, dict(state))
+        changes = [c for game in games for c in month.rate(game)]
+        given = [a for a in (month.award(due) for due in awards) if a.points]
+        return PeriodOutcome(month.start, month.close(changes, given), changes, given)
+
+    def newcomer(self, name: str, recorded: Rank | None) -> PlayerState:
+        """The state of a player first seen now: the roster's rank (and rating), else ``recorded``."""
+        player = self._roster.get(name)
+        declared = parse_rank(player.rank) if player is not None and player.rank else None
+        label = club_rank(declared or recorded)
+        rating = player.rating if player is not None and player.rating is not None else _BASE[label]
+        return PlayerState(rating, label, fixed=player is not None and player.fixed)
+
+    def resolve(self, name: str) -> str:
+        """The canonical name of ``name`` (roster aliases)."""
+        return self._roster.resolve(name)
+
+
+class _Month:
+    """The working ledger of one :meth:`ClubRules.rate_period` call: standings at the start
+    (newcomers added as they appear) and the arena streaks, carried in ``PlayerState.extra``."""
+
+    def __init__(self, rules: ClubRules, start: dict[str, PlayerState]) -> None:
+        self.rules, self.start = rules, start
+        self.streaks = {name: dict(s.extra.get("arena", {})) for name, s in start.items()}
+
+    def rate(self, game: Game) -> list[Change]:
+        """The changes ``game`` makes to its rated players (none for an unrated side)."""
+        return [self._change(game, color) for color in "BW" if game.rated(color)]
+
+    def _change(self, game: Game, color: str) -> Change:
+        player, opponent, opponent_rank, opponent_rated = game.side(color)
+        own = self.enter(player, game.rank(color))
+        their = self.enter(opponent, opponent_rank).rank if opponent_rated else club_rank(opponent_rank)
+        score, game_points = game.score(color), GAME_POINTS[game.speed]
+        points = _points(score, coefficient(own.rank), coefficient(their), game_points)
+        bonus, rule = self._bonus(game, player, score)
+        detail = {
+            "rank": own.rank,
+            "coefficient": coefficient(own.rank),
+            "opponent_rank": their,
+            "opponent_coefficient": coefficient(their),
+            "game_points": game_points,
+        }
+        return Change(game.game_id, player, opponent, color, score, own.rating, points, bonus, rule, detail)
+
+    def enter(self, name: str, recorded: Rank | None) -> PlayerState:
+        """``name``'s state at the month's start, adding a newcomer from ``recorded`` if needed."""
+        if name not in self.start:
+            self.start[name] = self.rules.newcomer(name, recorded)
+            self.streaks[name] = {}
+        return self.start[name]
+
+    def _bonus(self, game: Game, player: str, score: float) -> tuple[float, str | None]:
+        event = game.event
+        if event is None:
+            return 0.0, None
+        if event.kind == "arena":
+            return self._arena(event.name, player, score)
+        if score != 1:
+            return 0.0, None
+        if event.kind == "server_qualifiers":
+            qualifier = game.stage == "qualifier"
+            return (QUALIFIER_WIN, "qualifier win") if qualifier else (MAIN_STAGE_WIN, "main-stage win")
+        bonus = WIN_BONUS.get(event.kind, 0.0)
+        return (bonus, f"{event.kind.replace('_', ' ')} win") if bonus else (0.0, None)
+
+    def _arena(self, event: str, player: str, score: float) -> tuple[float, str | None]:
+        """The k-th consecutive win in an arena earns 10 + 5(k-1); a loss or a draw ends the run."""
+        run = self.streaks[player].get(event, 0) + 1 if score == 1 else 0
+        self.streaks[player][event] = run
+        if not run:
+            return 0.0, None
+        return WIN_BONUS["arena"] + ARENA_STEP * (run - 1), f"arena win {run} in a row"
+
+    def award(self, due: DueAward) -> AwardGiven:
+        """The points ``due`` gives: titles of server events, or a manual award's points."""
+        name = self.rules.resolve(due.award.player)
+        points = due.award.points or 0.0
+        if due.kind in TITLE_BONUS:
+            points = TITLE_BONUS[due.kind] if due.event_kind in TITLE_KINDS else 0.0
+        if points:
+            self.enter(name, None)
+        return AwardGiven(replace(due.award, player=name), due.kind, points)
+
+    def close(self, changes: list[Change], awards: list[AwardGiven]) -> dict[str, PlayerState]:
+        """The standings at the month's end: ratings moved, ranks floated, streaks carried."""
+        gained: dict[str, float] = {}
+        played: dict[str, int] = {}
+        for change in changes:
+            gained[change.player] = gained.get(change.player, 0.0) + change.delta
+            played[change.player] = played.get(change.player, 0) + 1
+        for award in awards:
+            gained[award.award.player] = gained.get(award.award.player, 0.0) + award.points
+        end = {name: _float(s, gained.get(name, 0.0), played.get(name, 0)) for name, s in self.start.items()}
+        return {name: replace(s, extra={"arena": self.streaks[name]}) for name, s in end.items()}
+
+
+def _points(score: float, own: float, their: float, game_points: float) -> float:
+    """Win: the opponent's coefficient x game points; loss: minus one's own; a draw: 0."""
+    if score == 1:
+        return round(their * game_points, 6)
+    return round(-own * game_points, 6) if score == 0 else 0.0
+
+
+def _float(state: PlayerState, gained: float, played: int) -> PlayerState:
+    """The state after the month: rating moved by ``gained`` and the rank floated (unless fixed)."""
+    if state.fixed:
+        return replace(state, games_total=state.games_total + played)
+    rating = round(state.rating + gained, 6)  # decimal coefficients: no 99.99999 at a rank's edge
+    return replace(state, rating=rating, rank=rank_for_rating(rating), games_total=state.games_total + played)

@@ -1,0 +1,104 @@
+"""snapshots: the write stage. Every output of a run is one generation, switched in by one rename.
+
+Layout of the output folder::
+
+    games.parquet -> .gen/current/games.parquet        (relative symbolic links, made once)
+    ratings       -> .gen/current/ratings              ratings/period=<P>/part-0.parquet
+    changes, awards, leaderboards, manifest.json       the same way
+    .gen/current  -> <generation>                      the one link a run replaces
+    .gen/<generation>/...                              the files themselves
+
+A run writes a new generation folder beside the old one, then replaces the ``.gen/current`` link
+with ``os.replace`` (atomic on POSIX): a failure or a kill at any point leaves the previous
+complete output in place, and readers never see a mix of two runs. Older generations are removed
+after the switch. Knows nothing of what the tables mean.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline import store
+
+GENERATIONS = ".gen"
+CURRENT = "current"
+PART = "part-0.parquet"
+
+
+def write_generation(
+    out: Path, files: Mapping[str, pa.Table], datasets: Mapping[str, pa.Table], manifest: dict[str, Any]
+) -> Path:
+    """Write one complete output into ``out`` and switch to it; return the generation folder.
+
+    ``files`` are single Parquet files by name (``games.parquet``); ``datasets`` are tables with a
+    ``period`` column, written as ``<name>/period=<P>/part-0.parquet``; ``manifest`` goes to
+    ``manifest.json``. Raises OSError if the folder cannot be written (the old output stays).
+    """
+    root = out / GENERATIONS
+    generation = root / f"g-{uuid.uuid4().hex[:12]}"
+    generation.mkdir(parents=True)
+    try:
+        for name, table in files.items():
+            store.write_parquet(table, generation / name)
+        for name, table in datasets.items():
+            _write_dataset(table, generation / name)
+        store.write_json(manifest, generation / "manifest.json")
+    except BaseException:
+        shutil.rmtree(generation, ignore_errors=True)
+        raise
+    _switch(root, generation.name)
+    _link_entries(out, [*files, *datasets, "manifest.json"])
+    _prune(root, generation.name)
+    return generation
+
+
+def _write_dataset(table: pa.Table, folder: Path) -> None:
+    """One partition folder per period value (in order). An empty table is written whole (with its
+    ``period`` column) as ``empty.parquet``, so that reading the folder still gives the columns."""
+    folder.mkdir(parents=True)
+    if not table.num_rows:
+        store.write_parquet(table, folder / "empty.parquet")
+        return
+    column = table.column("period")
+    for label in sorted(set(column.to_pylist())):
+        part = table.filter(pc.equal(column, label)).drop_columns(["period"])
+        store.write_parquet(part, folder / f"period={label}" / PART)
+
+
+def _switch(root: Path, name: str) -> None:
+    """Point ``root/current`` at generation ``name`` in one atomic rename."""
+    temporary = root / f".{CURRENT}.{uuid.uuid4().hex[:8]}"
+    os.symlink(name, temporary)
+    os.replace(temporary, root / CURRENT)
+
+
+def _link_entries(out: Path, names: list[str]) -> None:
+    """Make each ``out/<name>`` a link into ``.gen/current`` (replacing a plain file or folder once)."""
+    for name in names:
+        entry, target = out / name, Path(GENERATIONS) / CURRENT / name
+        if entry.is_symlink() and Path(os.readlink(entry)) == target:
+            continue
+        temporary = out / f".{name}.{uuid.uuid4().hex[:8]}"
+        os.symlink(target, temporary)
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        os.replace(temporary, entry)
+
+
+def _prune(root: Path, keep: str) -> None:
+    """Remove every generation but ``keep`` (and any link left behind by an interrupted switch)."""
+    for path in root.iterdir():
+        if path.name in (keep, CURRENT):
+            continue
+        if path.is_symlink() or path.is_file():
+            path.unlink()
+        else:
+            shutil.rmtree(path, ignore_errors=True)
