@@ -113,6 +113,11 @@ class ClubRules:
         """The canonical name of ``name`` (roster aliases)."""
         return self._roster.resolve(name)
 
+    def rates(self, name: str) -> bool:
+        """True if the club rates ``name``: a member (everyone without a roster), or anyone when the
+        configuration counts non-members' games."""
+        return self._roster.is_member(name) or not self.validity.excludes("non_member")
+
 
 class _Month:
     """The working ledger of one :meth:`ClubRules.rate_period` call: standings at the start
@@ -172,11 +177,14 @@ class _Month:
         return WIN_BONUS["arena"] + ARENA_STEP * (run - 1), f"arena win {run} in a row"
 
     def award(self, due: DueAward) -> AwardGiven:
-        """The points ``due`` gives: titles of server events, or a manual award's points."""
+        """The points ``due`` gives: titles of server events, or a manual award's points; none to a
+        player the club does not rate (not a member)."""
         name = self.rules.resolve(due.award.player)
         points = due.award.points or 0.0
         if due.kind in TITLE_BONUS:
             points = TITLE_BONUS[due.kind] if due.event_kind in TITLE_KINDS else 0.0
+        if not self.rules.rates(name):
+            points = 0.0
         if points:
             self.enter(name, None)
         return AwardGiven(replace(due.award, player=name), due.kind, points)
