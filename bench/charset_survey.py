@@ -17,8 +17,7 @@ from charset_normalizer import from_bytes
 
 from pipeline.charset import detect
 from pipeline.decode import codec_for
-from pipeline.synth import CODECS, game_record, render_rank
-from pipeline.synth_names import player_pool
+from pipeline.synth import CODECS, game_record, player_pool, render_rank
 
 _CA = re.compile(rb"CA\[[^\]]*\]")
 _STYLE_LANG = {"tom": "zh", "big5": "tw", "sjis": "ja", "euckr": "ko"}

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import datetime
+import hashlib
 import random
 import re
 import statistics
+import subprocess
+import sys
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -13,8 +19,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sgfmill import sgf, sgf_grammar
 
-from pipeline import synth, synth_names
-from pipeline.synth import CODECS, STYLES, Record, club_sample, game_record, main, synthetic_corpus
+from pipeline import synth
+from pipeline.events import Events, load_events
+from pipeline.roster import Roster, load_roster
+from pipeline.synth import (
+    CODECS,
+    STYLES,
+    Record,
+    club,
+    club_sample,
+    game_record,
+    main,
+    names,
+    synthetic_corpus,
+)
 
 NAMES = {
     "tom": ("羽焰", "fish"),
@@ -83,6 +101,14 @@ def test_club_sample_same_seed_gives_identical_records() -> None:
 
 def test_synthetic_corpus_same_seed_gives_identical_records() -> None:
     assert list(synthetic_corpus(300, seed=5)) == list(synthetic_corpus(300, seed=5))
+
+
+def test_synthetic_corpus_bytes_are_pinned() -> None:
+    """The benchmarks compare runs on this corpus: its bytes never change (hash of the pre-split output)."""
+    digest = hashlib.sha256(
+        b"".join(r.relpath.encode() + b"\0" + r.data for r in synthetic_corpus(300, seed=1))
+    )
+    assert digest.hexdigest() == "f9c762dab7713aaa419fbdbb0ae98146cd06d39b9314af5c237ffabfcc82db5d"
 
 
 def test_synthetic_corpus_different_seed_differs() -> None:
@@ -259,6 +285,12 @@ def test_empty_result_leaves_re_out(style: str) -> None:
     assert "RE[" not in _text(style, result="")
 
 
+@pytest.mark.parametrize("style", STYLES)
+def test_empty_date_leaves_dt_and_rd_out(style: str) -> None:
+    text = _text(style, date="")
+    assert "DT[" not in text and "RD[" not in text
+
+
 @pytest.mark.parametrize(
     ("style", "rank", "expected"),
     [
@@ -327,7 +359,62 @@ def test_move_points_are_distinct_and_on_the_board(seed: int, count: int, size: 
     assert all(0 <= ord(c) - 97 < size for point in points for c in point)
 
 
-# --- the club sample --------------------------------------------------------------------------------------
+# --- the club's sample season -----------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+PROP_RE = re.compile(r"([A-Z]{1,2})\[((?:\\.|[^\\\]])*)\]")
+SAMPLE_CODECS = {"tom": "gb18030", "fox": "utf-8"}
+# Club coefficients (RULES.md §1) of the declared ranks met in the worked example.
+COEFFICIENTS = {"5k": 0.1, "1d": 1.0, "2d": 2.0, "3d": 3.0, "4d": 4.0}
+
+
+@dataclass(frozen=True)
+class Tree:
+    """One game tree of the sample, read with regular expressions: its root properties and main line."""
+
+    path: str
+    props: dict[str, str]
+    moves: int
+    complete: bool
+
+    @property
+    def black(self) -> str:
+        return _canonical(self.props["PB"])
+
+    @property
+    def white(self) -> str:
+        return _canonical(self.props["PW"])
+
+    @property
+    def result(self) -> str:
+        return self.props.get("RE", "")
+
+    @property
+    def winner(self) -> str | None:
+        """The winner's canonical name from a TOM (`黑中盘胜`, `白胜3/4子`) or Fox (`B+R`) result."""
+        found = re.search(r"([黑白])(?:中盘|超时|不战)?胜|([BW])\+", self.result)
+        if found is None:
+            return None
+        return self.black if (found[1] or found[2]) in ("黑", "B") else self.white
+
+    @property
+    def slow(self) -> bool:
+        return int(self.props["TM"]) >= 1800
+
+    @property
+    def event(self) -> str | None:
+        return self.props.get("TE") or self.props.get("GN") or None
+
+
+def _canonical(written: str) -> str:
+    """A written name's canonical form by the club tables: alias, or roster/guest name in any case."""
+    names = {name.casefold(): name for name in club.MEMBERS | club.NON_MEMBERS | club.GUESTS}
+    written = club.ALIASES.get(written, written)
+    return names.get(written.casefold(), written)
+
+
+def _sample_style(path: str) -> str:
+    return path.rsplit("_", 1)[1].removesuffix(".sgf")
 
 
 @pytest.fixture(scope="module")
@@ -337,17 +424,58 @@ def sample() -> dict[str, bytes]:
 
 def _decoded(sample: dict[str, bytes]) -> dict[str, str]:
     """The non-empty SGF files of the sample, decoded."""
-    codec = {"tom": "gb18030", "fox": "utf-8"}
     sgf_files = {path: data for path, data in sample.items() if data and path.endswith(".sgf")}
-    return {path: data.decode(codec[path[8:11]]) for path, data in sgf_files.items()}
+    return {path: data.decode(SAMPLE_CODECS[_sample_style(path)]) for path, data in sgf_files.items()}
 
 
-def test_club_sample_is_one_month_folder(sample: dict[str, bytes]) -> None:
-    assert all(path.startswith("2024-05/") for path in sample) and 34 <= len(sample) <= 42
+@pytest.fixture(scope="module")
+def trees(sample: dict[str, bytes]) -> list[Tree]:
+    """Every game tree of the sample except the backup copy, in path order (= date order in a month)."""
+    found = []
+    for path, text in sorted(_decoded(sample).items()):
+        for tree in re.split(r"\)\r?\n(?=\()", text) if "/backup/" not in path else ():
+            first = MOVE_RE.search(tree)
+            props = dict(PROP_RE.findall(tree[: first.start()] if first else tree))
+            found.append(Tree(path, props, len(MOVE_RE.findall(tree)), tree.rstrip().endswith(")")))
+    return found
+
+
+def _of(trees: list[Tree], player: str, month: int) -> list[Tree]:
+    return [t for t in trees if t.path.startswith(f"2024-{month:02d}/") and player in (t.black, t.white)]
+
+
+def _club_points(games: list[Tree], player: str, coefficients: dict[str, float]) -> float:
+    """Seed 001's points of `player` in `games`: a win earns the opponent's coefficient x game points
+    (slow 10, fast 5), a loss costs the player's own."""
+    total = 0.0
+    for game in games:
+        opponent = game.white if game.black == player else game.black
+        points = 10 if game.slow else 5
+        total += coefficients[opponent] * points if game.winner == player else -coefficients[player] * points
+    return total
+
+
+def _declared_coefficients() -> dict[str, float]:
+    return {name: COEFFICIENTS.get(rank, 0.0) for name, rank in club.MEMBERS.items()}
+
+
+def test_club_sample_spans_may_to_august(sample: dict[str, bytes]) -> None:
+    assert {path[:8] for path in sample} == {"2024-05/", "2024-06/", "2024-07/", "2024-08/"}
+
+
+def test_club_sample_is_compact(sample: dict[str, bytes]) -> None:
+    assert 100 <= len(sample) <= 150
+
+
+def test_club_sample_files_are_numbered_in_date_order(trees: list[Tree]) -> None:
+    for month in ("05", "06", "07", "08"):
+        dates = [t.props["RD"] for t in trees if t.path.startswith(f"2024-{month}/") and "RD" in t.props]
+        assert dates == sorted(dates, key=lambda d: int(d.rsplit("-", 1)[1]))
 
 
 def test_club_sample_has_one_empty_sgf_file(sample: dict[str, bytes]) -> None:
-    assert [path.endswith(".sgf") for path, data in sample.items() if not data] == [True]
+    empty = [path for path, data in sample.items() if not data]
+    assert len(empty) == 1 and empty[0].startswith("2024-05/") and empty[0].endswith(".sgf")
 
 
 def test_club_sample_has_one_non_sgf_text_file(sample: dict[str, bytes]) -> None:
@@ -360,52 +488,224 @@ def test_club_sample_has_one_file_truncated_inside_a_value(sample: dict[str, byt
     assert len(broken) == 1 and re.search(r";[BW]\[[a-s]\Z", broken[0])
 
 
-def test_club_sample_has_one_two_game_collection(sample: dict[str, bytes]) -> None:
-    trees = Counter(text.count("(RD[") + text.count("(;") for text in _decoded(sample).values())
-    assert trees == {1: 33, 2: 1}
-
-
-@pytest.mark.parametrize(
-    ("fragment", "count"),
-    [
-        ("和棋]", 1),
-        ("打挂]", 1),
-        ("HA[3]", 1),
-        ("白胜3又1/4子]", 1),
-        ("CA[", 0),
-        ("KO[0.5]", 1),
-    ],
-)
-def test_club_sample_special_games(sample: dict[str, bytes], fragment: str, count: int) -> None:
-    tom = [text for path, text in _decoded(sample).items() if "/tom_" in path]
-    assert sum(text.count(fragment) for text in tom) == count
-
-
-def test_club_sample_has_chinese_resignation_and_one_game_without_result(sample: dict[str, bytes]) -> None:
-    texts = [text for text in _decoded(sample).values() if text.rstrip().endswith(")")]
-    assert any("黑中盘胜]" in text for text in texts) and sum("RE[" not in text for text in texts) == 1
+def test_club_sample_has_one_two_game_collection(trees: list[Tree]) -> None:
+    assert [n for n in Counter(t.path for t in trees).values() if n > 1] == [2]
 
 
 def test_club_sample_mixes_tom_and_fox_files(sample: dict[str, bytes]) -> None:
-    kinds = Counter(path.split("/")[1].split("_")[0] for path in sample if path.endswith(".sgf"))
+    kinds = Counter(_sample_style(path) for path in sample if path.endswith(".sgf"))
     assert kinds["tom"] > 3 * kinds["fox"] > 0 and set(kinds) == {"tom", "fox"}
 
 
-def test_club_sample_has_slow_and_fast_games(sample: dict[str, bytes]) -> None:
-    times = {int(t) for text in _decoded(sample).values() for t in re.findall(r"TM\[(\d+)\]", text)}
-    assert min(times) < 1800 <= max(times)
+def test_club_sample_tom_files_declare_no_charset(sample: dict[str, bytes]) -> None:
+    assert not any("CA[" in text for path, text in _decoded(sample).items() if _sample_style(path) == "tom")
 
 
-def test_club_sample_golden_games_of_yuyan(sample: dict[str, bytes]) -> None:
-    games = []
-    for text in _decoded(sample).values():
-        head = text[: re.search(r";[BW]\[", text).start()]  # type: ignore[union-attr]
-        info = dict(re.findall(r"(PB|PW|RE|TM)\[([^\]]*)\]", head))
-        if "羽焰" in (info["PB"], info["PW"]):
-            colour = "PB" if info["PB"] == "羽焰" else "PW"
-            won = ("黑" if colour == "PB" else "白") + "胜" in info["RE"].replace("中盘", "")
-            games.append((info["PW" if colour == "PB" else "PB"], won, int(info["TM"]) >= 1800))
-    assert sorted(games) == sorted(synth_names.GOLDEN_GAMES)
+def test_club_sample_has_slow_and_fast_games(trees: list[Tree]) -> None:
+    assert {t.slow for t in trees} == {True, False}
+
+
+def test_club_sample_yuyan_may_games_are_the_worked_example(trees: list[Tree]) -> None:
+    games = [
+        (t.white if t.black == "羽焰" else t.black, t.winner == "羽焰", t.slow) for t in _of(trees, "羽焰", 5)
+    ]
+    assert sorted(games) == sorted(club.GOLDEN_GAMES)
+
+
+def test_club_sample_yuyan_june_is_one_fast_win_over_erhei(trees: list[Tree]) -> None:
+    games = _of(trees, "羽焰", 6)
+    assert [({g.black, g.white}, g.winner, g.slow) for g in games] == [({"羽焰", "二黑"}, "羽焰", False)]
+
+
+def test_club_sample_yuyan_plays_only_in_may_and_june(trees: list[Tree]) -> None:
+    assert _of(trees, "羽焰", 7) == _of(trees, "羽焰", 8) == []
+
+
+def test_club_sample_erhei_ends_may_at_310(trees: list[Tree]) -> None:
+    assert 200 + _club_points(_of(trees, "二黑", 5), "二黑", _declared_coefficients()) == 310
+
+
+def test_club_sample_yuyan_ends_may_at_128(trees: list[Tree]) -> None:
+    assert 100 + _club_points(_of(trees, "羽焰", 5), "羽焰", _declared_coefficients()) == 128
+
+
+def test_club_sample_yuyan_ends_june_at_143_with_erhei_3d(trees: list[Tree]) -> None:
+    coefficients = _declared_coefficients() | {"二黑": 3.0}
+    assert 128 + _club_points(_of(trees, "羽焰", 6), "羽焰", coefficients) == 143
+
+
+def test_club_sample_erhei_plays_only_scripted_games(trees: list[Tree]) -> None:
+    assert [len(_of(trees, "二黑", month)) for month in (5, 6, 7, 8)] == [6, 1, 0, 0]
+
+
+@pytest.mark.parametrize("written", ["Fish", "FishGo", "SunBear", "piggy", "niuwa"])
+def test_club_sample_writes_some_players_by_alias(trees: list[Tree], written: str) -> None:
+    assert any(written in (t.props["PB"], t.props["PW"]) for t in trees)
+
+
+@pytest.mark.parametrize(
+    ("reason", "count", "test"),
+    [
+        ("wrong_game_type", 1, lambda t: t.props.get("GM") == "4"),
+        ("missing_date", 1, lambda t: "DT" not in t.props and "RD" not in t.props),
+        ("no_result: no RE", 1, lambda t: "RE" not in t.props),
+        ("no_result: void", 1, lambda t: t.result.endswith(("打挂", "Void"))),
+        ("no_result: unknown", 1, lambda t: t.result == "?"),
+        ("draw", 2, lambda t: t.result.endswith(("和棋", "Draw"))),
+        ("no_show: forfeit", 1, lambda t: "不战胜" in t.result or "+F" in t.result),
+        ("no_show: 0-1 moves", 1, lambda t: t.moves < 2 and t.winner and "不战" not in t.result),
+        ("handicap", 2, lambda t: int(t.props.get("HA", "0")) >= 2),
+        ("handicap draw", 1, lambda t: "HA" in t.props and t.result.endswith("和棋")),
+        ("non_member: on the roster", 1, lambda t: "天狼星" in (t.black, t.white)),
+        ("non_member: outsider", 1, lambda t: t.event is None and {t.black, t.white} & set(club.GUESTS)),
+        ("self_play", 1, lambda t: t.black == t.white),
+    ],
+)
+def test_club_sample_has_games_each_validity_rule_excludes(
+    trees: list[Tree], reason: str, count: int, test: Callable[[Tree], object]
+) -> None:
+    assert sum(bool(test(t)) for t in trees) == count, reason
+
+
+def test_club_sample_has_a_backup_copy_identical_to_a_june_file(sample: dict[str, bytes]) -> None:
+    copies = [path for path in sample if "/backup/" in path]
+    assert len(copies) == 1 and copies[0].startswith("2024-06/backup/")
+    assert sample[copies[0]] == sample[copies[0].replace("backup/", "")]
+
+
+def test_club_sample_cap_pair_plays_twelve_june_games_on_distinct_days(trees: list[Tree]) -> None:
+    games = [t for t in _of(trees, club.CAP_PAIR[0], 6) if club.CAP_PAIR[1] in (t.black, t.white)]
+    assert len(games) == 12 == len({g.props["RD"] for g in games}) and all(g.winner for g in games)
+
+
+def test_club_sample_other_pairs_stay_under_the_cap(trees: list[Tree]) -> None:
+    pairs = Counter((t.path[:7], frozenset((t.black, t.white))) for t in trees)
+    assert [n for n in pairs.values() if n > 10] == [12]
+
+
+def _event_games(trees: list[Tree], event: str) -> list[Tree]:
+    return [t for t in trees if t.event == event]
+
+
+def test_club_sample_team_match_is_four_june_boards_members_against_guests(trees: list[Tree]) -> None:
+    games = _event_games(trees, club.TEAM_MATCH)
+    assert len(games) == 4 and {g.path[:7] for g in games} == {"2024-06"}
+    assert all(len({g.black, g.white} & set(club.MEMBERS)) == 1 for g in games)
+    assert all(g.props["BR"] and g.props["WR"] for g in games)
+
+
+def test_club_sample_team_match_members_win_two_boards(trees: list[Tree]) -> None:
+    assert sum(g.winner in club.MEMBERS for g in _event_games(trees, club.TEAM_MATCH)) == 2
+
+
+def test_club_sample_arena_streaks(trees: list[Tree]) -> None:
+    games = _event_games(trees, club.ARENA)
+    members = [
+        (next(p for p in (g.black, g.white) if p in club.MEMBERS), g.winner in club.MEMBERS) for g in games
+    ]
+    assert {g.path[:7] for g in games} == {"2024-07"}
+    assert members == [("小猪乐乐", True)] * 3 + [("小猪乐乐", False), ("宜城老僧", True)]
+
+
+def test_club_sample_cup_qualifiers_in_july_main_stage_in_august(trees: list[Tree]) -> None:
+    stages = {(g.path[:7], g.props["RO"]) for g in _event_games(trees, club.CUP)}
+    assert stages == {("2024-07", "外围赛第1轮"), ("2024-08", "本赛第1轮"), ("2024-08", "决赛")}
+
+
+def test_club_sample_open_event_is_in_august_without_qualifiers(trees: list[Tree]) -> None:
+    games = _event_games(trees, club.OPEN)
+    assert {g.path[:7] for g in games} == {"2024-08"} and not any("外围" in g.props["RO"] for g in games)
+
+
+def test_club_sample_event_games_are_between_known_players(trees: list[Tree]) -> None:
+    known = set(club.MEMBERS) | set(club.GUESTS)
+    assert all({g.black, g.white} <= known for g in trees if g.event)
+
+
+# --- the club's configuration files (read with the pipeline's loaders) ------------------------------------
+
+
+@pytest.fixture(scope="module")
+def roster() -> Roster:
+    return load_roster(ROOT / "config" / "roster.toml")
+
+
+@pytest.fixture(scope="module")
+def events() -> Events:
+    return load_events(ROOT / "config" / "events.toml")
+
+
+def test_roster_lists_the_club_tables(roster: Roster) -> None:
+    assert {p.name: p.rank for p in roster.players} == club.MEMBERS | club.NON_MEMBERS
+
+
+def test_roster_marks_only_the_non_members(roster: Roster) -> None:
+    assert {p.name for p in roster.players if not p.member} == set(club.NON_MEMBERS)
+
+
+def test_roster_resolves_every_alias_of_the_club_tables(roster: Roster) -> None:
+    assert {alias: roster.resolve(alias) for alias in club.ALIASES} == club.ALIASES
+
+
+def test_roster_resolves_every_written_member_name(roster: Roster, trees: list[Tree]) -> None:
+    written = {name for t in trees for name in (t.props["PB"], t.props["PW"])}
+    assert {roster.resolve(w) for w in written} - set(club.GUESTS) == set(club.MEMBERS) | set(
+        club.NON_MEMBERS
+    )
+
+
+def test_roster_starts_yuyan_at_100(roster: Roster) -> None:
+    player = roster.get("羽焰")
+    assert player is not None and player.rating == 100.0
+
+
+def test_roster_leaves_guests_off(roster: Roster) -> None:
+    assert not any(roster.get(guest) for guest in club.GUESTS)
+
+
+@pytest.mark.parametrize(
+    ("event", "kind"),
+    [
+        (club.TEAM_MATCH, "team_match"),
+        (club.ARENA, "arena"),
+        (club.CUP, "server_qualifiers"),
+        (club.OPEN, "server_open"),
+    ],
+)
+def test_events_match_the_sample_event_names(events: Events, event: str, kind: str) -> None:
+    found = events.match(event)
+    assert found is not None and found.kind == kind
+
+
+def test_events_match_no_other_record(events: Events, trees: list[Tree]) -> None:
+    scripted = {club.TEAM_MATCH, club.ARENA, club.CUP, club.OPEN}
+    assert not any(events.match(t.event) for t in trees if t.event not in scripted)
+
+
+def test_events_cup_stages_follow_the_rounds(events: Events, trees: list[Tree]) -> None:
+    cup = events.match(club.CUP)
+    assert cup is not None
+    stages = {(g.path[:7], events.stage(cup, g.props["RO"])) for g in _event_games(trees, club.CUP)}
+    assert stages == {("2024-07", "qualifier"), ("2024-08", "main")}
+
+
+@pytest.mark.parametrize("event", [club.CUP, club.OPEN])
+def test_events_champion_and_runner_up_played_the_final(
+    events: Events, trees: list[Tree], event: str
+) -> None:
+    found = events.match(event)
+    final = [g for g in _event_games(trees, event) if g.props["RO"] == "决赛"]
+    assert found is not None and len(final) == 1
+    loser = final[0].white if final[0].winner == final[0].black else final[0].black
+    assert (found.champion, found.runner_up) == (final[0].winner, loser)
+
+
+def test_events_cup_ends_on_the_day_of_its_final(events: Events, trees: list[Tree]) -> None:
+    found = events.match(club.CUP)
+    final = next(g for g in _event_games(trees, club.CUP) if g.props["RO"] == "决赛")
+    assert found is not None and found.ends == datetime.date(
+        2024, 8, int(final.props["RD"].rsplit("-", 1)[1])
+    )
 
 
 # --- the synthetic corpus ---------------------------------------------------------------------------------
@@ -458,7 +758,7 @@ def test_corpus_games_have_realistic_lengths(corpus: list[Record]) -> None:
 
 
 def test_player_pool_has_about_300_encodable_names() -> None:
-    pool = synth_names.player_pool(random.Random(1))
+    pool = synth.player_pool(random.Random(1))
     codecs = {"zh": "gb18030", "tw": "big5", "ja": "shift_jis", "ko": "euc-kr", "en": "ascii"}
     assert 280 <= sum(map(len, pool.values())) <= 340
     for lang, players in pool.items():
@@ -469,12 +769,12 @@ def test_player_pool_has_about_300_encodable_names() -> None:
 @pytest.mark.parametrize(
     ("table", "codec"),
     [
-        (synth_names.COMMENTS["tw"], "big5"),
-        (synth_names.COMMENTS["ja"], "shift_jis"),
-        (synth_names.COMMENTS["ko"], "euc-kr"),
-        (synth_names.EVENTS["tw"], "big5"),
-        (synth_names.EVENTS["ja"], "shift_jis"),
-        (synth_names.EVENTS["ko"], "euc-kr"),
+        (names.COMMENTS["tw"], "big5"),
+        (names.COMMENTS["ja"], "shift_jis"),
+        (names.COMMENTS["ko"], "euc-kr"),
+        (names.EVENTS["tw"], "big5"),
+        (names.EVENTS["ja"], "shift_jis"),
+        (names.EVENTS["ko"], "euc-kr"),
     ],
 )
 def test_word_tables_exist_in_their_codec(table: tuple[str, ...], codec: str) -> None:
@@ -494,6 +794,16 @@ def test_main_sample_writes_the_club_sample(tmp_path: Path) -> None:
     assert main(["sample", str(tmp_path)]) == 0
     written = {str(p.relative_to(tmp_path)): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
     assert written == {r.relpath: r.data for r in club_sample()}
+
+
+def test_module_entry_point_writes_the_sample(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "pipeline.synth", "sample", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.startswith(f"wrote {len(club_sample())} files") and not done.stderr
 
 
 def test_main_corpus_writes_n_files(tmp_path: Path) -> None:

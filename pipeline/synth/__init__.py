@@ -1,0 +1,47 @@
+"""Deterministic generator of realistic SGF game records: the shipped sample season and benchmark corpora.
+
+It writes bytes only. It knows nothing of the pipeline's decoder, grammar, normaliser or ratings, and it never
+reads or copies the corpora: every record is built from code and the tables in `names`, `styles` and `club`.
+Randomness comes only from an explicit `random.Random`, so one seed always gives the same bytes.
+
+Modules: `records` (one game record in a server's style), `moves` (its main line), `corpus` (the benchmarks'
+corpus), `season` (the club's sample season), `club` (its people and script), `names`/`styles` (tables),
+`cli` (the command line).
+Usage: `python -m pipeline.synth sample DIR` or `python -m pipeline.synth corpus DIR --n 20000 [--seed 1]`.
+"""
+
+from __future__ import annotations
+
+from pipeline.synth.cli import main
+from pipeline.synth.corpus import synthetic_corpus
+from pipeline.synth.moves import move_points
+from pipeline.synth.names import player_pool
+from pipeline.synth.records import (
+    CODECS,
+    STYLES,
+    Record,
+    escape,
+    game_record,
+    render_rank,
+    render_result,
+    truncate,
+    write_records,
+)
+from pipeline.synth.season import club_sample
+
+__all__ = [
+    "CODECS",
+    "STYLES",
+    "Record",
+    "club_sample",
+    "escape",
+    "game_record",
+    "main",
+    "move_points",
+    "player_pool",
+    "render_rank",
+    "render_result",
+    "synthetic_corpus",
+    "truncate",
+    "write_records",
+]
