@@ -38,13 +38,14 @@ def audit(games: pa.Table, roster: Roster, events: Events, valid: Validity) -> p
     df = _order(games.to_pandas())
     df = _identify(df, roster, events)
     df["period"] = [None if pd.isna(d) else period_of(d, valid.period) for d in df["date"]]
-    df["speed_used"] = df["speed"].fillna(valid.unknown_speed)
+    unknown_speed = df["speed"].isna() | (df["speed"] == "unknown")
+    df["speed_used"] = df["speed"].where(~unknown_speed, valid.unknown_speed)
     flags = _flags(df, valid, roster)
     excluded = [code for code in REASONS[:-1] if valid.excludes(code)]  # all but the cap itself
     flags["opponent_cap"] = _over_cap(df, ~flags[excluded].any(axis=1), valid.opponent_cap)
     df["reasons"] = _listed(flags, [c for c in REASONS if valid.excludes(c)])
     df["notes"] = _listed(flags, [c for c in REASONS if not valid.excludes(c)])
-    df.loc[df["speed"].isna() & df["parse_error"].isna(), "notes"] = df["notes"].map(
+    df.loc[unknown_speed & df["parse_error"].isna(), "notes"] = df["notes"].map(
         lambda n: [*n, "speed_unknown"]
     )
     df["counted"] = df["reasons"].map(len) == 0
