@@ -93,16 +93,19 @@ def load(path: Path | None) -> RunConfig:
 def _companion(run: Table, key: str) -> Path | None:
     """The path ``[run] key`` names, relative to the folder of the file read.
 
-    Omitted: ``<key>.toml`` beside the file when it exists, else None; ``""``: None. A file named
-    explicitly is not checked for existence here: loading it reports it missing.
-    Raises :class:`ConfigError` if the value is not a string.
+    Omitted: ``<key>.toml`` beside the file when it exists, else None; ``""``: None.
+    Raises :class:`ConfigError` if the value is not a string or names a file that does not exist.
     """
     folder = run.path.parent
     value = run.optional(key, text(empty=True))
     if value is None:
         beside = folder / f"{key}.toml"
         return beside if beside.is_file() else None
-    return folder / value if value.strip() else None
+    if not value.strip():
+        return None
+    if not (folder / value).is_file():
+        run.fail(key, f"an existing file ({folder / value} not found)", value)
+    return folder / value
 
 
 def _validity(section: Table) -> dict[str, Any]:

@@ -52,6 +52,8 @@ def rows_for_bytes(data: bytes, source_path: str) -> list[Row]:
         trees = read_collection(decoded.text)
     except SgfSyntaxError as e:
         return [error_row(source_path, "not_sgf", f"not SGF: {e}", decoded)]
+    if not trees:  # e.g. an unterminated TOM-layout root: nothing to row, but the file is accounted for
+        return [error_row(source_path, "not_sgf", "not SGF: no complete game tree found", decoded)]
     return [tree_row(tree, source_path, decoded) for tree in trees]
 
 

@@ -96,12 +96,13 @@ def test_empty_companion_path_means_none_even_when_a_file_is_beside(key: str, tm
 
 @pytest.mark.parametrize("key", ["roster", "events"])
 def test_companion_path_is_relative_to_the_config_folder(key: str, tmp_path: Path) -> None:
+    _write(tmp_path, "", f"cfg/more/{key}-2024.toml")
     config = load(_write(tmp_path, f'[run]\n{key} = "more/{key}-2024.toml"\n', "cfg/ratings.toml"))
     assert getattr(config, f"{key}_path") == tmp_path / "cfg" / "more" / f"{key}-2024.toml"
 
 
 def test_absolute_companion_path_is_kept(tmp_path: Path) -> None:
-    target = tmp_path / "elsewhere" / "players.toml"
+    target = _write(tmp_path, "", "elsewhere/players.toml")
     assert load(_write(tmp_path, f'[run]\nroster = "{target}"\n', "cfg/ratings.toml")).roster_path == target
 
 
@@ -141,7 +142,12 @@ def test_shipped_ratings_toml_is_valid_and_leaves_validity_to_the_rule_set() -> 
 
 def test_shipped_ratings_toml_comments_show_the_club_defaults(tmp_path: Path) -> None:
     text = (ROOT / "config" / "ratings.toml").read_text(encoding="utf-8")
-    uncommented = re.sub(r"(?m)^# ((?:period|[a-z_]+) = )", r"\1", text)
+    uncommented = re.sub(
+        r"(?m)^# ((?:period|game_types|draw|no_show|handicap|non_member|opponent_cap|min_moves|"
+        r"handicap_from|unknown_speed) = )",
+        r"\1",
+        text,
+    )
     (tmp_path / "ratings.toml").write_text(uncommented, encoding="utf-8")
     config = load(tmp_path / "ratings.toml")
     assert rules.validity("club", config.validity, config.period) == rules.validity("club")

@@ -98,7 +98,7 @@ class ClubRules:
         """Rate one month: see the module docstring. ``period`` is only a label here."""
         month = _Month(self, dict(state))
         changes = [c for game in games for c in month.rate(game)]
-        given = [a for a in (month.award(due) for due in awards) if a.points]
+        given = [month.award(due) for due in awards]
         return PeriodOutcome(month.start, month.close(changes, given), changes, given)
 
     def newcomer(self, name: str, recorded: Rank | None) -> PlayerState:
@@ -138,6 +138,8 @@ class _Month:
         score, game_points = game.score(color), GAME_POINTS[game.speed]
         points = _points(score, coefficient(own.rank), coefficient(their), game_points)
         bonus, rule = self._bonus(game, player, score)
+        if own.fixed:  # a reference player: the game moves the opponent, never them
+            points, bonus, rule = 0.0, 0.0, "fixed rating"
         detail = {
             "rank": own.rank,
             "coefficient": coefficient(own.rank),
@@ -178,16 +180,19 @@ class _Month:
 
     def award(self, due: DueAward) -> AwardGiven:
         """The points ``due`` gives: titles of server events, or a manual award's points; none to a
-        player the club does not rate (not a member)."""
+        player the club does not rate (not a member). A title worth nothing says why in its note."""
         name = self.rules.resolve(due.award.player)
+        award = replace(due.award, player=name)
         points = due.award.points or 0.0
         if due.kind in TITLE_BONUS:
             points = TITLE_BONUS[due.kind] if due.event_kind in TITLE_KINDS else 0.0
-        if not self.rules.rates(name):
-            points = 0.0
+            if not points:
+                award = replace(award, note=f"{award.note}: no points for a {due.event_kind} title")
+        if points and not self.rules.rates(name):
+            points, award = 0.0, replace(award, note=f"{award.note}: not a member, not rated")
         if points:
             self.enter(name, None)
-        return AwardGiven(replace(due.award, player=name), due.kind, points)
+        return AwardGiven(award, due.kind, points)
 
     def close(self, changes: list[Change], awards: list[AwardGiven]) -> dict[str, PlayerState]:
         """The standings at the month's end: ratings moved, ranks floated, streaks carried."""
