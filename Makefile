@@ -24,6 +24,7 @@ install: $(STAMP) ## Create .venv and install the package with its dev tools (do
 
 ratings: $(STAMP) ## Run the whole pipeline on data/raw with config/ into data/processed, then show the standings
 	$(BIN)/ratings run --config $(CONFIG) --raw $(RAW) --out $(OUT)
+	$(BIN)/ratings show --out $(OUT)
 
 test: $(STAMP) ## Run the test suite (set SGF_CORPORA to read the real corpora from elsewhere)
 	$(BIN)/python -m pytest

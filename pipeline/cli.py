@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from pipeline import config as config_mod
+from pipeline.cli_reports import audit_command, show_command
 from pipeline.ingest import IngestError, IngestOptions, IngestResult
 from pipeline.ingest import ingest as ingest_stage
 from pipeline.run import RunReport, plan, run_all
@@ -30,6 +31,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
+app.command("audit")(audit_command)
+app.command("show")(show_command)
 _PROGRESS_FROM = 300  # files to parse before a progress bar is worth showing
 
 ConfigOpt = Annotated[

@@ -1,0 +1,297 @@
+"""reports: questions put to a finished output folder: which games counted and why not, and the standings.
+
+Reads ``games.parquet``, ``ratings/`` and ``changes/`` as ``ratings run`` wrote them (DESIGN.md output
+contract) and answers with pandas DataFrames. Knows nothing of the configuration (the roster is seen
+only through the names the run wrote into ``games.parquet``), of how the audit decided or a rule set
+rated, and of rendering (the command line's tables live in :mod:`pipeline.cli_reports`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow.parquet as pq
+
+from pipeline import periods as periods_mod
+from pipeline.roster import name_key
+from pipeline.rules.base import REASONS
+
+GAMES_FILE = "games.parquet"
+PART = "part-0.parquet"
+
+#: The columns of :func:`audit_games`, in order.
+AUDIT_COLUMNS = (
+    "seq",
+    "game_id",
+    "source",
+    "date",
+    "period",
+    "black",
+    "white",
+    "result",
+    "speed",
+    "speed_known",
+    "event",
+    "event_listed",
+    "stage",
+    "counted",
+    "reasons",
+    "notes",
+    "parse_error",
+    "changes",
+)
+#: The columns of :func:`standings`, in order.
+STANDINGS_COLUMNS = (
+    "place",
+    "player",
+    "rank",
+    "rank_before",
+    "rating",
+    "rating_before",
+    "delta",
+    "games",
+    "wins",
+    "losses",
+    "draws",
+    "bonus",
+    "member",
+)
+_GAMES_READ = (
+    "seq",
+    "game_id",
+    "source_path",
+    "game_index",
+    "parse_error",
+    "date",
+    "period",
+    "black",
+    "white",
+    "black_player",
+    "white_player",
+    "result",
+    "speed",
+    "speed_used",
+    "event",
+    "event_name",
+    "stage",
+    "counted",
+    "reasons",
+    "notes",
+)
+_CHANGE_KEYS = ("player", "color", "delta", "points", "bonus", "bonus_rule")
+
+
+class ReportError(ValueError):
+    """A question the output folder cannot answer: no output yet, or an unknown period, reason or player.
+
+    The message names the bad value and what would have been accepted.
+    """
+
+
+def audit_games(
+    out: Path, player: str | None = None, period: str | None = None, reason: str | None = None
+) -> pd.DataFrame:
+    """Every game record in ``out`` that matches all the filters given, counted or not, in ``seq`` order.
+
+    Args:
+        out: an output folder written by ``ratings run``.
+        player: a player name, compared NFKC-folded and casefolded with every spelling the records used
+            and with the canonical (roster) names; a game matches when either side is a player that
+            ``player`` spells, whichever spelling that game's record used.
+        period: a period label (``2024-05``); records without a usable date have no period.
+        reason: a reason code of RULES.md §0 (:data:`~pipeline.rules.base.REASONS`); a game matches when
+            the rule applies to it: it was excluded for it, or it was counted although the rule applies
+            because the configuration counts such games (the code is then among its ``notes``).
+
+    Returns:
+        One row per record, columns :data:`AUDIT_COLUMNS`: ``black``/``white`` the canonical names (the
+        names as written when the run had none; None for a record that could not be parsed); ``source``
+        the file (``path#index`` for the second and later games of a collection); ``speed`` the speed
+        class used and ``speed_known`` False when it was assumed; ``event`` the configured event's name,
+        else the ``EV`` text, with ``event_listed`` saying which; ``reasons`` and ``notes`` lists of codes;
+        ``parse_error`` the parser's message or None; ``changes`` a list of dicts (keys ``player color
+        delta points bonus bonus_rule``, Black first) of what the game did to each rated player (empty
+        for a game not counted).
+
+    Raises:
+        ReportError: if ``out`` holds no output, ``reason`` is not a reason code, ``period`` is not a
+            period of the run, or ``player`` names no player of any record.
+    """
+    games = read_games(out)
+    if reason is not None and reason not in REASONS:
+        raise ReportError(f"unknown reason {reason!r} (reason codes: {', '.join(REASONS)})")
+    keep = pd.Series(True, index=games.index)
+    if period is not None:
+        _check_period(period, game_periods(out, games), out)
+        keep &= games["period"] == period
+    if player is not None:
+        keep &= _plays(games, player, out)
+    if reason is not None:
+        applies = [reason in (*r, *n) for r, n in zip(games["reasons"], games["notes"], strict=True)]
+        keep &= pd.Series(applies, index=games.index, dtype=bool)
+    chosen = games[keep.to_numpy(dtype=bool)]
+    return _audit_rows(chosen, _changes_of(out, chosen))
+
+
+def standings(out: Path, period: str | None = None, top: int | None = None) -> pd.DataFrame:
+    """The ratings at the end of ``period`` (the latest rated period when None), best first.
+
+    Args:
+        out: an output folder written by ``ratings run``.
+        period: a rated period's label (``2024-05``).
+        top: keep only the first ``top`` rows (None: every player).
+
+    Returns:
+        Columns :data:`STANDINGS_COLUMNS`, one row per player rated by the end of the period, by rating
+        (highest first, then name); ``place`` is shared by equal ratings. Empty when the run rated no
+        period (and ``period`` is None).
+
+    Raises:
+        ReportError: if ``out`` holds no output, ``period`` is not a rated period of the run, or ``top``
+            is less than 1.
+    """
+    read_games(out, columns=["seq"])  # the missing-output message, the same for every query
+    if top is not None and top < 1:
+        raise ReportError(f"--top must be 1 or more, got {top}")
+    rated = rated_periods(out)
+    if period is None:
+        if not rated:
+            return pd.DataFrame(columns=list(STANDINGS_COLUMNS))
+        period = rated[-1]
+    _check_period(period, rated, out)
+    table = pd.read_parquet(out / "ratings" / f"period={period}" / PART)
+    table = table.sort_values(["rating", "player"], ascending=[False, True], kind="stable")
+    table = table.reset_index(drop=True)[list(STANDINGS_COLUMNS)]
+    return table if top is None else table.head(top)
+
+
+def rated_periods(out: Path) -> list[str]:
+    """The periods ``out/ratings`` holds, in time order (empty when the run rated none, or no output)."""
+    folder = out / "ratings"
+    labels = [p.name.removeprefix("period=") for p in _entries(folder) if p.name.startswith("period=")]
+    return _in_order(labels)
+
+
+def game_periods(out: Path, games: pd.DataFrame | None = None) -> list[str]:
+    """Every period a game record in ``out`` falls in, or that was rated, in time order.
+
+    ``games`` is ``out``'s games table when already read (any columns including ``period``).
+    Raises ReportError if ``out`` holds no output.
+    """
+    if games is None:
+        games = read_games(out, columns=["period"])
+    return _in_order([*games["period"].dropna().unique(), *rated_periods(out)])
+
+
+def read_games(out: Path, columns: Iterable[str] = _GAMES_READ) -> pd.DataFrame:
+    """``out/games.parquet`` (the ``columns`` named), rows in ``seq`` order, ``reasons``/``notes`` as lists.
+
+    Raises ReportError if the file is missing (no ``ratings run`` into ``out`` yet).
+    """
+    path = out / GAMES_FILE
+    if not path.exists():
+        raise ReportError(f"no output in {out} (no {GAMES_FILE}): run `ratings run --out {out}` first")
+    games: pd.DataFrame = pq.read_table(path, columns=list(columns)).to_pandas()
+    for name in ("reasons", "notes"):
+        if name in games:
+            games[name] = games[name].map(list)
+    if "seq" in games:
+        games = games.sort_values("seq", kind="stable").reset_index(drop=True)
+    return games
+
+
+def _check_period(period: str, known: list[str], out: Path) -> None:
+    """Raises ReportError naming ``period`` and listing ``known`` if it is not one of them."""
+    if period not in known:
+        listed = ", ".join(known) if known else "none"
+        raise ReportError(f"unknown period {period!r} in {out} (periods: {listed})")
+
+
+def _plays(games: pd.DataFrame, player: str, out: Path) -> pd.Series[bool]:
+    """Rows where either side is a canonical player that ``player`` spells (any spelling in the records).
+
+    Raises ReportError if no record spells ``player``.
+    """
+    key = name_key(player)
+    names: set[str] = set()
+    for side in ("black", "white"):
+        pairs = games[[side, f"{side}_player"]].dropna()
+        for raw, canonical in zip(pairs[side], pairs[f"{side}_player"], strict=True):
+            if key in (name_key(raw), name_key(canonical)):
+                names.add(canonical)
+    if not names:
+        raise ReportError(f"no player {player!r} in {out / GAMES_FILE}")
+    return games["black_player"].isin(names) | games["white_player"].isin(names)
+
+
+def _changes_of(out: Path, games: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
+    """The changes rows of the counted ``games`` by game id, Black's row first."""
+    wanted = set(games.loc[games["counted"], "game_id"])
+    found: dict[str, list[dict[str, Any]]] = {}
+    for label in sorted(set(games.loc[games["counted"], "period"].dropna())):
+        path = out / "changes" / f"period={label}" / PART
+        if not path.exists():
+            continue
+        part = pd.read_parquet(path, columns=["game_id", *_CHANGE_KEYS])
+        part = part[part["game_id"].isin(wanted)].sort_values(["game_id", "color"])
+        for row in part.to_dict("records"):
+            found.setdefault(str(row["game_id"]), []).append(
+                {k: None if _missing(row[k]) else row[k] for k in _CHANGE_KEYS}
+            )
+    return found
+
+
+def _audit_rows(games: pd.DataFrame, changes: dict[str, list[dict[str, Any]]]) -> pd.DataFrame:
+    """The :data:`AUDIT_COLUMNS` frame of ``games`` (rows of :func:`read_games`)."""
+    parsed = games["parse_error"].isna()
+    frame = pd.DataFrame(
+        {
+            "seq": games["seq"],
+            "game_id": games["game_id"],
+            "source": [
+                p if i == 0 else f"{p}#{i}"
+                for p, i in zip(games["source_path"], games["game_index"], strict=True)
+            ],
+            "date": games["date"],
+            "period": games["period"],
+            "black": games["black_player"].fillna(games["black"]),
+            "white": games["white_player"].fillna(games["white"]),
+            "result": games["result"],
+            "speed": games["speed_used"].where(parsed, None),
+            "speed_known": [s in ("slow", "fast") for s in games["speed"]],
+            "event": games["event_name"].fillna(games["event"]),
+            "event_listed": games["event_name"].notna(),
+            "stage": games["stage"],
+            "counted": games["counted"],
+            "reasons": games["reasons"],
+            "notes": games["notes"],
+            "parse_error": games["parse_error"],
+            "changes": pd.Series(
+                [changes.get(g, []) for g in games["game_id"]], index=games.index, dtype=object
+            ),
+        }
+    )
+    return frame.reset_index(drop=True)[list(AUDIT_COLUMNS)]
+
+
+def _entries(folder: Path) -> list[Path]:
+    return list(folder.iterdir()) if folder.is_dir() else []
+
+
+def _in_order(labels: Iterable[str]) -> list[str]:
+    """Distinct period labels by their first day (then text); labels that are not periods go last."""
+
+    def key(label: str) -> tuple[int, str, str]:
+        try:
+            return 0, periods_mod.bounds(label)[0].isoformat(), label
+        except periods_mod.PeriodError:
+            return 1, "", label
+
+    return sorted({str(label) for label in labels}, key=key)
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and value != value)
