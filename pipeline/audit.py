@@ -8,6 +8,8 @@ Knows nothing of SGF text or of ratings: it reads the normalised columns of inge
 which games count. Decisions (RULES.md is silent):
 
 - a parse error is the only reason given for a game that could not be parsed;
+- a game without a player name on either side (no ``PB``/``PW``) cannot be rated: it gets
+  ``parse_error`` and the note ``missing_player`` (RULES.md has no code of its own for it);
 - a record without ``GM`` is Go (GM 1), as the SGF specification says;
 - ``duplicate`` compares players, date and the main-line moves; for games with fewer than
   ``min_moves`` moves (no moves to compare) the result must match too; the earlier copy in
@@ -45,11 +47,15 @@ def audit(games: pa.Table, roster: Roster, events: Events, valid: Validity) -> p
     flags["opponent_cap"] = _over_cap(df, ~flags[excluded].any(axis=1), valid.opponent_cap)
     df["reasons"] = _listed(flags, [c for c in REASONS if valid.excludes(c)])
     df["notes"] = _listed(flags, [c for c in REASONS if not valid.excludes(c)])
-    df.loc[unknown_speed & df["parse_error"].isna(), "notes"] = df["notes"].map(
-        lambda n: [*n, "speed_unknown"]
-    )
+    _note(df, unknown_speed & ~flags["parse_error"], "speed_unknown")
+    _note(df, df["parse_error"].isna() & flags["parse_error"], "missing_player")
     df["counted"] = df["reasons"].map(len) == 0
     return pa.Table.from_pandas(df, schema=GAMES, preserve_index=False)
+
+
+def _note(df: pd.DataFrame, where: pd.Series[bool], note: str) -> None:
+    """Append ``note`` to the ``notes`` of the rows ``where`` is true (in place)."""
+    df.loc[where, "notes"] = df.loc[where, "notes"].map(lambda n: [*n, note])
 
 
 def _order(df: pd.DataFrame) -> pd.DataFrame:
@@ -86,10 +92,14 @@ def _identify(df: pd.DataFrame, roster: Roster, events: Events) -> pd.DataFrame:
 
 def _flags(df: pd.DataFrame, valid: Validity, roster: Roster) -> pd.DataFrame:
     """One boolean column per reason code (except the opponent cap): does the rule apply?"""
-    parsed = df["parse_error"].isna()
+    parsed = df["parse_error"].isna() & _named(df["black_player"]) & _named(df["white_player"])
     flags = pd.DataFrame({code: check(df, valid, roster) & parsed for code, check in _CHECKS.items()})
     flags.insert(0, "parse_error", ~parsed)
     return flags
+
+
+def _named(names: pd.Series[Any]) -> pd.Series[bool]:
+    return names.map(lambda n: isinstance(n, str) and bool(n.strip()))
 
 
 def _wrong_type(df: pd.DataFrame, valid: Validity, roster: Roster) -> pd.Series[bool]:
