@@ -1,7 +1,8 @@
 """config: the run's TOML configuration (``config/ratings.toml``), read and validated once at start-up.
 
 Sections: ``[run]`` (``rule_set``, ``period``, ``roster``, ``events``), ``[ingest]`` (``raw``, ``out``,
-``workers``, ``speed_threshold_minutes``) and ``[validity]`` (the validity rules' settings). Every key is
+``workers``, ``speed_threshold_minutes``), ``[validity]`` (the validity rules' settings) and ``[rules]``
+(parameters of the chosen rule set, which checks them itself). Every key is
 optional; an omitted rule-set setting stays None (or out of :attr:`RunConfig.validity`) so that the rule
 set's default applies. Knows nothing of what the stages do with the values, nor which rule set names
 are registered, nor what the roster and events files hold (:mod:`pipeline.roster`, :mod:`pipeline.events`).
@@ -18,7 +19,7 @@ from pipeline.tomlcheck import Kind, Table, integer, list_of, number, one_of, re
 
 DEFAULT_PATH = Path("config/ratings.toml")
 PERIODS = ("month", "quarter", "half", "year")
-SECTIONS = ("run", "ingest", "validity")
+SECTIONS = ("run", "ingest", "validity", "rules")
 RUN_KEYS = ("rule_set", "period", "roster", "events")
 INGEST_KEYS = ("raw", "out", "workers", "speed_threshold_minutes")
 
@@ -46,7 +47,8 @@ class RunConfig:
     ``raw``/``out`` folders (relative to the working directory), ``workers`` (None: every core),
     ``speed_threshold_s``; ``rule_set`` and ``period`` (None: the rule set's default); ``roster_path`` and
     ``events_path`` (None: no such file); ``validity``: only the ``[validity]`` keys given, checked
-    (``game_types`` as a tuple of ints); ``source``: the file read (None when none was).
+    (``game_types`` as a tuple of ints); ``source``: the file read (None when none was); ``rules``: the
+    ``[rules]`` table of rule-set parameters, unchecked here (the chosen rule set checks it).
     """
 
     raw: Path = Path("data/raw")
@@ -59,6 +61,7 @@ class RunConfig:
     events_path: Path | None = None
     validity: dict[str, Any] = field(default_factory=dict)
     source: Path | None = None
+    rules: Table | None = None
 
 
 def load(path: Path | None) -> RunConfig:
@@ -87,6 +90,7 @@ def load(path: Path | None) -> RunConfig:
         events_path=_companion(run, "events"),
         validity=_validity(root.table("validity")),
         source=path,
+        rules=root.table("rules"),
     )
 
 

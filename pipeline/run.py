@@ -23,7 +23,7 @@ from pipeline.ingest import IngestOptions, IngestResult, ingest, parser_version
 from pipeline.leaderboards import leaderboards
 from pipeline.rate import Rated, rate
 from pipeline.roster import Roster, load_roster
-from pipeline.rules.base import Validity
+from pipeline.rules.base import RuleSet, Validity
 from pipeline.summary import audit_counts, ingest_counts
 
 DEFAULT_RULE_SET = "club"
@@ -37,6 +37,7 @@ class Plan:
     out: Path
     rule_set: str
     validity: Validity
+    rules: RuleSet
     roster: Roster
     events: Events
     settings: dict[str, Any]
@@ -67,14 +68,16 @@ def plan(config: RunConfig, rule_set: str | None = None) -> Plan:
         raise ConfigError(f"{where}: {e}") from None
     roster = load_roster(config.roster_path) if config.roster_path else Roster()
     events = load_events(config.events_path) if config.events_path else Events()
+    rule_set_ = rules.create(name, roster, valid, config.rules)
     settings = {
         "rule_set": name,
         "validity": asdict(valid) | {"excluded": sorted(valid.excluded)},
+        "rules": dict(config.rules.data) if config.rules else {},
         "speed_threshold_s": config.speed_threshold_s,
         "roster": _digest(config.roster_path),
         "events": _digest(config.events_path),
     }
-    return Plan(config.raw, config.out, name, valid, roster, events, settings)
+    return Plan(config.raw, config.out, name, valid, rule_set_, roster, events, settings)
 
 
 def run_all(plan_: Plan, options: IngestOptions) -> RunReport:
@@ -88,16 +91,14 @@ def run_all(plan_: Plan, options: IngestOptions) -> RunReport:
     ingested = ingest(plan_.raw, plan_.out, options)
     timings["ingest"] = ingested.seconds
     games = audit(ingested.games, plan_.roster, plan_.events, plan_.validity)
-    rated = rate(
-        games, rules.create(plan_.rule_set, plan_.roster, plan_.validity), plan_.roster, plan_.events
-    )
+    rated = rate(games, plan_.rules, plan_.roster, plan_.events)
     boards = leaderboards(rated.changes.to_pandas())
     timings["audit_rate"] = time.perf_counter() - started - ingested.seconds
     counts = ingest_counts(ingested.games) | audit_counts(games)
     manifest = _manifest(plan_, ingested, counts, rated, timings)
     snapshots.write_generation(
         plan_.out,
-        {"games.parquet": games},
+        {"games.parquet": games, **plan_.rules.reports(rated.changes)},
         {"ratings": rated.ratings, "changes": rated.changes, "awards": rated.awards, "leaderboards": boards},
         manifest,
     )

@@ -211,11 +211,11 @@ def test_unknown_key_is_named_with_the_known_keys(section: str, known: str, tmp_
 
 
 def test_unknown_section_is_named_with_the_known_sections(tmp_path: Path) -> None:
-    message = _error(_write(tmp_path, "[rules]\nname = 'club'\n"))
-    assert "'rules' is not a known key" in message and "ingest, run, validity" in message
+    message = _error(_write(tmp_path, "[rule]\nname = 'club'\n"))
+    assert "'rule' is not a known key" in message and "ingest, rules, run, validity" in message
 
 
-@pytest.mark.parametrize("section", ["run", "ingest", "validity"])
+@pytest.mark.parametrize("section", ["run", "ingest", "validity", "rules"])
 def test_section_that_is_not_a_table_is_an_error(section: str, tmp_path: Path) -> None:
     assert f"[{section}] must be a table, got 3" in _error(_write(tmp_path, f"{section} = 3\n"))
 

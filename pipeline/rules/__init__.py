@@ -1,28 +1,66 @@
 """rules: the registry of rule sets by name. Each family lives in a module of its own.
 
-Knows nothing of SGF or files: :func:`create` builds a rule set from the roster and the run's
-validity overrides; the stages before it hand over audited :class:`~pipeline.rules.base.Game` values.
+Knows nothing of SGF or files: :func:`create` builds a rule set from the roster, the run's validity
+and the ``[rules]`` parameters (checked by the family); the stages before it hand over audited
+:class:`~pipeline.rules.base.Game` values.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from pipeline.roster import Roster
+from pipeline.rules import club, gor, gor_rules
 from pipeline.rules.base import Context, RuleSet, Validity
-from pipeline.rules.club import DEFAULTS as CLUB_DEFAULTS
-from pipeline.rules.club import ClubRules
+from pipeline.tomlcheck import Table, number
 
-Factory = Callable[[Context], RuleSet]
+Build = Callable[[Context, Table], RuleSet]
 
-#: name -> (validity defaults, factory). Read-only.
-REGISTRY: Mapping[str, tuple[Validity, Factory]] = MappingProxyType({"club": (CLUB_DEFAULTS, ClubRules)})
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    """A registered rule set: its validity defaults and how to build it from its ``[rules]`` table."""
+
+    defaults: Validity
+    build: Build
+
+
+def _club(context: Context, params: Table) -> RuleSet:
+    params.check_keys(())
+    return club.ClubRules(context)
+
+
+def _classic(name: str, epsilon: float, split: bool) -> Build:
+    def build(context: Context, params: Table) -> RuleSet:
+        params.check_keys(("epsilon", "class_weights", "default_class", "stage_weights"))
+        formula = gor.Classic(params.get("epsilon", number(), epsilon), split)
+        return gor_rules.GorRules(name, formula, gor_rules.weights_from(params), context)
+
+    return build
+
+
+def _egf2021(context: Context, params: Table) -> RuleSet:
+    params.check_keys(("class_weights", "default_class", "stage_weights"))
+    return gor_rules.GorRules("egf2021", gor.Egd2021(), gor_rules.weights_from(params), context)
+
+
+#: name -> family. Read-only.
+REGISTRY: Mapping[str, Family] = MappingProxyType(
+    {
+        "club": Family(club.DEFAULTS, _club),
+        "hkga": Family(gor.DEFAULTS, _classic("hkga", 0.014, split=False)),
+        "egf": Family(gor.DEFAULTS, _classic("egf", 0.016, split=True)),
+        "egf2021": Family(gor.DEFAULTS, _egf2021),
+    }
+)
 
 
 class UnknownRuleSet(KeyError):
-    """Raised by :func:`create` for a name that is not registered; the message lists the known names."""
+    """Raised for a name that is not registered; the message lists the known names."""
 
     def __str__(self) -> str:
         return str(self.args[0])
@@ -38,18 +76,20 @@ def validity(name: str, overrides: Mapping[str, Any] | None = None, period: str 
 
     Raises :class:`UnknownRuleSet` if ``name`` is not registered.
     """
-    return _entry(name)[0].overridden(overrides or {}, period)
+    return _family(name).defaults.overridden(overrides or {}, period)
 
 
-def create(name: str, roster: Roster, valid: Validity) -> RuleSet:
-    """The rule set ``name`` configured with ``roster`` and ``valid``.
+def create(name: str, roster: Roster, valid: Validity, params: Table | None = None) -> RuleSet:
+    """The rule set ``name`` configured with ``roster``, ``valid`` and its ``[rules]`` ``params``.
 
-    Raises :class:`UnknownRuleSet` if ``name`` is not registered.
+    Raises :class:`UnknownRuleSet` if ``name`` is not registered, and
+    :class:`~pipeline.tomlcheck.ConfigError` if a parameter is unknown or bad for it.
     """
-    return _entry(name)[1](Context(roster, valid))
+    table = params if params is not None else Table(Path("(no configuration)"), "[rules]", {})
+    return _family(name).build(Context(roster, valid), table)
 
 
-def _entry(name: str) -> tuple[Validity, Factory]:
+def _family(name: str) -> Family:
     try:
         return REGISTRY[name]
     except KeyError:

@@ -202,3 +202,8 @@ class RuleSet(Protocol):
         """Rate ``games`` (the period's counted games, in order) from ``state`` (standings at the
         period's start; players not in it are newcomers) and apply ``awards``."""
         ...
+
+    def reports(self, changes: pa.Table) -> dict[str, pa.Table]:
+        """The rule set's own report tables by file name (e.g. ``fees.parquet``), from every period's
+        ``changes`` (with their ``period`` column); empty for most rule sets."""
+        ...

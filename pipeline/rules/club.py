@@ -101,6 +101,10 @@ class ClubRules:
         given = [month.award(due) for due in awards]
         return PeriodOutcome(month.start, month.close(changes, given), changes, given)
 
+    def reports(self, changes: pa.Table) -> dict[str, pa.Table]:
+        """The club has no report tables of its own (leaderboards are every rule set's)."""
+        return {}
+
     def newcomer(self, name: str, recorded: Rank | None) -> PlayerState:
         """The state of a player first seen now: the roster's rank (and rating), else ``recorded``."""
         player = self._roster.get(name)

@@ -1,0 +1,127 @@
+"""rules.gor: the GoR family — ``hkga`` (seed 000), ``egf`` (EGD before 2021), ``egf2021`` (EGD now).
+
+One implementation, three formulas (RULES.md §2). For each game the two players' ratings are
+adjusted for the handicap (the receiver gains ``100 × (H − 0.5)``), each side's expected score
+``Se`` comes from the formula, and the change is ``con × (Sa − Se) × class weight × stage weight``
+(plus the EGD 2021 bonus). Games of one configured event are rated from the ratings at the
+event's start and their changes summed; games in no event one by one. A rating never falls below
+the formula's floor. Knows nothing of SGF or files.
+
+Decisions (RULES.md is silent): a player with no declared or recorded rank starts as 20k (100);
+amateur dans above 7d start as 7d; a rating's rank is the grade whose starting rating is nearest
+(1d: 2050-2149); games in no event weigh as class ``default_class`` (A unless configured); the EGD
+2021 bonus is not weighted; when the floor clips a rating, the period's changes sum to more than
+the rating moved (the snapshot's ``delta`` is what the rating did).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Protocol
+
+from pipeline.normalise.ranks import Rank
+from pipeline.rules.base import Validity
+
+DEFAULTS = Validity(excluded=frozenset())
+CLASS_WEIGHTS = {"A": 1.0, "B": 0.75, "C": 0.5}
+#: seed 000 table III: ``con`` at 100, 200, ... 2700 (linear between rows, flat outside).
+CON_TABLE = (
+    *(116, 110, 105, 100, 95, 90, 85, 80, 75, 70, 65, 60, 55, 51),
+    *(47, 43, 39, 35, 31, 27, 24, 21, 18, 15, 13, 11, 10),
+)
+
+
+def rating_for_rank(rank: Rank | None) -> float:
+    """The starting rating of a rank (seed 000 table I): 20k = 100 ... 1k = 2000, 1d = 2100 ... 7d = 2700;
+    professionals 1p = 2700, +30 per dan; None or weaker than 20k: 100."""
+    if rank is None:
+        return 100.0
+    if rank.kind == "k":
+        return max(100.0, 100.0 * (21 - rank.value))
+    if rank.kind == "d":
+        return 2000.0 + 100.0 * min(rank.value, 7)
+    return 2700.0 + 30.0 * (rank.value - 1)
+
+
+def rank_for_rating(rating: float) -> str:
+    """The grade whose starting rating is nearest (ties upwards): 2050 -> 1d, 2049 -> 1k, 100 -> 20k."""
+    grade = math.floor(rating / 100 + 0.5)  # 21 = 1d, 20 = 1k, 1 = 20k
+    if grade >= 21:
+        return f"{min(grade - 20, 7)}d"
+    return f"{min(21 - grade, 30)}k"
+
+
+def con_table(rating: float) -> float:
+    """``con`` of seed 000 table III at ``rating``, linear between the 100-point rows."""
+    position = min(max(rating / 100 - 1, 0.0), len(CON_TABLE) - 1.0)
+    low = int(position)
+    high = min(low + 1, len(CON_TABLE) - 1)
+    return CON_TABLE[low] + (CON_TABLE[high] - CON_TABLE[low]) * (position - low)
+
+
+class Formula(Protocol):
+    """What distinguishes the family's members: expected score, ``con``, bonus and floor."""
+
+    @property
+    def floor(self) -> float:
+        """The lowest rating a player can fall to."""
+        ...
+
+    def expected(self, own: float, other: float, low: bool) -> tuple[float, float | None]:
+        """(Se, a) for the side with adjusted rating ``own`` against ``other``; ``low``: this side is A."""
+        ...
+
+    def con(self, rating: float) -> float:
+        """The change factor at the player's own (unadjusted) rating."""
+        ...
+
+    def bonus(self, rating: float) -> float:
+        """A per-game bonus at the player's own rating (0 for the classical formulas)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Classic:
+    """The GoR of seed 000 / EGD before 2021: ``a = 205 − R_A/20`` in [70, 200] from the weaker side A;
+    ``Se(A) = 1/(e^(D/a) + 1)``; ε taken from the stronger side only (``split`` False: hkga) or half
+    from each (``split`` True: egf)."""
+
+    epsilon: float
+    split: bool
+    floor: float = 100.0
+
+    def expected(self, own: float, other: float, low: bool) -> tuple[float, float | None]:
+        weaker, stronger = (own, other) if low else (other, own)
+        a = min(max(205 - weaker / 20, 70.0), 200.0)
+        se_low = 1 / (math.exp((stronger - weaker) / a) + 1)
+        if self.split:
+            return (se_low if low else 1 - se_low) - self.epsilon / 2, a
+        return (se_low if low else 1 - se_low - self.epsilon), a
+
+    def con(self, rating: float) -> float:
+        return con_table(rating)
+
+    def bonus(self, rating: float) -> float:
+        return 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Egd2021:
+    """EGD's current formulas: ``Se = 1/(1 + e^(β(r_opp) − β(r)))``, ``β(r) = −7 ln(3300 − r)``,
+    ``con = ((3300 − r)/200)^1.6``, ``bonus = ln(1 + e^((2300 − r)/80))/5``, floor −900."""
+
+    floor: float = -900.0
+
+    def expected(self, own: float, other: float, low: bool) -> tuple[float, float | None]:
+        return 1 / (1 + math.exp(_beta(other) - _beta(own))), None
+
+    def con(self, rating: float) -> float:
+        return float(((3300 - min(rating, 3299.0)) / 200) ** 1.6)
+
+    def bonus(self, rating: float) -> float:
+        return math.log1p(math.exp((2300 - rating) / 80)) / 5
+
+
+def _beta(rating: float) -> float:
+    return -7 * math.log(3300 - min(rating, 3299.0))

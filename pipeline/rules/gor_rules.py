@@ -1,0 +1,205 @@
+"""rules.gor_rules: the GoR-family rule set — batching by event, weights, newcomers — over a
+:class:`~pipeline.rules.gor.Formula`. ``hkga``, ``egf`` and ``egf2021`` are this class with another
+formula and name. Knows nothing of SGF or files; the formulas know nothing of games.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from fnmatch import fnmatchcase
+from typing import Any
+
+import pyarrow as pa
+
+from pipeline.normalise.ranks import Rank, parse_rank
+from pipeline.roster import Roster, name_key
+from pipeline.rules.base import Change, Context, DueAward, Game, PeriodOutcome, PlayerState
+from pipeline.rules.gor import CLASS_WEIGHTS, Formula, rank_for_rating, rating_for_rank
+from pipeline.tomlcheck import Table, one_of
+
+#: A rule set's reports: every period's changes and the roster -> tables by file name.
+Report = Callable[[pa.Table, Roster], dict[str, pa.Table]]
+
+CHANGE_FIELDS = pa.schema(
+    [
+        pa.field("se", pa.float64()),
+        pa.field("a", pa.float64()),
+        pa.field("con", pa.float64()),
+        pa.field("event_class", pa.string()),
+        pa.field("class_weight", pa.float64()),
+        pa.field("stage_weight", pa.float64()),
+        pa.field("adjusted_rating", pa.float64()),
+        pa.field("opponent_adjusted_rating", pa.float64()),
+        pa.field("opponent_rating", pa.float64()),
+        pa.field("note", pa.string()),
+    ]
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The rule set's parameters: class weights, the class of games in no event, stage weights
+    (``RO`` patterns, matched case-insensitively in order, first match wins)."""
+
+    classes: Mapping[str, float]
+    default_class: str = "A"
+    stages: tuple[tuple[str, float], ...] = ()
+
+    def of(self, game: Game) -> tuple[str, float, float]:
+        """(class, class weight, stage weight) of ``game``."""
+        klass = (game.event.klass if game.event else None) or self.default_class
+        return klass, self.classes[klass], self._stage(game.round)
+
+    def _stage(self, round_: str | None) -> float:
+        key = name_key(round_) if round_ else ""
+        return next((w for pattern, w in self.stages if key and fnmatchcase(key, name_key(pattern))), 1.0)
+
+
+class GorRules:
+    """A GoR-family rule set: ``name``, its ``formula`` and ``weights``, configured once; pure after."""
+
+    change_fields = CHANGE_FIELDS
+
+    def __init__(
+        self, name: str, formula: Formula, weights: Weights, context: Context, report: Report | None = None
+    ) -> None:
+        self.name, self.formula, self.weights = name, formula, weights
+        self.validity = context.validity
+        self._roster = context.roster
+        self._report = report
+
+    def rate_period(
+        self, period: str, games: Sequence[Game], awards: Sequence[DueAward], state: Mapping[str, PlayerState]
+    ) -> PeriodOutcome:
+        """Rate the period's games unit by unit (an event's games together, others alone)."""
+        ledger = _Ledger(self, dict(state))
+        changes = [c for unit in _units(games) for c in ledger.rate_unit(unit)]
+        return PeriodOutcome(ledger.start, ledger.close(changes), changes, [])
+
+    def reports(self, changes: pa.Table) -> dict[str, pa.Table]:
+        """The tables of the ``report`` given at construction (``hkga``: fees, certification), else none."""
+        return self._report(changes, self._roster) if self._report else {}
+
+    def newcomer(self, name: str, recorded: Rank | None) -> PlayerState:
+        """A first-seen player: the roster's rating, else the rating of the declared or recorded rank."""
+        player = self._roster.get(name)
+        declared = parse_rank(player.rank) if player is not None and player.rank else None
+        rating = player.rating if player is not None and player.rating is not None else None
+        rating = rating if rating is not None else rating_for_rank(declared or recorded)
+        return PlayerState(rating, rank_for_rating(rating), fixed=player is not None and player.fixed)
+
+
+def _units(games: Sequence[Game]) -> Iterator[list[Game]]:
+    """The rating units in order of their first game: each event's games together, other games alone."""
+    units: dict[Any, list[Game]] = {}
+    for game in games:
+        units.setdefault(game.event.name if game.event else ("game", game.seq), []).append(game)
+    yield from units.values()
+
+
+class _Ledger:
+    """The working state of one ``rate_period`` call: standings at the start (newcomers added as they
+    come) and the current ratings, updated after each unit."""
+
+    def __init__(self, rules: GorRules, start: dict[str, PlayerState]) -> None:
+        self.rules, self.start = rules, start
+        self.current = {name: s.rating for name, s in start.items()}
+
+    def rate_unit(self, unit: list[Game]) -> list[Change]:
+        """The changes of a unit's games, all from the ratings at its start; then applied, summed."""
+        for game in unit:
+            self._enter(game.black, game.black_rank)
+            self._enter(game.white, game.white_rank)
+        base = dict(self.current)
+        changes = [self._change(game, color, base) for game in unit for color in "BW" if game.rated(color)]
+        total: dict[str, float] = defaultdict(float)
+        for change in changes:
+            total[change.player] += change.delta
+        for name, delta in total.items():
+            if not self.start[name].fixed:
+                self.current[name] = max(self.rules.formula.floor, self.current[name] + delta)
+        return changes
+
+    def _enter(self, name: str, recorded: Rank | None) -> None:
+        if name not in self.start:
+            self.start[name] = self.rules.newcomer(name, recorded)
+            self.current[name] = self.start[name].rating
+
+    def _change(self, game: Game, color: str, base: Mapping[str, float]) -> Change:
+        player, opponent, _, _ = game.side(color)
+        own, other = _adjusted(game, color, base)
+        low = own < other or (own == other and color == "B")
+        formula = self.rules.formula
+        se, a = formula.expected(own, other, low)
+        con = formula.con(base[player])
+        klass, class_weight, stage_weight = self.rules.weights.of(game)
+        score = game.score(color)
+        points = con * (score - se) * class_weight * stage_weight
+        bonus = formula.bonus(base[player])
+        note = None
+        if game.no_show and score == 1:  # seed 000 §7: the game is not rated for the winner
+            points, bonus, note = 0.0, 0.0, "no-show: not rated for the winner"
+        elif self.start[player].fixed:
+            points, bonus, note = 0.0, 0.0, "fixed rating"
+        detail = {
+            "se": se,
+            "a": a,
+            "con": con,
+            "event_class": klass,
+            "class_weight": class_weight,
+            "stage_weight": stage_weight,
+            "adjusted_rating": own,
+            "opponent_adjusted_rating": other,
+            "opponent_rating": base[opponent],
+            "note": note,
+        }
+        rule = "EGD 2021 bonus" if bonus else None
+        return Change(game.game_id, player, opponent, color, score, base[player], points, bonus, rule, detail)
+
+    def close(self, changes: list[Change]) -> dict[str, PlayerState]:
+        """The standings at the period's end."""
+        played: dict[str, int] = defaultdict(int)
+        for change in changes:
+            played[change.player] += 1
+        return {
+            name: replace(
+                s,
+                rating=self.current[name],
+                rank=s.rank if s.fixed else rank_for_rating(self.current[name]),
+                games_total=s.games_total + played[name],
+            )
+            for name, s in self.start.items()
+        }
+
+
+def _adjusted(game: Game, color: str, base: Mapping[str, float]) -> tuple[float, float]:
+    """(own, opponent) ratings with the handicap receiver (Black) raised by ``100 × (H − 0.5)``."""
+    black, white = base[game.black], base[game.white]
+    if game.handicap >= 1:
+        black += 100 * (game.handicap - 0.5)
+    return (black, white) if color == "B" else (white, black)
+
+
+def weights_from(table: Table) -> Weights:
+    """The ``[rules]`` weights: ``class_weights`` (a table of A/B/C -> number > 0), ``default_class``
+    (A, B or C), ``stage_weights`` (a table of RO pattern -> number > 0).
+
+    Raises :class:`~pipeline.tomlcheck.ConfigError` naming the key if one is bad.
+    """
+    classes = dict(CLASS_WEIGHTS) | _numbers(table, "class_weights", frozenset(CLASS_WEIGHTS))
+    default = table.get("default_class", one_of(*CLASS_WEIGHTS), "A")
+    return Weights(classes, default, tuple(_numbers(table, "stage_weights", None).items()))
+
+
+def _numbers(table: Table, key: str, known: frozenset[str] | None) -> dict[str, float]:
+    value = table.data.get(key, {})
+    fine = isinstance(value, dict) and all(
+        (known is None or k in known) and isinstance(v, int | float) and not isinstance(v, bool) and v > 0
+        for k, v in value.items()
+    )
+    if not fine:
+        keys = f"keys {', '.join(sorted(known))}" if known else "RO patterns as keys"
+        table.fail(key, f"a table with {keys} and numbers > 0 as values", value)
+    return {str(k): float(v) for k, v in value.items()}
