@@ -106,13 +106,16 @@ class _Ledger:
     def __init__(self, rules: GorRules, start: dict[str, PlayerState]) -> None:
         self.rules, self.start = rules, start
         self.current = {name: s.rating for name, s in start.items()}
+        self.guests: dict[
+            str, float
+        ] = {}  # players not rated (outsiders of inter-club events): their rank's rating
 
     def rate_unit(self, unit: list[Game]) -> list[Change]:
         """The changes of a unit's games, all from the ratings at its start; then applied, summed."""
         for game in unit:
-            self._enter(game.black, game.black_rank)
-            self._enter(game.white, game.white_rank)
-        base = dict(self.current)
+            for color in "BW":
+                self._enter(game.side(color)[0], game.rank(color), game.rated(color))
+        base = self.guests | self.current
         changes = [self._change(game, color, base) for game in unit for color in "BW" if game.rated(color)]
         total: dict[str, float] = defaultdict(float)
         for change in changes:
@@ -122,8 +125,10 @@ class _Ledger:
                 self.current[name] = max(self.rules.formula.floor, self.current[name] + delta)
         return changes
 
-    def _enter(self, name: str, recorded: Rank | None) -> None:
-        if name not in self.start:
+    def _enter(self, name: str, recorded: Rank | None, rated: bool) -> None:
+        if not rated:
+            self.guests.setdefault(name, rating_for_rank(recorded))
+        elif name not in self.start:
             self.start[name] = self.rules.newcomer(name, recorded)
             self.current[name] = self.start[name].rating
 
