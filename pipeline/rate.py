@@ -11,6 +11,7 @@ Knows nothing of SGF or files; what a rating means is the rule set's business.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -25,7 +26,7 @@ from pipeline.events import Award, Event, Events
 from pipeline.normalise.ranks import Rank, parse_rank
 from pipeline.roster import Roster
 from pipeline.rules.base import Change, DueAward, Game, PeriodOutcome, PlayerState, RuleSet
-from pipeline.tables import AWARDS, CHANGES, RATINGS
+from pipeline.tables import AWARDS, CHANGES, PROMOTIONS, RATINGS
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +39,7 @@ class Rated:
     ratings: pa.Table
     changes: pa.Table
     awards: pa.Table
+    promotions: pa.Table
     periods: list[str]
     warnings: list[str]
 
@@ -52,7 +54,7 @@ def rate(games: pa.Table, rules: RuleSet, roster: Roster, events: Events) -> Rat
     due, warnings = _due_awards(events, counted, rules.validity.period)
     labels = _labels([*by_period, *due])
     state: dict[str, PlayerState] = {}
-    rows: dict[str, list[dict[str, Any]]] = {"ratings": [], "changes": [], "awards": []}
+    rows: dict[str, list[dict[str, Any]]] = {"ratings": [], "changes": [], "awards": [], "promotions": []}
     for label in labels:
         outcome = rules.rate_period(label, by_period[label], due.get(label, []), state)
         _collect(rows, label, outcome, {g.game_id: g for g in by_period[label]}, roster)
@@ -61,6 +63,7 @@ def rate(games: pa.Table, rules: RuleSet, roster: Roster, events: Events) -> Rat
         _table(rows["ratings"], RATINGS),
         _table(rows["changes"], pa.schema([*CHANGES, *rules.change_fields])),
         _table(rows["awards"], AWARDS),
+        _table(rows["promotions"], PROMOTIONS),
         labels,
         warnings,
     )
@@ -137,6 +140,7 @@ def _collect(
     ]
     rows["changes"] += changes
     rows["awards"] += awards
+    rows["promotions"] += [{**dataclasses.asdict(p), "period": label} for p in outcome.promotions]
     rows["ratings"] += _rating_rows(label, outcome, changes, awards, roster)
 
 

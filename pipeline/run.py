@@ -98,7 +98,11 @@ def run_all(plan_: Plan, options: IngestOptions) -> RunReport:
     manifest = _manifest(plan_, ingested, counts, rated, timings)
     snapshots.write_generation(
         plan_.out,
-        {"games.parquet": games, **plan_.rules.reports(rated.changes)},
+        {
+            "games.parquet": games,
+            "promotions.parquet": rated.promotions,
+            **plan_.rules.reports(rated.changes),
+        },
         {"ratings": rated.ratings, "changes": rated.changes, "awards": rated.awards, "leaderboards": boards},
         manifest,
     )

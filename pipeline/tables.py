@@ -80,3 +80,21 @@ AWARDS = pa.schema(
         pa.field("note", pa.string()),
     ]
 )
+
+#: ``promotions.parquet``: one row per promotion or award of rank, with its evidence (empty for rule sets
+#: without promotions).
+PROMOTIONS = pa.schema(
+    [
+        pa.field("player", pa.string(), nullable=False),
+        pa.field("date", pa.date32(), nullable=False),
+        pa.field("game_id", pa.string()),
+        pa.field("rule", pa.string(), nullable=False),
+        pa.field("from_rank", pa.string()),
+        pa.field("to_rank", pa.string(), nullable=False),
+        pa.field("evidence", pa.string(), nullable=False),
+        pa.field("event", pa.string()),
+        pa.field("value", pa.float64()),
+        pa.field("threshold", pa.float64()),
+        pa.field("games", pa.int32()),
+    ]
+)

@@ -162,13 +162,33 @@ class AwardGiven:
 
 
 @dataclass(frozen=True, slots=True)
+class Promotion:
+    """A rank change with its evidence: ``rule`` names the rule applied (e.g. ``cga-dan 70 over 12``),
+    ``evidence`` says in words and numbers why (games used, average or criterion, threshold)."""
+
+    player: str
+    date: dt.date
+    game_id: str | None
+    rule: str
+    from_rank: str
+    to_rank: str
+    evidence: str
+    event: str | None = None
+    value: float | None = None
+    threshold: float | None = None
+    games: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class PeriodOutcome:
-    """A period's result: standings at its start (newcomers included) and end, changes, awards."""
+    """A period's result: standings at its start (newcomers included) and end, changes, awards, and
+    the promotions (rank changes with evidence) of rule sets that have them."""
 
     start: dict[str, PlayerState]
     end: dict[str, PlayerState]
     changes: list[Change]
     awards: list[AwardGiven]
+    promotions: list[Promotion] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)

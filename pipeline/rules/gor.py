@@ -24,6 +24,8 @@ from pipeline.normalise.ranks import Rank
 from pipeline.rules.base import Validity
 
 DEFAULTS = Validity(excluded=frozenset())
+#: cga: half-yearly lists; games not actually played (no-shows) are not rated (seed 003).
+CGA_DEFAULTS = Validity(period="half", excluded=frozenset({"no_show"}))
 CLASS_WEIGHTS = {"A": 1.0, "B": 0.75, "C": 0.5}
 #: seed 000 table III: ``con`` at 100, 200, ... 2700 (linear between rows, flat outside).
 CON_TABLE = (
@@ -80,9 +82,27 @@ class Formula(Protocol):
         """A per-game bonus at the player's own rating (0 for the classical formulas)."""
         ...
 
+    def initial(self, rank: Rank | None) -> float:
+        """The starting rating of a player of ``rank`` (None: unknown)."""
+        ...
+
+    def rank_of(self, rating: float, rank: str) -> str:
+        """The rank label after a period ending at ``rating`` (``rank``: the label before)."""
+        ...
+
+
+class _GorScale:
+    """Ranks as seed 000 table I maps them to ratings (the GoR members share it)."""
+
+    def initial(self, rank: Rank | None) -> float:
+        return rating_for_rank(rank)
+
+    def rank_of(self, rating: float, rank: str) -> str:
+        return rank_for_rating(rating)
+
 
 @dataclass(frozen=True, slots=True)
-class Classic:
+class Classic(_GorScale):
     """The GoR of seed 000 / EGD before 2021: ``a = 205 − R_A/20`` in [70, 200] from the weaker side A;
     ``Se(A) = 1/(e^(D/a) + 1)``; ε taken from the stronger side only (``split`` False: hkga) or half
     from each (``split`` True: egf)."""
@@ -107,7 +127,7 @@ class Classic:
 
 
 @dataclass(frozen=True, slots=True)
-class Egd2021:
+class Egd2021(_GorScale):
     """EGD's current formulas: ``Se = 1/(1 + e^(β(r_opp) − β(r)))``, ``β(r) = −7 ln(3300 − r)``,
     ``con = ((3300 − r)/200)^1.6``, ``bonus = ln(1 + e^((2300 − r)/80))/5``, floor −900."""
 
@@ -125,3 +145,38 @@ class Egd2021:
 
 def _beta(rating: float) -> float:
     return -7 * math.log(3300 - min(rating, 3299.0))
+
+
+#: seed 003: the starting rating of a professional dan d is 2200 + 40 d (1d 2240 ... 9d 2560).
+CGA_DAN_BASE, CGA_DAN_STEP = 2200.0, 40.0
+
+
+@dataclass(frozen=True, slots=True)
+class Elo:
+    """The Chinese Weiqi Association's rating (seed 003): ``ΔR = K (W − We)``, ``We`` the logistic Elo
+    expectation ``1/(1 + 10^((R_opp − R)/scale))``; no floor. Ranks are professional dans: ``9p``,
+    ``9d`` and ``九段`` all mean dan 9 (a kyu rank is read as 1d); the rating does not move the dan."""
+
+    k: float = 10.0
+    scale: float = 400.0
+    floor: float = -math.inf
+
+    def expected(self, own: float, other: float, low: bool) -> tuple[float, float | None]:
+        return 1 / (1 + 10 ** ((other - own) / self.scale)), None
+
+    def con(self, rating: float) -> float:
+        return self.k
+
+    def bonus(self, rating: float) -> float:
+        return 0.0
+
+    def initial(self, rank: Rank | None) -> float:
+        return CGA_DAN_BASE + CGA_DAN_STEP * cga_dan(rank)
+
+    def rank_of(self, rating: float, rank: str) -> str:
+        return rank
+
+
+def cga_dan(rank: Rank | None) -> int:
+    """The professional dan of a recorded rank for ``cga``: p and d alike; kyu or unknown: 1."""
+    return min(rank.value, 9) if rank is not None and rank.kind in ("d", "p") else 1

@@ -16,8 +16,8 @@ import pyarrow as pa
 from pipeline.normalise.ranks import Rank, parse_rank
 from pipeline.roster import Roster, name_key
 from pipeline.rules.base import Change, Context, DueAward, Game, PeriodOutcome, PlayerState
-from pipeline.rules.gor import CLASS_WEIGHTS, Formula, rank_for_rating, rating_for_rank
-from pipeline.tomlcheck import Table, one_of
+from pipeline.rules.gor import CLASS_WEIGHTS, Formula
+from pipeline.tomlcheck import Table, boolean, one_of
 
 #: A rule set's reports: every period's changes and the roster -> tables by file name.
 Report = Callable[[pa.Table, Roster], dict[str, pa.Table]]
@@ -39,13 +39,15 @@ CHANGE_FIELDS = pa.schema(
 
 
 @dataclass(frozen=True, slots=True)
-class Weights:
+class Params:
     """The rule set's parameters: class weights, the class of games in no event, stage weights
-    (``RO`` patterns, matched case-insensitively in order, first match wins)."""
+    (``RO`` patterns, matched case-insensitively in order, first match wins), and whether the games of
+    one event are rated together from the ratings at its start (``batch``)."""
 
     classes: Mapping[str, float]
     default_class: str = "A"
     stages: tuple[tuple[str, float], ...] = ()
+    batch: bool = True
 
     def of(self, game: Game) -> tuple[str, float, float]:
         """(class, class weight, stage weight) of ``game``."""
@@ -63,7 +65,7 @@ class GorRules:
     change_fields = CHANGE_FIELDS
 
     def __init__(
-        self, name: str, formula: Formula, weights: Weights, context: Context, report: Report | None = None
+        self, name: str, formula: Formula, weights: Params, context: Context, report: Report | None = None
     ) -> None:
         self.name, self.formula, self.weights = name, formula, weights
         self.validity = context.validity
@@ -75,7 +77,7 @@ class GorRules:
     ) -> PeriodOutcome:
         """Rate the period's games unit by unit (an event's games together, others alone)."""
         ledger = _Ledger(self, dict(state))
-        changes = [c for unit in _units(games) for c in ledger.rate_unit(unit)]
+        changes = [c for unit in _units(games, self.weights.batch) for c in ledger.rate_unit(unit)]
         return PeriodOutcome(ledger.start, ledger.close(changes), changes, [])
 
     def reports(self, changes: pa.Table) -> dict[str, pa.Table]:
@@ -87,15 +89,21 @@ class GorRules:
         player = self._roster.get(name)
         declared = parse_rank(player.rank) if player is not None and player.rank else None
         rating = player.rating if player is not None and player.rating is not None else None
-        rating = rating if rating is not None else rating_for_rank(declared or recorded)
-        return PlayerState(rating, rank_for_rating(rating), fixed=player is not None and player.fixed)
+        rank = declared or recorded
+        rating = rating if rating is not None else self.formula.initial(rank)
+        label = self.formula.rank_of(rating, self._label(rank))
+        return PlayerState(rating, label, fixed=player is not None and player.fixed)
+
+    def _label(self, rank: Rank | None) -> str:
+        return str(rank) if rank is not None else "?"
 
 
-def _units(games: Sequence[Game]) -> Iterator[list[Game]]:
-    """The rating units in order of their first game: each event's games together, other games alone."""
+def _units(games: Sequence[Game], batch: bool) -> Iterator[list[Game]]:
+    """The rating units in order of their first game: each event's games together (``batch``), other
+    games alone."""
     units: dict[Any, list[Game]] = {}
     for game in games:
-        units.setdefault(game.event.name if game.event else ("game", game.seq), []).append(game)
+        units.setdefault(game.event.name if game.event and batch else ("game", game.seq), []).append(game)
     yield from units.values()
 
 
@@ -127,7 +135,7 @@ class _Ledger:
 
     def _enter(self, name: str, recorded: Rank | None, rated: bool) -> None:
         if not rated:
-            self.guests.setdefault(name, rating_for_rank(recorded))
+            self.guests.setdefault(name, self.rules.formula.initial(recorded))
         elif name not in self.start:
             self.start[name] = self.rules.newcomer(name, recorded)
             self.current[name] = self.start[name].rating
@@ -172,7 +180,7 @@ class _Ledger:
             name: replace(
                 s,
                 rating=self.current[name],
-                rank=s.rank if s.fixed else rank_for_rating(self.current[name]),
+                rank=s.rank if s.fixed else self.rules.formula.rank_of(self.current[name], s.rank),
                 games_total=s.games_total + played[name],
             )
             for name, s in self.start.items()
@@ -187,15 +195,16 @@ def _adjusted(game: Game, color: str, base: Mapping[str, float]) -> tuple[float,
     return (black, white) if color == "B" else (white, black)
 
 
-def weights_from(table: Table) -> Weights:
-    """The ``[rules]`` weights: ``class_weights`` (a table of A/B/C -> number > 0), ``default_class``
-    (A, B or C), ``stage_weights`` (a table of RO pattern -> number > 0).
+def params_from(table: Table) -> Params:
+    """The ``[rules]`` parameters: ``class_weights`` (a table of A/B/C -> number > 0), ``default_class``
+    (A, B or C), ``stage_weights`` (a table of RO pattern -> number > 0), ``batch_events`` (bool).
 
     Raises :class:`~pipeline.tomlcheck.ConfigError` naming the key if one is bad.
     """
     classes = dict(CLASS_WEIGHTS) | _numbers(table, "class_weights", frozenset(CLASS_WEIGHTS))
     default = table.get("default_class", one_of(*CLASS_WEIGHTS), "A")
-    return Weights(classes, default, tuple(_numbers(table, "stage_weights", None).items()))
+    stages = tuple(_numbers(table, "stage_weights", None).items())
+    return Params(classes, default, stages, table.get("batch_events", boolean(), True))
 
 
 def _numbers(table: Table, key: str, known: frozenset[str] | None) -> dict[str, float]:
