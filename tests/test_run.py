@@ -81,7 +81,7 @@ def assert_refused(result: Result, out: Path, before: dict[str, str], *expected:
 @pytest.mark.parametrize(
     ("ratings", "expected"),
     [
-        ('[run]\nrule_set = "elo"\n', ["[run] rule_set", "'elo'", "known: club"]),
+        ('[run]\nrule_set = "elo"\n', ["[run] rule_set", "'elo'", "known: ", "club"]),
         ('[validity]\ndraw = "maybe"\n', ["[validity] draw must be one of 'exclude', 'count', got 'maybe'"]),
         ("[validity]\nopponent_cap = -1\n", ["[validity] opponent_cap must be of type int, 0", "got -1"]),
         (
@@ -117,7 +117,7 @@ def test_an_unknown_rules_option_exits_2_naming_the_option_and_the_known_names(
     before = tree_digest(out)
     config = config_files(tmp_path, '[run]\nrule_set = "club"\n')
     assert_refused(
-        ratings_run(tmp_path, config, "--rules", "elo"), out, before, "--rules", "'elo'", "known: club"
+        ratings_run(tmp_path, config, "--rules", "elo"), out, before, "--rules", "'elo'", "known: ", "club"
     )
 
 
