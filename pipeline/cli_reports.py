@@ -64,15 +64,29 @@ def audit_command(
 
 def show_command(
     period: PeriodOpt = None,
-    top: Annotated[int | None, typer.Option("--top", min=1, help="Show only the first N players")] = None,
+    top: Annotated[
+        int | None, typer.Option("--top", min=1, help="Show only the first N players (rows with --report)")
+    ] = None,
+    report: Annotated[
+        str | None,
+        typer.Option(
+            "--report",
+            help=f"Show a rule set's report table instead: {', '.join(sorted(reports.REPORT_FILES))} (hkga)",
+        ),
+    ] = None,
     out: OutOpt = None,
     config: ConfigOpt = None,
 ) -> None:
-    """Show the standings at the end of a period (default: the latest), best rating first.
+    """Show the standings at the end of a period (default: the latest), best rating first; or, with
+    --report NAME, a table the run's rule set wrote (hkga: fees, certification; every year at once).
 
     Example: ratings show --period 2024-05 --top 10
+    Example: ratings show --report fees
     """
     out = _out(out, config)
+    if report is not None:
+        _show_report(out, report, period, top)
+        return
     try:
         table = reports.standings(out, period=period, top=top)
         rated = reports.rated_periods(out)
@@ -83,6 +97,35 @@ def show_command(
         _console().print(f"no rated period in {out}: no game was counted")
         return
     _console().print(standings_table(table, f"standings {shown}: {out}"))
+
+
+def _show_report(out: Path, name: str, period: str | None, top: int | None) -> None:
+    """Print the report table ``name`` of ``out`` (exit 2 if it has none, or --period was given)."""
+    if period is not None:
+        _fail(f"--period does not apply to --report {name} (the table covers the whole run)", 2)
+    try:
+        frame = reports.rule_set_report(out, name, top=top)
+    except reports.ReportError as e:
+        _fail(str(e), 2)
+    _console().print(report_table(frame, f"{name}: {out}"))
+    _console().print(f"{len(frame)} row{'' if len(frame) == 1 else 's'}")
+
+
+def report_table(frame: pd.DataFrame, title: str) -> Table:
+    """One row per row of ``frame``, every column; numbers right-aligned, booleans yes/no, nulls blank."""
+    table = Table(title=title)
+    for name in frame.columns:
+        numeric = pd.api.types.is_numeric_dtype(frame[name]) and not pd.api.types.is_bool_dtype(frame[name])
+        table.add_column(str(name), justify="right" if numeric else "left")
+    for row in frame.to_dict("records"):
+        table.add_row(*(_report_cell(v) for v in row.values()))
+    return table
+
+
+def _report_cell(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "" if value is None or value is pd.NaT else _text(value)
 
 
 def audit_table(games: pd.DataFrame, title: str) -> Table:

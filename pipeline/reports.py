@@ -8,6 +8,7 @@ rated, and of rendering (the command line's tables live in :mod:`pipeline.cli_re
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,8 @@ from pipeline.rules.base import REASONS
 
 GAMES_FILE = "games.parquet"
 PART = "part-0.parquet"
+#: The rule sets' own report tables (``ratings show --report NAME``) by name -> file in the output folder.
+REPORT_FILES = {"certification": "certification.parquet", "fees": "fees.parquet"}
 
 #: The columns of :func:`audit_games`, in order.
 AUDIT_COLUMNS = (
@@ -166,6 +169,44 @@ def standings(out: Path, period: str | None = None, top: int | None = None) -> p
     table = table.sort_values(["rating", "player"], ascending=[False, True], kind="stable")
     table = table.reset_index(drop=True)[list(STANDINGS_COLUMNS)]
     return table if top is None else table.head(top)
+
+
+def rule_set_report(out: Path, name: str, top: int | None = None) -> pd.DataFrame:
+    """A report table the run's rule set wrote (``hkga``: ``fees``, ``certification``), as written.
+
+    Args:
+        out: an output folder written by ``ratings run``.
+        name: a key of :data:`REPORT_FILES`.
+        top: keep only the first ``top`` rows (None: every row).
+
+    Returns:
+        The table of ``out/<REPORT_FILES[name]>``, its columns and row order as the rule set wrote them.
+
+    Raises:
+        ReportError: if ``out`` holds no output, ``name`` is not a report name, ``top`` is less than 1,
+            or the run's rule set wrote no such report (the message names the rule set of the run).
+    """
+    read_games(out, columns=["seq"])  # the missing-output message, the same for every query
+    if name not in REPORT_FILES:
+        raise ReportError(f"unknown report {name!r} (reports: {', '.join(sorted(REPORT_FILES))})")
+    if top is not None and top < 1:
+        raise ReportError(f"--top must be 1 or more, got {top}")
+    path = out / REPORT_FILES[name]
+    if not path.exists():  # also a link left from an earlier run whose rule set wrote it
+        raise ReportError(
+            f"no {name} report in {out}: the run's rule set ({_run_rule_set(out)}) wrote no "
+            f"{REPORT_FILES[name]} (the hkga rule set writes one)"
+        )
+    table = pd.read_parquet(path)
+    return table if top is None else table.head(top)
+
+
+def _run_rule_set(out: Path) -> str:
+    """The rule set named in ``out/manifest.json``, or ``unknown`` if it cannot be read."""
+    try:
+        return str(json.loads((out / "manifest.json").read_text(encoding="utf-8"))["rule_set"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return "unknown"
 
 
 def rated_periods(out: Path) -> list[str]:

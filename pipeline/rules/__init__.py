@@ -14,11 +14,12 @@ from types import MappingProxyType
 from typing import Any
 
 from pipeline.roster import Roster
-from pipeline.rules import club, gor, gor_rules
+from pipeline.rules import club, gor, gor_rules, hkga_reports
 from pipeline.rules.base import Context, RuleSet, Validity
 from pipeline.tomlcheck import Table, number
 
 Build = Callable[[Context, Table], RuleSet]
+GOR_KEYS = ("class_weights", "default_class", "stage_weights", "batch_events")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,27 +35,34 @@ def _club(context: Context, params: Table) -> RuleSet:
     return club.ClubRules(context)
 
 
-def _classic(name: str, epsilon: float, split: bool) -> Build:
+def _classic(name: str, epsilon: float, split: bool, report: gor_rules.Report | None = None) -> Build:
     def build(context: Context, params: Table) -> RuleSet:
-        params.check_keys(("epsilon", "class_weights", "default_class", "stage_weights"))
+        params.check_keys(("epsilon", *GOR_KEYS))
         formula = gor.Classic(params.get("epsilon", number(), epsilon), split)
-        return gor_rules.GorRules(name, formula, gor_rules.weights_from(params), context)
+        return gor_rules.GorRules(name, formula, gor_rules.params_from(params), context, report=report)
 
     return build
 
 
 def _egf2021(context: Context, params: Table) -> RuleSet:
-    params.check_keys(("class_weights", "default_class", "stage_weights"))
-    return gor_rules.GorRules("egf2021", gor.Egd2021(), gor_rules.weights_from(params), context)
+    params.check_keys(GOR_KEYS)
+    return gor_rules.GorRules("egf2021", gor.Egd2021(), gor_rules.params_from(params), context)
+
+
+def _cga(context: Context, params: Table) -> RuleSet:
+    params.check_keys(("k", "scale", *GOR_KEYS))
+    k, scale = params.get("k", number(positive=True), 10.0), params.get("scale", number(positive=True), 400.0)
+    return gor_rules.GorRules("cga", gor.Elo(k, scale), gor_rules.params_from(params), context)
 
 
 #: name -> family. Read-only.
 REGISTRY: Mapping[str, Family] = MappingProxyType(
     {
         "club": Family(club.DEFAULTS, _club),
-        "hkga": Family(gor.DEFAULTS, _classic("hkga", 0.014, split=False)),
+        "hkga": Family(gor.DEFAULTS, _classic("hkga", 0.014, split=False, report=hkga_reports.reports)),
         "egf": Family(gor.DEFAULTS, _classic("egf", 0.016, split=True)),
         "egf2021": Family(gor.DEFAULTS, _egf2021),
+        "cga": Family(gor.CGA_DEFAULTS, _cga),
     }
 )
 
