@@ -12,9 +12,10 @@ amateur dans above 7d start as 7d; a rating's rank is the grade whose starting r
 (1d: 2050-2149), continuing below 20k down to 30k (EGD's scale: ratings under 50, e.g. egf2021's floor
 of −900, read 21k-30k); ``HA[1]`` (no komi) counts as half a stone (+50), as EGD does, although the audit
 calls only ``HA`` >= 2 a handicap game; the winner of a no-show keeps a row (delta 0, a note) in
-``changes`` and so counts a game and a win in the snapshot's tallies; games in no event weigh as class ``default_class`` (A unless configured); the EGD
-2021 bonus is not weighted; when the floor clips a rating, the period's changes sum to more than
-the rating moved (the snapshot's ``delta`` is what the rating did).
+``changes`` and so counts a game and a win in the snapshot's tallies; games in no event weigh as
+class ``default_class`` (A unless configured); the EGD 2021 bonus is not weighted; when the floor
+clips a rating, the period's changes sum to more than the rating moved (the snapshot's ``delta``
+is what the rating did).
 """
 
 from __future__ import annotations
