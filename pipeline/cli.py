@@ -144,7 +144,9 @@ def run_table(report: RunReport) -> Table:
     table.add_row("periods", f"{len(report.periods)} ({span})")
     for warning in report.warnings:
         table.add_row("warning", warning)
-    table.add_row("output", f"{report.out}/ (games.parquet, ratings/, changes/, awards/, leaderboards/)")
+    written = "games.parquet, ratings/, changes/, awards/, leaderboards/, promotions.parquet"
+    extra = "".join(f", {name}" for name in report.reports)
+    table.add_row("output", f"{report.out}/ ({written}{extra})")
     return table
 
 

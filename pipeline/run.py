@@ -53,6 +53,7 @@ class RunReport:
     players: int
     out: Path
     warnings: list[str]
+    reports: list[str]
 
 
 def plan(config: RunConfig, rule_set: str | None = None) -> Plan:
@@ -96,18 +97,15 @@ def run_all(plan_: Plan, options: IngestOptions) -> RunReport:
     timings["audit_rate"] = time.perf_counter() - started - ingested.seconds
     counts = ingest_counts(ingested.games) | audit_counts(games)
     manifest = _manifest(plan_, ingested, counts, rated, timings)
+    reports = plan_.rules.reports(rated.changes)
     snapshots.write_generation(
         plan_.out,
-        {
-            "games.parquet": games,
-            "promotions.parquet": rated.promotions,
-            **plan_.rules.reports(rated.changes),
-        },
+        {"games.parquet": games, "promotions.parquet": rated.promotions, **reports},
         {"ratings": rated.ratings, "changes": rated.changes, "awards": rated.awards, "leaderboards": boards},
         manifest,
     )
     players = len(set(rated.ratings.column("player").to_pylist()))
-    return RunReport(ingested, counts, rated.periods, players, plan_.out, rated.warnings)
+    return RunReport(ingested, counts, rated.periods, players, plan_.out, rated.warnings, sorted(reports))
 
 
 def _manifest(

@@ -81,7 +81,13 @@ def _switch(root: Path, name: str) -> None:
 
 
 def _link_entries(out: Path, names: list[str]) -> None:
-    """Make each ``out/<name>`` a link into ``.gen/current`` (replacing a plain file or folder once)."""
+    """Make each ``out/<name>`` a link into ``.gen/current`` (replacing a plain file or folder once),
+    and remove the links of earlier runs to entries this generation does not have (e.g. another
+    rule set's reports), so that no link dangles."""
+    current = Path(GENERATIONS) / CURRENT
+    for entry in out.iterdir():
+        if entry.is_symlink() and Path(os.readlink(entry)).parent == current and entry.name not in names:
+            entry.unlink()
     for name in names:
         entry, target = out / name, Path(GENERATIONS) / CURRENT / name
         if entry.is_symlink() and Path(os.readlink(entry)) == target:

@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from pipeline.roster import Roster
-from pipeline.rules import club, gor, gor_rules, hkga_reports
+from pipeline.rules import cga_dan, club, gor, gor_rules, hkga_reports
 from pipeline.rules.base import Context, RuleSet, Validity
 from pipeline.tomlcheck import Table, number
 
@@ -63,6 +63,7 @@ REGISTRY: Mapping[str, Family] = MappingProxyType(
         "egf": Family(gor.DEFAULTS, _classic("egf", 0.016, split=True)),
         "egf2021": Family(gor.DEFAULTS, _egf2021),
         "cga": Family(gor.CGA_DEFAULTS, _cga),
+        "cga-dan": Family(cga_dan.DEFAULTS, cga_dan.build),
     }
 )
 

@@ -1,0 +1,266 @@
+"""rules.cga_dan: Chinese Weiqi Association dan tournaments, scoring and promotion (seed 003, RULES.md §3).
+
+Ranks are professional dans 1..9 (``9p``, ``P9``, ``9d`` and ``九段`` all mean dan 9; kyu or unknown: 1),
+labelled ``1d`` .. ``9d``. A player starts at the roster's declared rank, else the rank the record gives
+them in their first counted game. Each game scores by the dan difference table (:data:`POINTS`; above 3
+the 3 row) from both players' dans at that moment. After every game a player of dan d is promoted to
+d + 1 when a run of consecutive games since their last promotion, ending at that game, has at least n
+games averaging at least t for one of the dan's standards (:func:`standards`: 6 + 2d at 75, +4 at 70,
++8 at 67.5); the new dan applies from the next game and scoring restarts. 9d is the top. The points
+since the last promotion carry across periods in ``PlayerState.extra`` (``dan``, ``points``).
+
+Decisions: ``PlayerState.rating`` is the average of the points since the last promotion (0.0 with
+none), so ``ratings`` shows progress; a changes row's ``delta`` is the game's points, not a rating
+move. Periods are years (dan tournaments are yearly editions). Draws score by the table; no-shows and
+handicap games (pro dan tournaments are even) are excluded by default; non-members count. Of the
+standards met, the first in table order (75, 70, 67.5) is reported, with the shortest qualifying run.
+A manual award with a ``rank`` sets that dan (a promotion with rule ``manual award``) after the games
+of its date, and scoring restarts; an award of the dan already held changes nothing; points-only
+awards and titles are ignored. A roster ``rating`` is ignored; a ``fixed`` player is never promoted.
+An opponent the rule set does not rate plays at the dan of their record's rank.
+Knows nothing of SGF or files.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from itertools import accumulate
+
+import pyarrow as pa
+
+from pipeline.normalise.ranks import Rank, parse_rank
+from pipeline.rules.base import (
+    AwardGiven,
+    Change,
+    Context,
+    DueAward,
+    Game,
+    PeriodOutcome,
+    PlayerState,
+    Promotion,
+    Validity,
+)
+from pipeline.rules.gor import cga_dan
+from pipeline.tomlcheck import Table
+
+TOP_DAN = 9
+#: dan difference (0..3) -> (stronger win/draw/loss, weaker win/draw/loss) (段位赛记分标准).
+POINTS: tuple[tuple[tuple[float, float, float], tuple[float, float, float]], ...] = (
+    ((90, 60, 30), (90, 60, 30)),
+    ((85, 55, 25), (95, 65, 35)),
+    ((80, 50, 20), (100, 70, 40)),
+    ((75, 45, 15), (105, 75, 45)),
+)
+#: Yearly editions; draws scored; no-shows and handicap games excluded; non-members counted.
+DEFAULTS = Validity(period="year", excluded=frozenset({"no_show", "handicap"}))
+
+
+@dataclass(frozen=True, slots=True)
+class Met:
+    """A promotion standard met: ``n`` games at average ``threshold``, by the last ``games`` games
+    (``games`` >= ``n``) averaging ``average``."""
+
+    n: int
+    threshold: float
+    games: int
+    average: float
+
+
+def standards(dan: int) -> tuple[tuple[int, float], ...]:
+    """The (games, average) standards of ``dan`` (升段标准): ``n = 6 + 2 dan`` at 75, ``n + 4`` at 70,
+    ``n + 8`` at 67.5; none at the top dan."""
+    if dan >= TOP_DAN:
+        return ()
+    n = 6 + 2 * dan
+    return ((n, 75.0), (n + 4, 70.0), (n + 8, 67.5))
+
+
+def met_standard(dan: int, points: Sequence[float]) -> Met | None:
+    """The first standard of ``dan`` (in :func:`standards` order) that some run of the last games of
+    ``points`` (the points since the last promotion, oldest first) meets, with the shortest such run;
+    None if none is met (always None at 9d)."""
+    sums = list(accumulate(reversed(points)))  # sums[k - 1]: the total of the last k games
+    for n, threshold in standards(dan):
+        for k in range(n, len(points) + 1):
+            if sums[k - 1] >= threshold * k:
+                return Met(n, threshold, k, sums[k - 1] / k)
+    return None
+
+
+def game_points(own: int, other: int, score: float) -> tuple[float, str]:
+    """(points, role) of a player of dan ``own`` against dan ``other`` scoring ``score`` (1, 0.5, 0);
+    role ``stronger``, ``weaker`` or ``equal``."""
+    row = POINTS[min(abs(own - other), 3)]
+    role = "equal" if own == other else "stronger" if own > other else "weaker"
+    column = {1.0: 0, 0.5: 1, 0.0: 2}[score]
+    return row[role == "weaker"][column], role
+
+
+def label(dan: int) -> str:
+    """The rank label of ``dan``: ``1d`` .. ``9d``."""
+    return f"{dan}d"
+
+
+def build(context: Context, params: Table) -> CgaDanRules:
+    """The rule set for the registry. Raises ConfigError if ``[rules]`` holds any key (it takes none)."""
+    params.check_keys(())
+    return CgaDanRules(context)
+
+
+class CgaDanRules:
+    """The ``cga-dan`` rule set, configured once with the run's context; :meth:`rate_period` is pure."""
+
+    name = "cga-dan"
+    change_fields = pa.schema(
+        [
+            pa.field("dan", pa.int32()),
+            pa.field("opponent_dan", pa.int32()),
+            pa.field("dan_difference", pa.int32()),
+            pa.field("role", pa.string()),
+            pa.field("games_since_promotion", pa.int32()),
+            pa.field("average_since_promotion", pa.float64()),
+        ]
+    )
+
+    def __init__(self, context: Context) -> None:
+        self.validity = context.validity
+        self._roster = context.roster
+
+    def rate_period(
+        self, period: str, games: Sequence[Game], awards: Sequence[DueAward], state: Mapping[str, PlayerState]
+    ) -> PeriodOutcome:
+        """Score the period's games in order, promoting as the standards are met; rank awards apply
+        after the games of their date. ``period`` is only a label here."""
+        ledger = _Ledger(self, dict(state))
+        due = sorted((a for a in awards if a.kind == "manual" and a.award.rank), key=lambda a: a.award.date)
+        changes: list[Change] = []
+        given: list[AwardGiven] = []
+        for game in games:
+            while due and due[0].award.date < game.date:
+                given.append(ledger.award(due.pop(0)))
+            changes += ledger.rate(game)
+        given += [ledger.award(a) for a in due]
+        return PeriodOutcome(ledger.start, ledger.close(changes), changes, given, ledger.promotions)
+
+    def reports(self, changes: pa.Table) -> dict[str, pa.Table]:
+        """No report tables of its own."""
+        return {}
+
+    def newcomer(self, name: str, recorded: Rank | None) -> PlayerState:
+        """A first-seen player at the roster's declared dan, else the dan of ``recorded``; no points yet."""
+        player = self._roster.get(name)
+        declared = parse_rank(player.rank) if player is not None and player.rank else None
+        dan = cga_dan(declared or recorded)
+        return PlayerState(
+            0.0, label(dan), fixed=player is not None and player.fixed, extra={"dan": dan, "points": ()}
+        )
+
+    def resolve(self, name: str) -> str:
+        """The canonical name of ``name`` (roster aliases)."""
+        return self._roster.resolve(name)
+
+    def rates(self, name: str) -> bool:
+        """True if ``name`` is rated: a member (everyone without a roster), or anyone if non-members count."""
+        return self._roster.is_member(name) or not self.validity.excludes("non_member")
+
+
+class _Ledger:
+    """The working state of one ``rate_period`` call: standings at its start (newcomers added as they
+    come), each player's current dan and points since their last promotion, and the promotions."""
+
+    def __init__(self, rules: CgaDanRules, start: dict[str, PlayerState]) -> None:
+        self.rules, self.start = rules, start
+        self.dan = {name: int(s.extra["dan"]) for name, s in start.items()}
+        self.points = {name: list(s.extra["points"]) for name, s in start.items()}
+        self.promotions: list[Promotion] = []
+
+    def enter(self, name: str, recorded: Rank | None) -> None:
+        """Add ``name`` as a newcomer from ``recorded`` unless already known."""
+        if name not in self.start:
+            self.start[name] = self.rules.newcomer(name, recorded)
+            self.dan[name], self.points[name] = int(self.start[name].extra["dan"]), []
+
+    def rate(self, game: Game) -> list[Change]:
+        """The changes of ``game`` for its rated sides, both scored from the dans before it; then
+        each side's promotion check."""
+        dans = {color: self._dan_now(game, color) for color in "BW"}
+        pairs = (("B", "W"), ("W", "B"))
+        return [self._change(game, c, dans[c], dans[o]) for c, o in pairs if game.rated(c)]
+
+    def _dan_now(self, game: Game, color: str) -> int:
+        """The dan of ``color``'s player now: a rated player's current dan, else the record's rank's."""
+        if not game.rated(color):
+            return cga_dan(game.rank(color))
+        self.enter(game.side(color)[0], game.rank(color))
+        return self.dan[game.side(color)[0]]
+
+    def _change(self, game: Game, color: str, own: int, other: int) -> Change:
+        player, opponent, _, _ = game.side(color)
+        history = self.points[player]
+        before = _average(history)
+        score = game.score(color)
+        points, role = game_points(own, other, score)
+        history.append(points)
+        detail = {
+            "dan": own,
+            "opponent_dan": other,
+            "dan_difference": abs(own - other),
+            "role": role,
+            "games_since_promotion": len(history),
+            "average_since_promotion": _average(history),
+        }
+        met = None if self.start[player].fixed else met_standard(own, history)
+        if met is not None:
+            self._promote(game, player, own, len(history), met)
+        return Change(game.game_id, player, opponent, color, score, before, points, detail=detail)
+
+    def _promote(self, game: Game, player: str, dan: int, since: int, met: Met) -> None:
+        run = f"{met.games} games" if met.games == since else f"the last {met.games} of {since} games"
+        evidence = (
+            f"{run} since the last promotion averaging {round(met.average, 2)} >= {met.threshold:g}"
+            f" (needs {met.n} at {met.threshold:g} for {label(dan)})"
+        )
+        rule, event = f"cga-dan: {met.threshold:g} over {met.n}", game.event.name if game.event else None
+        moved = Promotion(player, game.date, game.game_id, rule, label(dan), label(dan + 1), evidence, event)
+        self.promotions.append(replace(moved, value=met.average, threshold=met.threshold, games=met.games))
+        self.dan[player], self.points[player] = dan + 1, []
+
+    def award(self, due: DueAward) -> AwardGiven:
+        """Apply a manual rank award: the player's dan becomes the award's, scoring restarts. An award
+        to a player not rated, or of the dan already held, changes nothing (its note says why)."""
+        name = self.rules.resolve(due.award.player)
+        award = replace(due.award, player=name)
+        if not self.rules.rates(name):
+            return AwardGiven(replace(award, note=f"{award.note}: not a member, not rated"), due.kind, 0.0)
+        self.enter(name, None)
+        dan, new = self.dan[name], cga_dan(parse_rank(award.rank))
+        if dan == new:
+            return AwardGiven(replace(award, note=f"{award.note}: already {label(dan)}"), due.kind, 0.0)
+        note = f": {award.note}" if award.note else ""
+        evidence = f"manual award of {award.event} on {award.date}{note}"
+        self.promotions.append(
+            Promotion(name, award.date, None, "manual award", label(dan), label(new), evidence, award.event)
+        )
+        self.dan[name], self.points[name] = new, []
+        return AwardGiven(award, due.kind, 0.0)
+
+    def close(self, changes: list[Change]) -> dict[str, PlayerState]:
+        """The standings at the period's end: dan, average since the last promotion, history carried."""
+        played = Counter(change.player for change in changes)
+        return {
+            name: replace(
+                s,
+                rating=_average(self.points[name]),
+                rank=label(self.dan[name]),
+                games_total=s.games_total + played[name],
+                extra={"dan": self.dan[name], "points": tuple(self.points[name])},
+            )
+            for name, s in self.start.items()
+        }
+
+
+def _average(points: Sequence[float]) -> float:
+    """The mean of ``points`` (0.0 for none), rounded to 6 places."""
+    return round(sum(points) / len(points), 6) if points else 0.0

@@ -1,0 +1,41 @@
+"""Every registered rule set runs end to end on the shipped sample and on the real corpora, and the
+output contract holds (../shared/tools/check_output.py)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+from typer.testing import CliRunner
+
+from pipeline import rules
+from pipeline.cli import app
+
+CHECKER = ROOT.parent / "shared" / "tools" / "check_output.py"
+
+
+def run_and_check(raw: Path, out: Path, name: str, config: Path) -> None:
+    args = ["run", "--config", str(config), "--raw", str(raw), "--out", str(out), "--rules", name]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    if not CHECKER.exists():
+        pytest.skip(f"the contract checker is not at {CHECKER}")
+    done = subprocess.run([sys.executable, str(CHECKER), str(out)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("name", rules.names())
+def test_rule_set_runs_on_the_sample(name: str, tmp_path: Path) -> None:
+    config = tmp_path / "ratings.toml"
+    config.write_text('[run]\nroster = ""\nevents = ""\n', encoding="utf-8")
+    run_and_check(ROOT / "data" / "raw", tmp_path / "out", name, config)
+
+
+@pytest.mark.parametrize("name", rules.names())
+def test_rule_set_runs_on_the_real_corpora(name: str, corpora: Path, tmp_path: Path) -> None:
+    config = tmp_path / "ratings.toml"
+    config.write_text("", encoding="utf-8")
+    run_and_check(corpora, tmp_path / "out", name, config)
