@@ -3,7 +3,7 @@
 Reads ``games.parquet``, ``ratings/`` and ``changes/`` as ``ratings run`` wrote them (DESIGN.md output
 contract) and answers with pandas DataFrames. Knows nothing of the configuration (the roster is seen
 only through the names the run wrote into ``games.parquet``), of how the audit decided or a rule set
-rated, and of rendering (the command line's tables live in :mod:`pipeline.cli_reports`).
+rated, and of rendering (the command line's tables live in :mod:`pipeline.cli.reports`).
 """
 
 from __future__ import annotations

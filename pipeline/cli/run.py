@@ -1,9 +1,5 @@
-"""cli: the ``ratings`` command, a thin layer over the library.
-
-Turns options into a configuration, runs the library, renders its report with rich, and maps the
-library's exceptions to exit codes: 0 done (bad records are data, not failures), 2 bad
-configuration or arguments, 1 anything else.
-"""
+"""cli.run: the ``ratings run`` and ``ratings ingest`` commands: configuration in, the library's
+stages run, the end-of-run tables out (with a progress bar for large folders)."""
 
 from __future__ import annotations
 
@@ -17,27 +13,16 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
-from rich.text import Text
 
 from pipeline import config as config_mod
-from pipeline.cli_reports import audit_command, show_command
+from pipeline.cli.common import ConfigOpt, fail
 from pipeline.ingest import IngestError, IngestOptions, IngestResult
 from pipeline.ingest import ingest as ingest_stage
 from pipeline.run import RunReport, plan, run_all
 from pipeline.summary import ingest_counts
 
-app = typer.Typer(
-    help="sgf-ratings: SGF game records in, ratings out.\n\nExample: ratings run --raw data/raw",
-    no_args_is_help=True,
-    add_completion=False,
-)
-app.command("audit")(audit_command)
-app.command("show")(show_command)
 _PROGRESS_FROM = 300  # files to parse before a progress bar is worth showing
 
-ConfigOpt = Annotated[
-    Path | None, typer.Option("--config", help="TOML configuration (default: config/ratings.toml)")
-]
 RawOpt = Annotated[Path | None, typer.Option("--raw", help="Folder of SGF records, read recursively")]
 OutOpt = Annotated[Path | None, typer.Option("--out", help="Folder for the outputs")]
 WorkersOpt = Annotated[
@@ -45,8 +30,7 @@ WorkersOpt = Annotated[
 ]
 
 
-@app.command()
-def run(
+def run_command(
     config: ConfigOpt = None,
     raw: RawOpt = None,
     out: OutOpt = None,
@@ -61,7 +45,7 @@ def run(
     try:
         checked = plan(settings, rules)
     except config_mod.ConfigError as e:
-        _fail(str(e), 2)
+        fail(str(e), 2)
     with _progress() as options:
         try:
             report = run_all(
@@ -71,12 +55,11 @@ def run(
                 ),
             )
         except IngestError as e:
-            _fail(str(e), 2)
+            fail(str(e), 2)
     Console().print(run_table(report))
 
 
-@app.command()
-def ingest(raw: RawOpt = None, out: OutOpt = None, workers: WorkersOpt = None) -> None:
+def ingest_command(raw: RawOpt = None, out: OutOpt = None, workers: WorkersOpt = None) -> None:
     """Parse new and changed files under the raw folder into the cache (out/.cache) and count them.
 
     Example: ratings ingest --raw data/raw --out data/processed --workers 2
@@ -88,7 +71,7 @@ def ingest(raw: RawOpt = None, out: OutOpt = None, workers: WorkersOpt = None) -
                 settings.raw, settings.out, dataclasses.replace(options, workers=settings.workers)
             )
         except IngestError as e:
-            _fail(str(e), 2)
+            fail(str(e), 2)
     Console().print(ingest_table(result, ingest_counts(result.games), settings.out))
 
 
@@ -98,7 +81,7 @@ def _settings(
     try:
         settings = config_mod.load(path)
     except config_mod.ConfigError as e:
-        _fail(str(e), 2)
+        fail(str(e), 2)
     overrides: dict[str, Any] = {"raw": raw, "out": out, "workers": workers}
     return dataclasses.replace(settings, **{k: v for k, v in overrides.items() if v is not None})
 
@@ -152,8 +135,3 @@ def run_table(report: RunReport) -> Table:
 
 def _pairs(counts: dict[str, int]) -> str:
     return ", ".join(f"{k} {v}" for k, v in counts.items())
-
-
-def _fail(message: str, code: int) -> Any:
-    Console(stderr=True).print(Text("error: ", style="red") + Text(message), soft_wrap=True)
-    raise typer.Exit(code)

@@ -1,4 +1,4 @@
-"""cli_reports: the ``ratings audit`` and ``ratings show`` commands, rich tables over :mod:`pipeline.reports`.
+"""cli.reports: the ``ratings audit`` and ``ratings show`` commands, rich tables over :mod:`pipeline.reports`.
 
 Two typer command functions, registered by :mod:`pipeline.cli`. They turn options into a query,
 render the DataFrame it returns, and map :class:`~pipeline.reports.ReportError` to exit status 2.
@@ -13,26 +13,13 @@ from typing import Annotated, Any
 
 import pandas as pd
 import typer
-from rich.console import Console
 from rich.table import Table
-from rich.text import Text
 
-from pipeline import config as config_mod
 from pipeline import reports
+from pipeline.cli.common import ConfigOpt, OutOpt, PeriodOpt, console, fail, output_folder
 from pipeline.rules.base import REASONS
 
 Row = Mapping[Hashable, Any]  # a DataFrame row as a dict
-
-OutOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--out", help="Output folder written by `ratings run` (default: [ingest] out of the config)"
-    ),
-]
-ConfigOpt = Annotated[
-    Path | None, typer.Option("--config", help="TOML configuration (default: config/ratings.toml)")
-]
-PeriodOpt = Annotated[str | None, typer.Option("--period", help="Rating period, e.g. 2024-05, 2024-Q2, 2024")]
 
 
 def audit_command(
@@ -52,14 +39,14 @@ def audit_command(
 
     Example: ratings audit --player 羽焰 --period 2024-05
     """
-    out = _out(out, config)
+    out = output_folder(out, config)
     try:
         games = reports.audit_games(out, player=player, period=period, reason=reason)
     except reports.ReportError as e:
-        _fail(str(e), 2)
-    console = _console()
-    console.print(audit_table(games, _title("audit", out, player=player, period=period, reason=reason)))
-    console.print(f"{len(games)} game{'' if len(games) == 1 else 's'}, {int(games['counted'].sum())} counted")
+        fail(str(e), 2)
+    shown = console()
+    shown.print(audit_table(games, _title("audit", out, player=player, period=period, reason=reason)))
+    shown.print(f"{len(games)} game{'' if len(games) == 1 else 's'}, {int(games['counted'].sum())} counted")
 
 
 def show_command(
@@ -83,7 +70,7 @@ def show_command(
     Example: ratings show --period 2024-05 --top 10
     Example: ratings show --report fees
     """
-    out = _out(out, config)
+    out = output_folder(out, config)
     if report is not None:
         _show_report(out, report, period, top)
         return
@@ -91,24 +78,24 @@ def show_command(
         table = reports.standings(out, period=period, top=top)
         rated = reports.rated_periods(out)
     except reports.ReportError as e:
-        _fail(str(e), 2)
+        fail(str(e), 2)
     shown = period or (rated[-1] if rated else None)
     if shown is None:
-        _console().print(f"no rated period in {out}: no game was counted")
+        console().print(f"no rated period in {out}: no game was counted")
         return
-    _console().print(standings_table(table, f"standings {shown}: {out}"))
+    console().print(standings_table(table, f"standings {shown}: {out}"))
 
 
 def _show_report(out: Path, name: str, period: str | None, top: int | None) -> None:
     """Print the report table ``name`` of ``out`` (exit 2 if it has none, or --period was given)."""
     if period is not None:
-        _fail(f"--period does not apply to --report {name} (the table covers the whole run)", 2)
+        fail(f"--period does not apply to --report {name} (the table covers the whole run)", 2)
     try:
         frame = reports.rule_set_report(out, name, top=top)
     except reports.ReportError as e:
-        _fail(str(e), 2)
-    _console().print(report_table(frame, f"{name}: {out}"))
-    _console().print(f"{len(frame)} row{'' if len(frame) == 1 else 's'}")
+        fail(str(e), 2)
+    console().print(report_table(frame, f"{name}: {out}"))
+    console().print(f"{len(frame)} row{'' if len(frame) == 1 else 's'}")
 
 
 def report_table(frame: pd.DataFrame, title: str) -> Table:
@@ -226,24 +213,3 @@ def _text(value: Any) -> str:
 def _title(command: str, out: Path, **filters: str | None) -> str:
     given = " ".join(f"--{k} {v}" for k, v in filters.items() if v is not None)
     return f"{command}: {out}" + (f" ({given})" if given else "")
-
-
-def _fail(message: str, code: int) -> Any:
-    Console(stderr=True).print(Text("error: ", style="red") + Text(message), soft_wrap=True)
-    raise typer.Exit(code)
-
-
-def _out(out: Path | None, config: Path | None) -> Path:
-    """``--out`` when given, else the configuration's ``[ingest] out`` (exit 2 for a bad configuration)."""
-    if out is not None:
-        return out
-    try:
-        return config_mod.load(config).out
-    except config_mod.ConfigError as e:
-        return _fail(str(e), 2)  # type: ignore[no-any-return]
-
-
-def _console() -> Console:
-    """A console for the tables: the terminal's width, or 160 columns when the output is piped or captured."""
-    console = Console()
-    return console if console.is_terminal else Console(width=160)
