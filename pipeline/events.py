@@ -16,13 +16,39 @@ from pathlib import Path
 
 from pipeline.normalise.text import fold
 from pipeline.roster import name_key
-from pipeline.tomlcheck import Table, date, list_of, number, one_of, rank, read_toml, text
+from pipeline.tomlcheck import Table, date, integer, list_of, number, one_of, rank, read_toml, text
 
-KINDS = ("team_match", "arena", "server_qualifiers", "server_open", "other")
+#: The last four are the ``tga`` rule set's: promotion tournament (晉段賽), low-dan event (1–3d), an event
+#: recognised for promotion by points, an event giving kyu awards by ``group``.
+KINDS = (
+    "team_match",
+    "arena",
+    "server_qualifiers",
+    "server_open",
+    "other",
+    "promotion",
+    "low_dan",
+    "recognised",
+    "kyu",
+)
 INTER_CLUB = frozenset({"team_match", "arena"})
 CLASSES = ("A", "B", "C")
+#: Kyu-award groups (``tga``, Article 10): 晉段組, 日規組, 普規甲組, 普規乙組.
+GROUPS = ("promotion", "japanese", "standard_a", "standard_b")
 DEFAULT_QUALIFIER_ROUNDS = ("外围*", "预选*", "qualif*", "prelim*")
-EVENT_KEYS = ("name", "match", "kind", "class", "champion", "runner_up", "ends", "qualifier_rounds", "award")
+EVENT_KEYS = (
+    "name",
+    "match",
+    "kind",
+    "class",
+    "champion",
+    "runner_up",
+    "ends",
+    "qualifier_rounds",
+    "award",
+    "group",
+    "rounds",
+)
 AWARD_KEYS = ("player", "date", "points", "rank", "note")
 _GLOB_CHARS = re.compile(r"([*?\[])")
 
@@ -43,7 +69,8 @@ class Award:
 class Event:
     """One event: canonical ``name``, ``EV`` ``patterns``, ``kind`` (one of :data:`KINDS`), ``klass`` (A/B/C
     or None), ``champion``/``runner_up`` as written (or None), ``ends`` (None: its last counted game's date),
-    ``qualifier_rounds`` (``RO`` patterns of the qualifying stage) and ``awards``.
+    ``qualifier_rounds`` (``RO`` patterns of the qualifying stage), ``awards``, ``group`` (one of
+    :data:`GROUPS` or None; required for kind ``kyu``) and ``rounds`` (the scheduled rounds, or None).
     """
 
     name: str
@@ -55,6 +82,8 @@ class Event:
     ends: dt.date | None = None
     qualifier_rounds: tuple[str, ...] = DEFAULT_QUALIFIER_ROUNDS
     awards: tuple[Award, ...] = ()
+    group: str | None = None
+    rounds: int | None = None
 
     @property
     def inter_club(self) -> bool:
@@ -70,9 +99,12 @@ def _fits(value: str, patterns: tuple[str, ...]) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Events:
-    """The events, in file order. ``Events()`` is no events file: nothing matches."""
+    """The events, in file order. ``Events()`` is no events file: nothing matches, unless
+    ``implicit_kind`` is set (a rule set for which, with no events file, every ``EV`` is an event of
+    that kind: ``tga``): then each distinct ``EV`` is an event of its own, named by its text."""
 
     events: tuple[Event, ...] = ()
+    implicit_kind: str | None = None
     _keys: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -87,12 +119,20 @@ class Events:
         for event, patterns in zip(self.events, self._keys, strict=True):
             if any(fnmatchcase(key, pattern) for pattern in patterns):
                 return event
-        return None
+        return self._implicit(ev)
 
     def get(self, name: str) -> Event | None:
         """Return the event called ``name`` (compared NFKC-folded and casefolded), or None."""
         key = name_key(name)
-        return next((event for event in self.events if name_key(event.name) == key), None)
+        return next((event for event in self.events if name_key(event.name) == key), None) or self._implicit(
+            name
+        )
+
+    def _implicit(self, ev: str) -> Event | None:
+        if self.implicit_kind is None or self.events:
+            return None
+        name = fold(ev)
+        return Event(name, (_GLOB_CHARS.sub(r"[\1]", name),), self.implicit_kind)
 
     def stage(self, event: Event, round_: str | None) -> str:
         """``"qualifier"`` when ``round_`` (an ``RO`` value) is a qualifier round, else ``"main"``."""
@@ -135,7 +175,16 @@ def _event(table: Table) -> Event:
         ends=table.optional("ends", date()),
         qualifier_rounds=table.get("qualifier_rounds", patterns, DEFAULT_QUALIFIER_ROUNDS),
         awards=tuple(_award(award, name) for award in table.tables("award", "event.award")),
+        group=_group(table),
+        rounds=table.optional("rounds", integer(1)),
     )
+
+
+def _group(table: Table) -> str | None:
+    """The kyu-award ``group``. Raises :class:`ConfigError` if it is bad, or missing for kind ``kyu``."""
+    if table.data.get("kind") == "kyu":
+        return table.required("group", one_of(*GROUPS))
+    return table.optional("group", one_of(*GROUPS))
 
 
 def _award(table: Table, event: str) -> Award:

@@ -47,10 +47,11 @@ class Rated:
 def rate(games: pa.Table, rules: RuleSet, roster: Roster, events: Events) -> Rated:
     """Replay the counted rows of ``games`` (schema :data:`~pipeline.tables.GAMES`) under ``rules``."""
     counted = games.filter(games.column("counted")).to_pylist()
-    named = {event.name: event for event in events.events}
     by_period: dict[str, list[Game]] = defaultdict(list)
     for row in counted:
-        by_period[row["period"]].append(_game(row, rules, roster, named.get(row["event_name"] or "")))
+        by_period[row["period"]].append(
+            _game(row, rules, roster, events.get(row["event_name"]) if row["event_name"] else None)
+        )
     due, warnings = _due_awards(events, counted, rules.validity.period)
     labels = _labels([*by_period, *due])
     state: dict[str, PlayerState] = {}

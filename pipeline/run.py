@@ -68,7 +68,9 @@ def plan(config: RunConfig, rule_set: str | None = None) -> Plan:
     except rules.UnknownRuleSet as e:
         raise ConfigError(f"{where}: {e}") from None
     roster = load_roster(config.roster_path) if config.roster_path else Roster()
-    events = load_events(config.events_path) if config.events_path else Events()
+    events = (
+        load_events(config.events_path) if config.events_path else Events((), rules.implicit_event_kind(name))
+    )
     rule_set_ = rules.create(name, roster, valid, config.rules)
     settings = {
         "rule_set": name,
@@ -97,7 +99,7 @@ def run_all(plan_: Plan, options: IngestOptions) -> RunReport:
     timings["audit_rate"] = time.perf_counter() - started - ingested.seconds
     counts = ingest_counts(ingested.games) | audit_counts(games)
     manifest = _manifest(plan_, ingested, counts, rated, timings)
-    reports = plan_.rules.reports(rated.changes)
+    reports = plan_.rules.reports(rated.changes, rated.promotions)
     snapshots.write_generation(
         plan_.out,
         {"games.parquet": games, "promotions.parquet": rated.promotions, **reports},

@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from pipeline.roster import Roster
-from pipeline.rules import cga_dan, club, gor, gor_rules, hkga_reports
+from pipeline.rules import cga_dan, club, gor, gor_rules, hkga_reports, tga
 from pipeline.rules.base import Context, RuleSet, Validity
 from pipeline.tomlcheck import Table, number
 
@@ -24,10 +24,12 @@ GOR_KEYS = ("class_weights", "default_class", "stage_weights", "batch_events")
 
 @dataclass(frozen=True, slots=True)
 class Family:
-    """A registered rule set: its validity defaults and how to build it from its ``[rules]`` table."""
+    """A registered rule set: its validity defaults, how to build it from its ``[rules]`` table, and
+    the kind of event every ``EV`` is when there is no events file (None: no event at all)."""
 
     defaults: Validity
     build: Build
+    implicit_event_kind: str | None = None
 
 
 def _club(context: Context, params: Table) -> RuleSet:
@@ -64,6 +66,7 @@ REGISTRY: Mapping[str, Family] = MappingProxyType(
         "egf2021": Family(gor.DEFAULTS, _egf2021),
         "cga": Family(gor.CGA_DEFAULTS, _cga),
         "cga-dan": Family(cga_dan.DEFAULTS, cga_dan.build),
+        "tga": Family(tga.DEFAULTS, tga.build, implicit_event_kind="recognised"),
     }
 )
 
@@ -86,6 +89,14 @@ def validity(name: str, overrides: Mapping[str, Any] | None = None, period: str 
     Raises :class:`UnknownRuleSet` if ``name`` is not registered.
     """
     return _family(name).defaults.overridden(overrides or {}, period)
+
+
+def implicit_event_kind(name: str) -> str | None:
+    """The kind of event each ``EV`` is for rule set ``name`` when no events file is configured.
+
+    Raises :class:`UnknownRuleSet` if ``name`` is not registered.
+    """
+    return _family(name).implicit_event_kind
 
 
 def create(name: str, roster: Roster, valid: Validity, params: Table | None = None) -> RuleSet:

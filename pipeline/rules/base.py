@@ -223,7 +223,7 @@ class RuleSet(Protocol):
         period's start; players not in it are newcomers) and apply ``awards``."""
         ...
 
-    def reports(self, changes: pa.Table) -> dict[str, pa.Table]:
+    def reports(self, changes: pa.Table, promotions: pa.Table) -> dict[str, pa.Table]:
         """The rule set's own report tables by file name (e.g. ``fees.parquet``), from every period's
-        ``changes`` (with their ``period`` column); empty for most rule sets."""
+        ``changes`` and ``promotions`` (with their ``period`` column); empty for most rule sets."""
         ...

@@ -144,7 +144,7 @@ class CgaDanRules:
         given += [ledger.award(a) for a in due]
         return PeriodOutcome(ledger.start, ledger.close(changes), changes, given, ledger.promotions)
 
-    def reports(self, changes: pa.Table) -> dict[str, pa.Table]:
+    def reports(self, changes: pa.Table, promotions: pa.Table) -> dict[str, pa.Table]:
         """No report tables of its own."""
         return {}
 

@@ -101,7 +101,7 @@ class ClubRules:
         given = [month.award(due) for due in awards]
         return PeriodOutcome(month.start, month.close(changes, given), changes, given)
 
-    def reports(self, changes: pa.Table) -> dict[str, pa.Table]:
+    def reports(self, changes: pa.Table, promotions: pa.Table) -> dict[str, pa.Table]:
         """The club has no report tables of its own (leaderboards are every rule set's)."""
         return {}
 

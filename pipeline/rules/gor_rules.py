@@ -80,7 +80,7 @@ class GorRules:
         changes = [c for unit in _units(games, self.weights.batch) for c in ledger.rate_unit(unit)]
         return PeriodOutcome(ledger.start, ledger.close(changes), changes, [])
 
-    def reports(self, changes: pa.Table) -> dict[str, pa.Table]:
+    def reports(self, changes: pa.Table, promotions: pa.Table) -> dict[str, pa.Table]:
         """The tables of the ``report`` given at construction (``hkga``: fees, certification), else none."""
         return self._report(changes, self._roster) if self._report else {}
 

@@ -1,0 +1,274 @@
+"""rules.tga: the Taiwan Gomoku Association's dan and kyu certification (seed 002, RULES.md §4).
+
+Yearly periods; Gomoku (GM 4) only; draws, handicap games and non-members count; no-shows do not; no
+per-opponent cap (seed 002 has none). A player starts at the roster's declared rank, else the rank the
+record gives them in their first counted game, else ``?`` (dan 0 in the formulas). ``PlayerState.rating``
+is the rank's sortable number (:func:`~pipeline.rules.tga_rules.rating_of`: dan, ``1 − kyu``, −20 for
+``?``) and ``rank`` its label; ranks change only by the promotions and awards below.
+
+The games of one configured event in a period form a unit, evaluated at the unit's last game in the
+period from every player's rank at their first game of the unit (promotions apply to later units). Games
+in no event form one unit per period, which gives change rows but no promotion. By event ``kind``:
+
+- ``recognised`` and ``low_dan``: Article 8, promotion by points (one dan, not beyond 7d);
+- ``promotion`` (晉段賽, Article 4): the top ``round(players / 8)`` of the standings below 1d become 1d;
+- ``low_dan`` (Article 9): with at least 6 players the champion (``champion`` of the events file, else the
+  top of the standings) gains one dan;
+- ``kyu`` (by its ``group``) and ``promotion`` (group ``promotion``): Article 10 kyu awards.
+
+Of several promotions one event gives a player, the highest applies (Articles 8.10 and 9.4: 擇優), and only
+if better than the rank held. A manual award with a ``rank`` applies after the games of its date under the
+same rule (rule ``manual award``); titles and points-only awards change nothing. A ``fixed`` player's rank
+never changes. A change row's ``points`` is the game's part of the Article 8 criterion.
+
+Decisions: standings are score, then the sum of the opponents' scores; players still tied at the cut are
+all promoted. A kyu award's rate is the score over the event's ``rounds`` (events file), else over
+``max(5, games played)``. A round of the event's ``rounds`` with no record of the player counts as a bye.
+Games with a forfeit (only seen when ``no_show = "count"``) are not valid games: a forfeit win (or a
+bye) lets four valid games qualify (Article 8.6), a forfeit loss means the player did not complete their
+games and is not evaluated. Every promoted rank is treated as held (Article 12's fee is not in the records).
+An opponent of unknown rank plays at the Article 8.8 estimate from their games in the unit (a draw bounds
+from both sides; 0 if they met no known rank); a player of unknown rank is dan 0 and so may become 1d. A
+promotion is dated at the unit's last game and cites the player's last game in it; a configured low-dan
+champion must have played in it. Kyus beyond 20k are 20k, professional dans are dans; 20k has no fee.
+
+Not derivable from the records: with no events file, EV values are not events here (rule sets see only
+configured events), so nothing is evaluated; byes are invisible without ``rounds``, forfeits without
+``no_show = "count"``; whether an event was announced a month ahead, refereed, or a player paid a fee.
+``reports()`` gives ``fees.parquet`` from the promotions of the last replay (kept by period as
+:meth:`TgaRules.rate_period` is called: the changes table does not hold manual awards).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+
+import pyarrow as pa
+
+from pipeline.normalise.ranks import Rank, parse_rank
+from pipeline.rules import tga_rules as t
+from pipeline.rules.base import (
+    AwardGiven,
+    Change,
+    Context,
+    DueAward,
+    Game,
+    PeriodOutcome,
+    PlayerState,
+    Promotion,
+    Validity,
+)
+from pipeline.tomlcheck import Table
+
+DEFAULTS = Validity(period="year", excluded=frozenset({"no_show"}), opponent_cap=0, game_types=(4,))
+
+
+def build(context: Context, params: Table) -> TgaRules:
+    """The rule set for the registry. Raises ConfigError if ``[rules]`` holds any key (it takes none)."""
+    params.check_keys(())
+    return TgaRules(context)
+
+
+class TgaRules:
+    """The ``tga`` rule set, configured once with the run's context. :meth:`rate_period` keeps the
+    promotions it gives by period for :meth:`reports`; nothing else is kept."""
+
+    name = "tga"
+    change_fields = pa.schema(
+        [
+            pa.field("dan", pa.float64()),
+            pa.field("opponent_dan", pa.float64()),
+            pa.field("delta_dan", pa.float64()),
+            pa.field("estimated_opponent", pa.bool_()),
+            pa.field("article8", pa.bool_()),
+        ]
+    )
+
+    def __init__(self, context: Context) -> None:
+        self.validity = context.validity
+        self._roster = context.roster
+
+    def rate_period(
+        self, period: str, games: Sequence[Game], awards: Sequence[DueAward], state: Mapping[str, PlayerState]
+    ) -> PeriodOutcome:
+        """Evaluate the period's units as their last games come; awards apply after the games of their
+        date."""
+        ledger = _Ledger(self, dict(state))
+        due = sorted(awards, key=lambda a: a.award.date)
+        last = {_key(game): i for i, game in enumerate(games)}
+        changes: list[Change] = []
+        given: list[AwardGiven] = []
+        for i, game in enumerate(games):
+            while due and due[0].award.date < game.date:
+                given.append(ledger.award(due.pop(0)))
+            ledger.add(game)
+            if last[_key(game)] == i:
+                changes += ledger.close(_key(game))
+        given += [ledger.award(a) for a in due]
+        order = {game.game_id: game.seq for game in games}
+        changes.sort(key=lambda c: order[c.game_id])
+        return PeriodOutcome(ledger.start, ledger.end(changes), changes, given, ledger.promotions)
+
+    def reports(self, changes: pa.Table, promotions: pa.Table) -> dict[str, pa.Table]:
+        """``fees.parquet``: one row per promotion or award with its Article 13 fee."""
+        fields = {f.name for f in dataclasses.fields(Promotion)}
+        rows = promotions.to_pylist()
+        return {
+            "fees.parquet": fees_table(Promotion(**{k: v for k, v in r.items() if k in fields}) for r in rows)
+        }
+
+    def newcomer(self, name: str, recorded: Rank | None) -> PlayerState:
+        """A first-seen player at the roster's declared rank, else ``recorded`` (no roster rating used)."""
+        player = self._roster.get(name)
+        declared = parse_rank(player.rank) if player is not None and player.rank else None
+        label = t.label_of(declared or recorded)
+        return PlayerState(t.rating_of(label), label, fixed=player is not None and player.fixed)
+
+    def resolve(self, name: str) -> str:
+        """The canonical name of ``name`` (roster aliases)."""
+        return self._roster.resolve(name)
+
+    def rates(self, name: str) -> bool:
+        """True if ``name`` is rated: a member (everyone without a roster), or anyone if non-members count."""
+        return self._roster.is_member(name) or not self.validity.excludes("non_member")
+
+
+def _key(game: Game) -> str | None:
+    return game.event.name if game.event is not None else None
+
+
+class _Ledger:
+    """The working state of one ``rate_period`` call: standings at its start (newcomers added as they
+    come), every player's current rank, the open units and the promotions given."""
+
+    def __init__(self, rules: TgaRules, start: dict[str, PlayerState]) -> None:
+        self.rules, self.start = rules, start
+        self.rank = {name: s.rank for name, s in start.items()}
+        self.units: dict[str | None, t.Unit] = {}
+        self.promotions: list[Promotion] = []
+
+    def add(self, game: Game) -> None:
+        """Enter ``game`` in its unit, and its players (at their current rank) if new to it."""
+        unit = self.units.setdefault(_key(game), t.Unit(game.event))
+        for color in "BW":
+            name = game.side(color)[0]
+            if game.rated(color):
+                self._enter(name, game.rank(color))
+                unit.last[name] = game.game_id
+            if name not in unit.labels:
+                label = self.rank[name] if game.rated(color) else t.label_of(game.rank(color))
+                unit.labels[name], unit.dans[name] = label, t.dan_of(label)
+        unit.add(game)
+
+    def _enter(self, name: str, recorded: Rank | None) -> None:
+        if name not in self.start:
+            self.start[name] = self.rules.newcomer(name, recorded)
+            self.rank[name] = self.start[name].rank
+
+    def close(self, key: str | None) -> list[Change]:
+        """The change rows of a finished unit; then, for an event, its promotions."""
+        unit = self.units.pop(key)
+        dan = {name: float(d) if d is not None else t.estimated(unit, name) for name, d in unit.dans.items()}
+        changes = [self._change(unit, g, c, dan) for g in unit.games for c in "BW" if g.rated(c)]
+        self._promote(unit, changes)
+        return changes
+
+    def _change(self, unit: t.Unit, game: Game, color: str, dan: Mapping[str, float]) -> Change:
+        player, opponent, _, _ = game.side(color)
+        own, other, score = unit.own(player), dan[opponent], game.score(color)
+        delta = t.capped(other - own)
+        detail = {
+            "dan": float(own),
+            "opponent_dan": other,
+            "delta_dan": delta,
+            "estimated_opponent": unit.dans[opponent] is None,
+            "article8": unit.event is not None and unit.event.kind in t.RECOGNISED and not game.no_show,
+        }
+        points = 0.0 if game.no_show else t.contribution(score, delta)
+        before = t.rating_of(unit.labels[player])
+        return Change(game.game_id, player, opponent, color, score, before, points, detail=detail)
+
+    def _promote(self, unit: t.Unit, changes: list[Change]) -> None:
+        """Apply the best promotion the event offers each rated player, if better than their rank (the
+        event's own rule is cited first among equal offers)."""
+        deltas = {(c.game_id, c.player): c.detail["delta_dan"] for c in changes}
+        event = unit.event
+        champion = self.rules.resolve(event.champion) if event and event.champion else None
+        best: dict[str, Promotion] = {}
+        for offer in t.offers(unit, deltas, champion):
+            held = best.get(offer.player)
+            if held is None or t.rating_of(offer.to_rank) > t.rating_of(held.to_rank):
+                best[offer.player] = offer
+        for name, offer in best.items():
+            current = self.rank[name]
+            if not self.start[name].fixed and t.rating_of(offer.to_rank) > t.rating_of(current):
+                self.rank[name] = offer.to_rank
+                self.promotions.append(replace(offer, from_rank=current))
+
+    def award(self, due: DueAward) -> AwardGiven:
+        """A title or award (no points); a manual award's ``rank`` applies if better than the rank held."""
+        name = self.rules.resolve(due.award.player)
+        award = replace(due.award, player=name)
+        if due.kind != "manual" or not due.award.rank:
+            return AwardGiven(award, due.kind, 0.0)
+        if not self.rules.rates(name):
+            return AwardGiven(replace(award, note=f"{award.note}: not a member, not rated"), due.kind, 0.0)
+        self._enter(name, None)
+        label, current = t.label_of(parse_rank(due.award.rank)), self.rank[name]
+        if self.start[name].fixed or t.rating_of(label) <= t.rating_of(current):
+            return AwardGiven(replace(award, note=f"{award.note}: keeps {current}"), due.kind, 0.0)
+        self.rank[name] = label
+        evidence = f"{award.event}: {award.note or 'manual award'}"
+        self.promotions.append(
+            Promotion(name, award.date, None, "manual award", current, label, evidence, award.event)
+        )
+        return AwardGiven(award, due.kind, 0.0)
+
+    def end(self, changes: list[Change]) -> dict[str, PlayerState]:
+        """The standings at the period's end: every player at their current rank."""
+        played: dict[str, int] = defaultdict(int)
+        for change in changes:
+            played[change.player] += 1
+        return {
+            name: replace(
+                s,
+                rating=t.rating_of(self.rank[name]),
+                rank=self.rank[name],
+                games_total=s.games_total + played[name],
+            )
+            for name, s in self.start.items()
+        }
+
+
+#: Article 13 (NT$): (lowest, highest rank number, fee) of the new rank (:func:`~tga_rules.rating_of`).
+FEES = ((-18, -10, 400), (-9, 0, 500), (1, 3, 600), (4, 6, 1100), (7, 9, 2100))
+FEES_SCHEMA = pa.schema(
+    [
+        pa.field("player", pa.string(), nullable=False),
+        pa.field("date", pa.date32(), nullable=False),
+        pa.field("rule", pa.string(), nullable=False),
+        pa.field("event", pa.string()),
+        pa.field("from_rank", pa.string()),
+        pa.field("to_rank", pa.string(), nullable=False),
+        pa.field("fee", pa.int64()),
+    ]
+)
+
+
+def fee(label: str) -> int | None:
+    """Article 13: the certificate fee in NT$ of the new rank ``label``; None for 20k and ``?``."""
+    number = t.rating_of(label)
+    return next((amount for low, high, amount in FEES if low <= number <= high), None)
+
+
+def fees_table(promotions: Iterable[Promotion]) -> pa.Table:
+    """One row per promotion or award with its new rank's fee, by date then player (:data:`FEES_SCHEMA`)."""
+    rows = [
+        {"player": p.player, "date": p.date, "rule": p.rule, "event": p.event, "from_rank": p.from_rank}
+        | {"to_rank": p.to_rank, "fee": fee(p.to_rank)}
+        for p in sorted(promotions, key=lambda p: (p.date, p.player))
+    ]
+    return pa.Table.from_pylist(rows, schema=FEES_SCHEMA)
