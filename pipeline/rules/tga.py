@@ -32,11 +32,11 @@ from both sides; 0 if they met no known rank); a player of unknown rank is dan 0
 promotion is dated at the unit's last game and cites the player's last game in it; a configured low-dan
 champion must have played in it. Kyus beyond 20k are 20k, professional dans are dans; 20k has no fee.
 
-Not derivable from the records: with no events file, EV values are not events here (rule sets see only
-configured events), so nothing is evaluated; byes are invisible without ``rounds``, forfeits without
-``no_show = "count"``; whether an event was announced a month ahead, refereed, or a player paid a fee.
-``reports()`` gives ``fees.parquet`` from the promotions of the last replay (kept by period as
-:meth:`TgaRules.rate_period` is called: the changes table does not hold manual awards).
+With no events file every ``EV`` is an event of kind ``recognised`` (the registry's
+``implicit_event_kind``). Not derivable from the records: byes are invisible without ``rounds``,
+forfeits without ``no_show = "count"``; whether an event was announced a month ahead, refereed, or a
+player paid a fee. ``reports()`` gives ``fees.parquet`` from the run's promotions (manual awards
+included), one row per new rank with its Article 13 fee.
 """
 
 from __future__ import annotations
