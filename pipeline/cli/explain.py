@@ -1,0 +1,113 @@
+"""cli.explain: the ``ratings explain`` command, rendering :func:`pipeline.explain.explain` with rich.
+
+Turns the options into a query (the roster of the configuration, when one is read, supplies aliases
+the records never used), prints the equation on one unbroken line, the games in a table, the games not
+counted with their reasons, the awards and promotions; maps :class:`~pipeline.reports.ReportError`
+(unknown player or period) and a bad configuration to exit status 2. Knows nothing of how the
+explanation is built.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.cells import cell_len
+from rich.text import Text
+
+from pipeline import config as config_mod
+from pipeline import explain as explain_mod
+from pipeline.cli.common import ConfigOpt, OutOpt, PeriodOpt, console, fail, output_folder
+from pipeline.reports import ReportError
+from pipeline.roster import Roster, load_roster
+
+
+def explain_command(
+    player: Annotated[str, typer.Argument(help="Player name or alias (any case or width)")],
+    period: PeriodOpt = None,
+    out: OutOpt = None,
+    config: ConfigOpt = None,
+) -> None:
+    """Explain a player's rating in a period (default: the latest they were rated in): the equation
+    from the start to the end, each counted game with its opponent, result, speed and points, the
+    games not counted and why, and the period's awards and promotions.
+
+    Example: ratings explain 羽焰 --period 2024-05
+    """
+    folder = output_folder(out, config)
+    try:
+        found = explain_mod.explain(folder, player, period, _roster(out, config))
+    except ReportError as e:
+        fail(str(e), 2)
+    render(found)
+
+
+def _roster(out: Path | None, config: Path | None) -> Roster | None:
+    """The configuration's roster (for its aliases); None when ``--out`` alone was given, or no roster.
+
+    Exits 2 for a bad configuration or roster file.
+    """
+    if out is not None and config is None:
+        return None
+    try:
+        found = config_mod.load(config)
+        return load_roster(found.roster_path) if found.roster_path else None
+    except config_mod.ConfigError as e:
+        fail(str(e), 2)
+
+
+def render(found: explain_mod.Explanation) -> None:
+    """Print ``found``: title, summary, equation, workings, then one line per counted game, per game
+    not counted, per award and per promotion. Lines are never wrapped."""
+    shown = console()
+
+    def say(text: str, style: str = "") -> None:
+        shown.print(Text(text, style=style), soft_wrap=True)
+
+    say(f"{found.player}, {found.period} ({found.rule_set})", "bold")
+    say(found.summary)
+    say(found.equation, "bold")
+    for line in found.workings:
+        say(f"  {line}")
+    say(f"counted games ({len(found.games)}):" if found.games else f"no counted games in {found.period}")
+    for line in aligned([game_cells(g) for g in found.games]):
+        say(f"  {line}")
+    if found.not_counted:
+        say(f"not counted ({len(found.not_counted)}):")
+        for line in aligned([excluded_cells(g) for g in found.not_counted]):
+            say(f"  {line}")
+    for title, lines in (("awards", found.awards), ("promotions", found.promotions)):
+        if lines:
+            say(f"{title}:")
+            for line in lines:
+                say(f"  {line}")
+
+
+def game_cells(game: explain_mod.GameLine) -> list[str]:
+    """date, colour, result, opponent (rank), speed, event, points, working."""
+    opponent = f"vs {game.opponent}" + (f" ({game.opponent_rank})" if game.opponent_rank else "")
+    cells = [str(game.date), game.color, game.result, opponent, game.speed or "", game.event or ""]
+    cells.append(game.points_text)
+    return [*cells, game.working]
+
+
+def excluded_cells(game: explain_mod.Excluded) -> list[str]:
+    """date, colour, result, opponent, speed, source, reasons: why."""
+    date = "" if game.date is None else str(game.date)
+    why = f"{', '.join(game.reasons)}: {game.why}"
+    return [date, game.color, game.result, f"vs {game.opponent}", game.speed or "", game.source, why]
+
+
+def aligned(rows: list[list[str]]) -> list[str]:
+    """``rows`` as lines, each column padded to its widest cell (terminal cells: CJK counts two);
+    empty columns dropped, the last column left unpadded."""
+    if not rows:
+        return []
+    keep = [i for i in range(len(rows[0])) if any(row[i] for row in rows)]
+    widths = {i: max(cell_len(row[i]) for row in rows) for i in keep}
+    lines = []
+    for row in rows:
+        cells = [row[i] + " " * (widths[i] - cell_len(row[i])) for i in keep[:-1]] + [row[keep[-1]]]
+        lines.append("  ".join(cells).rstrip())
+    return lines
