@@ -21,7 +21,6 @@ import pandas as pd
 from pipeline import periods as periods_mod
 from pipeline import reports
 from pipeline.reports import ReportError
-from pipeline.roster import name_key
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -205,16 +204,7 @@ def _canonical(games: pd.DataFrame, player: str, out: Path) -> list[str]:
 
     Raises ReportError if it spells none.
     """
-    key = name_key(player)
-    names: set[str] = set()
-    for side in ("black", "white"):
-        pairs = games[[side, f"{side}_player"]].dropna()
-        for raw, canonical in zip(pairs[side], pairs[f"{side}_player"], strict=True):
-            if key in (name_key(raw), name_key(canonical)):
-                names.add(str(canonical))
-    if not names:
-        raise ReportError(f"no player {player!r} in {out / reports.GAMES_FILE}")
-    return sorted(names)
+    return sorted(reports.players_named(games, player, out))
 
 
 def _history(tables: dict[str, pd.DataFrame], name: str) -> list[tuple[dt.date, float]]:

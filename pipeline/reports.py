@@ -251,8 +251,9 @@ def _check_period(period: str, known: list[str], out: Path) -> None:
         raise ReportError(f"unknown period {period!r} in {out} (periods: {listed})")
 
 
-def _plays(games: pd.DataFrame, player: str, out: Path) -> pd.Series[bool]:
-    """Rows where either side is a canonical player that ``player`` spells (any spelling in the records).
+def players_named(games: pd.DataFrame, player: str, out: Path) -> set[str]:
+    """The canonical names ``player`` spells in ``games`` (any spelling a record used, or the canonical
+    name; compared by :func:`pipeline.roster.name_key`). ``out`` is only named in the error.
 
     Raises ReportError if no record spells ``player``.
     """
@@ -262,9 +263,15 @@ def _plays(games: pd.DataFrame, player: str, out: Path) -> pd.Series[bool]:
         pairs = games[[side, f"{side}_player"]].dropna()
         for raw, canonical in zip(pairs[side], pairs[f"{side}_player"], strict=True):
             if key in (name_key(raw), name_key(canonical)):
-                names.add(canonical)
+                names.add(str(canonical))
     if not names:
         raise ReportError(f"no player {player!r} in {out / GAMES_FILE}")
+    return names
+
+
+def _plays(games: pd.DataFrame, player: str, out: Path) -> pd.Series[bool]:
+    """Rows where either side is a player ``player`` spells. Raises as :func:`players_named`."""
+    names = players_named(games, player, out)
     return games["black_player"].isin(names) | games["white_player"].isin(names)
 
 
