@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import typer
 
-from pipeline.cli import explain, export, plot, reports, run
+from pipeline.cli import backtest, explain, export, plot, reports, run
 
 app = typer.Typer(
     help="sgf-ratings: SGF game records in, ratings out.\n\nExample: ratings run --raw data/raw",
@@ -21,6 +21,7 @@ app.command("run")(run.run_command)
 app.command("ingest")(run.ingest_command)
 app.command("audit")(reports.audit_command)
 app.command("show")(reports.show_command)
-app.command("plot")(plot.plot_command)
 app.command("export")(export.export_command)
+app.command("plot")(plot.plot_command)
 app.command("explain")(explain.explain_command)
+app.command("backtest")(backtest.backtest_command)

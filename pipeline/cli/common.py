@@ -20,7 +20,9 @@ ConfigOpt = Annotated[
 ]
 OutOpt = Annotated[
     Path | None,
-    typer.Option("--out", help="Output folder of `ratings run` (default: \\[ingest] out of the configuration)"),
+    typer.Option(
+        "--out", help="Output folder of `ratings run` (default: \\[ingest] out of the configuration)"
+    ),
 ]
 PeriodOpt = Annotated[str | None, typer.Option("--period", help="Rating period, e.g. 2024-05, 2024-Q2, 2024")]
 

@@ -1,0 +1,108 @@
+"""cli.backtest: the ``ratings backtest`` command: rule sets in, the library's scores rendered as rich
+tables, the Parquet files written. Knows nothing of how the predictions are made (:mod:`pipeline.backtest`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from pathlib import Path
+from typing import Annotated, Any
+
+import pandas as pd
+import pyarrow.compute as pc
+import typer
+from rich.table import Table
+
+from pipeline import backtest, forecast
+from pipeline import config as config_mod
+from pipeline.cli.common import ConfigOpt, console, fail
+from pipeline.ingest import IngestError, IngestOptions
+
+RulesOpt = Annotated[
+    str | None,
+    typer.Option("--rules", help="Rule sets to compare, comma-separated (default: every registered one)"),
+]
+RawOpt = Annotated[Path | None, typer.Option("--raw", help="Folder of SGF records, read recursively")]
+OutOpt = Annotated[
+    Path | None, typer.Option("--out", help="Output folder: its ingest cache is used, backtest/ is written")
+]
+
+
+def backtest_command(
+    rules: RulesOpt = None, config: ConfigOpt = None, raw: RawOpt = None, out: OutOpt = None
+) -> None:
+    """Replay the same games under each rule set and score how well the ratings before each game predict it.
+
+    Scored on the decisive games every rule set rated for both players: the share won by the higher-rated
+    player, the mean log-loss (coin toss: 0.6931) and the Brier score (coin toss: 0.25), and a calibration
+    table. Writes <out>/backtest/summary.parquet and calibration.parquet (outside the run's snapshots).
+
+    Example: ratings backtest --rules club,hkga,egf --raw data/raw --out data/processed
+    """
+    settings = _settings(config, raw, out)
+    try:
+        checked = backtest.plans(settings, backtest.parse_names(rules))
+    except (config_mod.ConfigError, ValueError) as e:
+        fail(str(e), 2)
+    try:
+        result = backtest.backtest(
+            checked, IngestOptions(workers=settings.workers, speed_threshold_s=settings.speed_threshold_s)
+        )
+    except IngestError as e:
+        fail(str(e), 2)
+    written = backtest.write(result, settings.out)
+    shown = console()
+    shown.print(summary_table(result.summary.to_pandas(), result.n))
+    shown.print(calibration_table(result.calibration.to_pandas()))
+    for name in result.summary.filter(pc.equal(result.summary.column("games_rated"), 0)).column("rules"):
+        shown.print(f"{name}: rated none of the decisive games, left out of the comparison")
+    shown.print(f"written: {written[0]}, {written[1]}")
+
+
+def _settings(path: Path | None, raw: Path | None, out: Path | None) -> config_mod.RunConfig:
+    try:
+        settings = config_mod.load(path)
+    except config_mod.ConfigError as e:
+        fail(str(e), 2)
+    overrides: dict[str, Any] = {"raw": raw, "out": out}
+    return dataclasses.replace(settings, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def summary_table(summary: pd.DataFrame, n: int) -> Table:
+    """One row per rule set (metrics on the ``n`` common games), then the coin toss for reference."""
+    table = Table(title=f"backtest: {n} decisive game{'' if n == 1 else 's'} rated by every rule set")
+    for column in ("rule set", "predictor", "rated", "n", "higher-rated wins", "log-loss", "Brier"):
+        table.add_column(column, justify="left" if column in ("rule set", "predictor") else "right")
+    for row in summary.to_dict("records"):
+        metrics = [_number(row[k]) for k in ("higher_rated_wins", "log_loss", "brier")]
+        table.add_row(
+            str(row["rules"]), str(row["predictor"]), str(row["games_rated"]), str(row["n"]), *metrics
+        )
+    coin = (0.5, forecast.COIN_LOG_LOSS, forecast.COIN_BRIER)
+    table.add_row("coin toss", "p = 0.5", "", str(n), *map(_number, coin), style="dim")
+    return table
+
+
+def calibration_table(calibration: pd.DataFrame) -> Table:
+    """One row per bin of P(Black wins), one column per rule set: mean predicted / observed (games)."""
+    table = Table(title="calibration: mean predicted / observed Black win rate (games)")
+    table.add_column("P(Black wins)")
+    names = list(dict.fromkeys(calibration["rules"]))
+    for name in names:
+        table.add_column(name, justify="right")
+    for k in range(forecast.BINS):
+        cells = []
+        for name in names:
+            found = calibration[(calibration["rules"] == name) & (calibration["bin"] == k)]
+            row = found.iloc[0] if len(found) else None
+            cells.append(
+                f"{row.mean_predicted:.2f} / {row.observed:.2f} ({row.n})" if row is not None else ""
+            )
+        table.add_row(f"{k / forecast.BINS:.1f}-{(k + 1) / forecast.BINS:.1f}", *cells)
+    return table
+
+
+def _number(value: Any) -> str:
+    """``value`` to 4 places; empty for a missing value (a rule set with no games)."""
+    return "" if value is None or math.isnan(float(value)) else f"{float(value):.4f}"
