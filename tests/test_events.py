@@ -226,7 +226,8 @@ def test_bad_award_value_names_file_event_award_key_and_expectation(
 def test_unknown_event_key_is_named_with_the_known_keys(tmp_path: Path) -> None:
     message = _error(tmp_path, OPEN + 'winner = "x"\n')
     assert "[[event]] #1 (TOM Open) 'winner' is not a known key" in message
-    assert "award, champion, class, ends, group, kind, match, name, qualifier_rounds, rounds, runner_up" in message
+    known = "award, champion, class, ends, group, kind, match, name, qualifier_rounds, rounds, runner_up"
+    assert known in message
 
 
 def test_unknown_award_key_is_named_with_the_known_keys(tmp_path: Path) -> None:
