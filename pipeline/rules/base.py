@@ -17,8 +17,8 @@ from typing import Any, Protocol
 import pyarrow as pa
 
 from pipeline.events import Award, Event
-from pipeline.normalise.ranks import Rank
-from pipeline.roster import Roster
+from pipeline.normalise.ranks import Rank, parse_rank
+from pipeline.roster import Player, Roster
 
 #: Reason codes a configuration may turn from "exclude" to "count"; the others always exclude.
 OPTIONAL_REASONS = ("draw", "no_show", "handicap", "non_member")
@@ -207,6 +207,28 @@ class Context:
 
     roster: Roster
     validity: Validity
+
+
+class RosterRules:
+    """What the rule sets share about players: the validity they were configured with, names resolved
+    through the roster, who is rated, and a player's declared rank. Subclassed by each family."""
+
+    def __init__(self, context: Context) -> None:
+        self.validity = context.validity
+        self._roster = context.roster
+
+    def resolve(self, name: str) -> str:
+        """The canonical name of ``name`` (roster aliases)."""
+        return self._roster.resolve(name)
+
+    def rates(self, name: str) -> bool:
+        """True if ``name`` is rated: a member (everyone without a roster), or anyone if non-members count."""
+        return self._roster.is_member(name) or not self.validity.excludes("non_member")
+
+    def declared(self, name: str) -> tuple[Rank | None, Player | None]:
+        """``name``'s declared rank (None if the roster gives none) and roster entry (None if absent)."""
+        player = self._roster.get(name)
+        return (parse_rank(player.rank) if player is not None and player.rank else None), player
 
 
 class RuleSet(Protocol):

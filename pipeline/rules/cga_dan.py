@@ -40,6 +40,7 @@ from pipeline.rules.base import (
     PeriodOutcome,
     PlayerState,
     Promotion,
+    RosterRules,
     Validity,
 )
 from pipeline.rules.gor import cga_dan
@@ -109,7 +110,7 @@ def build(context: Context, params: Table) -> CgaDanRules:
     return CgaDanRules(context)
 
 
-class CgaDanRules:
+class CgaDanRules(RosterRules):
     """The ``cga-dan`` rule set, configured once with the run's context; :meth:`rate_period` is pure."""
 
     name = "cga-dan"
@@ -123,10 +124,6 @@ class CgaDanRules:
             pa.field("average_since_promotion", pa.float64()),
         ]
     )
-
-    def __init__(self, context: Context) -> None:
-        self.validity = context.validity
-        self._roster = context.roster
 
     def rate_period(
         self, period: str, games: Sequence[Game], awards: Sequence[DueAward], state: Mapping[str, PlayerState]
@@ -150,20 +147,11 @@ class CgaDanRules:
 
     def newcomer(self, name: str, recorded: Rank | None) -> PlayerState:
         """A first-seen player at the roster's declared dan, else the dan of ``recorded``; no points yet."""
-        player = self._roster.get(name)
-        declared = parse_rank(player.rank) if player is not None and player.rank else None
+        declared, player = self.declared(name)
         dan = cga_dan(declared or recorded)
         return PlayerState(
             0.0, label(dan), fixed=player is not None and player.fixed, extra={"dan": dan, "points": ()}
         )
-
-    def resolve(self, name: str) -> str:
-        """The canonical name of ``name`` (roster aliases)."""
-        return self._roster.resolve(name)
-
-    def rates(self, name: str) -> bool:
-        """True if ``name`` is rated: a member (everyone without a roster), or anyone if non-members count."""
-        return self._roster.is_member(name) or not self.validity.excludes("non_member")
 
 
 class _Ledger:

@@ -17,15 +17,15 @@ from dataclasses import replace
 
 import pyarrow as pa
 
-from pipeline.normalise.ranks import Rank, parse_rank
+from pipeline.normalise.ranks import Rank
 from pipeline.rules.base import (
     AwardGiven,
     Change,
-    Context,
     DueAward,
     Game,
     PeriodOutcome,
     PlayerState,
+    RosterRules,
     Validity,
 )
 
@@ -74,7 +74,7 @@ def coefficient(label: str) -> float:
     return _COEFFICIENT[label]
 
 
-class ClubRules:
+class ClubRules(RosterRules):
     """The ``club`` rule set. Configured once with the run's context; :meth:`rate_period` is pure."""
 
     name = "club"
@@ -87,10 +87,6 @@ class ClubRules:
             pa.field("game_points", pa.float64()),
         ]
     )
-
-    def __init__(self, context: Context) -> None:
-        self.validity = context.validity
-        self._roster = context.roster
 
     def rate_period(
         self, period: str, games: Sequence[Game], awards: Sequence[DueAward], state: Mapping[str, PlayerState]
@@ -107,20 +103,10 @@ class ClubRules:
 
     def newcomer(self, name: str, recorded: Rank | None) -> PlayerState:
         """The state of a player first seen now: the roster's rank (and rating), else ``recorded``."""
-        player = self._roster.get(name)
-        declared = parse_rank(player.rank) if player is not None and player.rank else None
+        declared, player = self.declared(name)
         label = club_rank(declared or recorded)
         rating = player.rating if player is not None and player.rating is not None else _BASE[label]
         return PlayerState(rating, label, fixed=player is not None and player.fixed)
-
-    def resolve(self, name: str) -> str:
-        """The canonical name of ``name`` (roster aliases)."""
-        return self._roster.resolve(name)
-
-    def rates(self, name: str) -> bool:
-        """True if the club rates ``name``: a member (everyone without a roster), or anyone when the
-        configuration counts non-members' games."""
-        return self._roster.is_member(name) or not self.validity.excludes("non_member")
 
 
 class _Month:

@@ -13,9 +13,9 @@ from typing import Any
 
 import pyarrow as pa
 
-from pipeline.normalise.ranks import Rank, parse_rank
+from pipeline.normalise.ranks import Rank
 from pipeline.roster import Roster, name_key
-from pipeline.rules.base import Change, Context, DueAward, Game, PeriodOutcome, PlayerState
+from pipeline.rules.base import Change, Context, DueAward, Game, PeriodOutcome, PlayerState, RosterRules
 from pipeline.rules.gor import CLASS_WEIGHTS, Formula
 from pipeline.tomlcheck import Table, boolean, one_of
 
@@ -59,7 +59,7 @@ class Params:
         return next((w for pattern, w in self.stages if key and fnmatchcase(key, name_key(pattern))), 1.0)
 
 
-class GorRules:
+class GorRules(RosterRules):
     """A GoR-family rule set: ``name``, its ``formula`` and ``weights``, configured once; pure after."""
 
     change_fields = CHANGE_FIELDS
@@ -67,9 +67,8 @@ class GorRules:
     def __init__(
         self, name: str, formula: Formula, weights: Params, context: Context, report: Report | None = None
     ) -> None:
+        super().__init__(context)
         self.name, self.formula, self.weights = name, formula, weights
-        self.validity = context.validity
-        self._roster = context.roster
         self._report = report
 
     def rate_period(
@@ -86,8 +85,7 @@ class GorRules:
 
     def newcomer(self, name: str, recorded: Rank | None) -> PlayerState:
         """A first-seen player: the roster's rating, else the rating of the declared or recorded rank."""
-        player = self._roster.get(name)
-        declared = parse_rank(player.rank) if player is not None and player.rank else None
+        declared, player = self.declared(name)
         rating = player.rating if player is not None and player.rating is not None else None
         rank = declared or recorded
         rating = rating if rating is not None else self.formula.initial(rank)

@@ -59,6 +59,7 @@ from pipeline.rules.base import (
     PeriodOutcome,
     PlayerState,
     Promotion,
+    RosterRules,
     Validity,
 )
 from pipeline.tomlcheck import Table
@@ -72,7 +73,7 @@ def build(context: Context, params: Table) -> TgaRules:
     return TgaRules(context)
 
 
-class TgaRules:
+class TgaRules(RosterRules):
     """The ``tga`` rule set, configured once with the run's context. :meth:`rate_period` keeps the
     promotions it gives by period for :meth:`reports`; nothing else is kept."""
 
@@ -86,10 +87,6 @@ class TgaRules:
             pa.field("article8", pa.bool_()),
         ]
     )
-
-    def __init__(self, context: Context) -> None:
-        self.validity = context.validity
-        self._roster = context.roster
 
     def rate_period(
         self, period: str, games: Sequence[Game], awards: Sequence[DueAward], state: Mapping[str, PlayerState]
@@ -122,18 +119,9 @@ class TgaRules:
 
     def newcomer(self, name: str, recorded: Rank | None) -> PlayerState:
         """A first-seen player at the roster's declared rank, else ``recorded`` (no roster rating used)."""
-        player = self._roster.get(name)
-        declared = parse_rank(player.rank) if player is not None and player.rank else None
+        declared, player = self.declared(name)
         label = t.label_of(declared or recorded)
         return PlayerState(t.rating_of(label), label, fixed=player is not None and player.fixed)
-
-    def resolve(self, name: str) -> str:
-        """The canonical name of ``name`` (roster aliases)."""
-        return self._roster.resolve(name)
-
-    def rates(self, name: str) -> bool:
-        """True if ``name`` is rated: a member (everyone without a roster), or anyone if non-members count."""
-        return self._roster.is_member(name) or not self.validity.excludes("non_member")
 
 
 def _key(game: Game) -> str | None:
