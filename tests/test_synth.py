@@ -790,10 +790,10 @@ def test_write_records_creates_folders_and_counts(tmp_path: Path) -> None:
     assert (tmp_path / "a/b/x.sgf").read_bytes() == b"(;)" and (tmp_path / "y.txt").exists()
 
 
-def test_main_sample_writes_the_club_sample(tmp_path: Path) -> None:
+def test_main_sample_writes_the_club_and_gomoku_sample(tmp_path: Path) -> None:
     assert main(["sample", str(tmp_path)]) == 0
     written = {str(p.relative_to(tmp_path)): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
-    assert written == {r.relpath: r.data for r in club_sample()}
+    assert written == {r.relpath: r.data for r in synth.sample()}
 
 
 def test_module_entry_point_writes_the_sample(tmp_path: Path) -> None:
@@ -803,7 +803,7 @@ def test_module_entry_point_writes_the_sample(tmp_path: Path) -> None:
         text=True,
         check=True,
     )
-    assert done.stdout.startswith(f"wrote {len(club_sample())} files") and not done.stderr
+    assert done.stdout.startswith(f"wrote {len(synth.sample())} files") and not done.stderr
 
 
 def test_main_corpus_writes_n_files(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""The generator's developer command line: `python -m pipeline.synth sample DIR` or `... corpus DIR --n N`.
+"""The generator's developer command line: `python -m pipeline.synth sample DIR` (the shipped sample, what
+`data/raw` holds: the club season and the Gomoku records) or `... corpus DIR --n N`.
 
 It only parses arguments and writes files; what is written comes from `pipeline.synth.season` and
 `pipeline.synth.corpus`. It knows nothing of the pipeline.
@@ -11,7 +12,7 @@ from pathlib import Path
 
 from pipeline.synth.corpus import synthetic_corpus
 from pipeline.synth.records import write_records
-from pipeline.synth.season import club_sample
+from pipeline.synth.season import sample
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -21,12 +22,14 @@ def main(argv: list[str] | None = None) -> int:
     """
     parser = argparse.ArgumentParser(prog="python -m pipeline.synth", description="Write synthetic SGF.")
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("sample", help="the club's sample season").add_argument("out_dir", type=Path)
+    commands.add_parser("sample", help="the shipped sample (club season + Gomoku)").add_argument(
+        "out_dir", type=Path
+    )
     corpus = commands.add_parser("corpus", help="a large mixed corpus for benchmarks")
     corpus.add_argument("out_dir", type=Path)
     corpus.add_argument("--n", type=int, default=20000)
     corpus.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    records = club_sample() if args.command == "sample" else synthetic_corpus(args.n, args.seed)
+    records = sample() if args.command == "sample" else synthetic_corpus(args.n, args.seed)
     print(f"wrote {write_records(records, args.out_dir)} files to {args.out_dir}")
     return 0

@@ -1,8 +1,10 @@
-"""The shipped sample: a club's season, May-August 2024, as the files a TOM/Fox export leaves (`data/raw`).
+"""The shipped sample (`data/raw`): a Go club's season, May-August 2024, as the files a TOM/Fox export
+leaves, plus the Gomoku records of `pipeline.synth.gomoku` under `gomoku/` (`sample()`).
 
-It turns the script of `pipeline.synth.club` (seed 001's worked example, the club's events and one game for
-every validity rule) plus seeded random filler games into records under `2024-MM/`. It knows nothing of the
-pipeline's reading of them, nor of the ratings they give (docs/sample.md says what to expect).
+The club season (`club_sample()`) turns the script of `pipeline.synth.club` (seed 001's worked example, the
+club's events and one game for every validity rule) plus seeded random filler games into records under
+`2024-MM/`. It knows nothing of the pipeline's reading of them, nor of the ratings they give (docs/sample.md
+says what to expect).
 """
 
 from __future__ import annotations
@@ -12,12 +14,19 @@ import dataclasses
 import random
 
 from pipeline.synth import club as C
+from pipeline.synth.gomoku import gomoku_sample
 from pipeline.synth.records import Record, game_record, render_rank, truncate
 
 MONTHS = (5, 6, 7, 8)
 _SLOW_S = (1800, 2400, 3600)
 _FAST_S = (600, 900, 1200)
 _NO_DATE_LAST = 99  # undated games are numbered after the month's dated ones
+
+
+def sample(seed: int = 2024) -> list[Record]:
+    """Everything `data/raw` holds, sorted by path: the club season (`club_sample`) and the Gomoku records
+    (`gomoku.gomoku_sample`, under `gomoku/`), each from its own generator seeded with `seed`."""
+    return sorted([*club_sample(seed), *gomoku_sample(seed)], key=lambda record: record.relpath)
 
 
 def club_sample(seed: int = 2024) -> list[Record]:
