@@ -23,7 +23,11 @@ from pipeline.rules.base import REASONS
 GAMES_FILE = "games.parquet"
 PART = "part-0.parquet"
 #: The rule sets' own report tables (``ratings show --report NAME``) by name -> file in the output folder.
-REPORT_FILES = {"certification": "certification.parquet", "fees": "fees.parquet"}
+REPORT_FILES = {
+    "certification": "certification.parquet",
+    "fees": "fees.parquet",
+    "promotions": "promotions.parquet",
+}
 
 #: The columns of :func:`audit_games`, in order.
 AUDIT_COLUMNS = (
@@ -172,7 +176,8 @@ def standings(out: Path, period: str | None = None, top: int | None = None) -> p
 
 
 def rule_set_report(out: Path, name: str, top: int | None = None) -> pd.DataFrame:
-    """A report table the run's rule set wrote (``hkga``: ``fees``, ``certification``), as written.
+    """A report table of the run (``promotions``, with their evidence; ``hkga``: ``fees``,
+    ``certification``; ``tga``: ``fees``), as written.
 
     Args:
         out: an output folder written by ``ratings run``.
@@ -195,7 +200,7 @@ def rule_set_report(out: Path, name: str, top: int | None = None) -> pd.DataFram
     if not path.exists():  # also a link left from an earlier run whose rule set wrote it
         raise ReportError(
             f"no {name} report in {out}: the run's rule set ({_run_rule_set(out)}) wrote no "
-            f"{REPORT_FILES[name]} (the hkga rule set writes one)"
+            f"{REPORT_FILES[name]} (fees: hkga and tga; certification: hkga)"
         )
     table = pd.read_parquet(path)
     return table if top is None else table.head(top)
