@@ -1,0 +1,247 @@
+"""explain: how one player's rating came about in one period, in words and numbers.
+
+Reads an output folder written by ``ratings run`` (``ratings/``, ``changes/``, ``awards/``,
+``promotions.parquet``, ``games.parquet``, ``manifest.json``) and builds an :class:`Explanation`: the
+equation from the rating at the period's start to the rating at its end, one line per counted game with
+the rule set's own quantities, the player's games that were not counted and why, and the period's awards
+and promotions. The equation's shape follows the run's rule set (from the manifest), one family of rule
+sets each (:mod:`pipeline.explain.families`); the numbers are written out by :mod:`pipeline.explain.terms`,
+the values are those of :mod:`pipeline.explain.model`.
+
+Knows nothing of how the rule sets compute (it reads what they wrote), of the configuration beyond an
+optional roster (for aliases the records never used), or of rendering (:mod:`pipeline.cli.explain`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from pipeline import reports
+from pipeline.explain.families import FLOORS, GOR_FAMILY, family_for
+from pipeline.explain.model import Excluded, Explanation, GameLine, Row, UnknownPlayer
+from pipeline.explain.terms import award_line, missing, number, optional_text, promotion_line, summary
+from pipeline.normalise.text import fold
+from pipeline.reports import ReportError
+from pipeline.roster import Roster, name_key
+
+__all__ = [
+    "FLOORS",
+    "GOR_FAMILY",
+    "REASON_WORDS",
+    "Excluded",
+    "Explanation",
+    "GameLine",
+    "UnknownPlayer",
+    "explain",
+    "find_player",
+    "number",
+]
+
+PART = "part-0.parquet"
+#: A reason code of RULES.md §0 in words.
+REASON_WORDS = {
+    "parse_error": "the record could not be read",
+    "wrong_game_type": "not the game type the run rates",
+    "missing_date": "no usable date",
+    "no_result": "no result (unknown, void or annulled)",
+    "draw": "draws are not valid games",
+    "no_show": "a no-show (a forfeit, or too few moves played)",
+    "handicap": "only even games count",
+    "non_member": "a player not on the roster, outside an inter-club event",
+    "self_play": "the same player on both sides",
+    "duplicate": "a second copy of a game already counted",
+    "opponent_cap": "beyond the per-opponent cap: only the first {cap} games against one opponent "
+    "in a period count",
+}
+_GAMES_COLUMNS = (
+    "seq",
+    "source_path",
+    "game_index",
+    "date",
+    "period",
+    "black",
+    "white",
+    "black_player",
+    "white_player",
+    "winner",
+    "result",
+    "speed_used",
+    "event_name",
+    "event",
+    "counted",
+    "reasons",
+    "notes",
+)
+
+
+def explain(out: Path, player: str, period: str | None = None, roster: Roster | None = None) -> Explanation:
+    """The derivation of ``player``'s rating in ``period`` from the output folder ``out``.
+
+    Args:
+        out: an output folder written by ``ratings run``.
+        player: a name as typed: canonical, an alias of ``roster``, or any spelling a record used;
+            compared NFKC-folded and casefolded (:func:`pipeline.roster.name_key`).
+        period: a period label (``2024-05``); None: the latest period with a ratings row of the player.
+        roster: the run's roster, for aliases no record used (None: only the records' spellings).
+
+    Returns:
+        The :class:`Explanation`.
+
+    Raises:
+        UnknownPlayer: if no player of ``out`` is spelled ``player`` (the message suggests close names).
+        ReportError: if ``out`` holds no output, the spelling names two players, the player was never
+            rated, or has no ratings row in ``period``.
+    """
+    games = reports.read_games(out, columns=_GAMES_COLUMNS)
+    name = find_player(out, player, games, roster)
+    rated = _rated_in(out, name)
+    if not rated:
+        raise ReportError(f"{name!r} has no rating in {out}: no counted game of theirs was rated")
+    period = period or rated[-1]
+    if period not in rated:
+        raise ReportError(f"{name!r} has no rating in period {period!r} (rated in: {', '.join(rated)})")
+    row = _partition(out, "ratings", period)
+    rating = _clean(row[row["player"] == name].iloc[0].to_dict()) | {"period": period}
+    manifest = _manifest(out)
+    rule_set = str(manifest.get("rule_set", "unknown"))
+    changes = _partition(out, "changes", period)
+    mine = (
+        changes[changes["player"] == name].sort_values(["seq", "color"], kind="stable")
+        if len(changes)
+        else changes
+    )
+    rows = [_clean(r) for r in mine.to_dict("records")]
+    awards = _partition(out, "awards", period)
+    award_rows = (
+        [_clean(r) for r in awards[awards["player"] == name].to_dict("records")] if len(awards) else []
+    )
+    promotions = _promotions(out, name, period)
+    equation, workings, lines = family_for(rule_set)(rule_set, rating, rows, award_rows, promotions)
+    excluded = _excluded(games, name, period, _cap(manifest))
+    return Explanation(
+        player=name,
+        period=period,
+        rule_set=rule_set,
+        rank_before=optional_text(rating.get("rank_before")),
+        rank=optional_text(rating.get("rank")),
+        rating_before=float(rating["rating_before"]),
+        rating=float(rating["rating"]),
+        summary=summary(rule_set, name, period, rating, len(excluded)),
+        equation=equation,
+        workings=tuple(workings),
+        games=tuple(lines),
+        not_counted=tuple(excluded),
+        awards=tuple(award_line(a) for a in award_rows),
+        promotions=tuple(promotion_line(p) for p in promotions),
+    )
+
+
+def find_player(
+    out: Path, player: str, games: pd.DataFrame | None = None, roster: Roster | None = None
+) -> str:
+    """The canonical name ``player`` spells in ``out``: a rated player's name, a spelling a record used,
+    or a ``roster`` name or alias, compared NFKC-folded and casefolded (when that finds two players, one
+    of them spelled exactly as ``player``, NFKC-folded, is the one).
+
+    ``games`` is ``out``'s games table when already read (``black``, ``white``, ``black_player`` and
+    ``white_player`` columns at least).
+    Raises UnknownPlayer (with close names) if nothing matches, ReportError if two players match.
+    """
+    if games is None:
+        games = reports.read_games(out, columns=("black", "white", "black_player", "white_player"))
+    spellings: dict[str, set[str]] = {}
+
+    def add(spelling: Any, canonical: Any) -> None:
+        if isinstance(spelling, str) and isinstance(canonical, str):
+            spellings.setdefault(name_key(spelling), set()).add(canonical)
+
+    for side in ("black", "white"):
+        for raw, canonical in zip(games[side], games[f"{side}_player"], strict=True):
+            add(raw, canonical)
+            add(canonical, canonical)
+    for label in reports.rated_periods(out):
+        for name in _partition(out, "ratings", label)["player"]:
+            add(name, name)
+    for entry in roster.players if roster is not None else ():
+        for spelling in (entry.name, *entry.aliases):
+            add(spelling, entry.name)
+    found = spellings.get(name_key(player), set())
+    if len(found) > 1 and fold(player) in found:  # "Fish" and "fish" both played: the exact one
+        return fold(player)
+    if len(found) > 1:
+        raise ReportError(f"{player!r} names more than one player in {out}: {', '.join(sorted(found))}")
+    if found:
+        return found.pop()
+    close = difflib.get_close_matches(name_key(player), list(spellings), n=5, cutoff=0.5)
+    names = list(dict.fromkeys(sorted(spellings[k])[0] for k in close))
+    hint = f" (did you mean: {', '.join(names)}?)" if names else ""
+    raise UnknownPlayer(f"no player {player!r} in {out}{hint}", names)
+
+
+def _excluded(games: pd.DataFrame, name: str, period: str, cap: int | None) -> list[Excluded]:
+    chosen = games[
+        (games["period"] == period)
+        & ~games["counted"].astype(bool)
+        & ((games["black_player"] == name) | (games["white_player"] == name))
+    ]
+    found = []
+    for g in chosen.to_dict("records"):
+        color = "B" if g["black_player"] == name else "W"
+        opponent = g["white_player"] if color == "B" else g["black_player"]
+        winner = g["winner"]
+        result = "draw" if winner == "draw" else "no result" if winner not in ("B", "W") else ""
+        result = result or ("win" if winner == color else "loss")
+        reasons = tuple(g["reasons"])
+        why = "; ".join(REASON_WORDS.get(c, c).format(cap=cap if cap is not None else "N") for c in reasons)
+        source = g["source_path"] if not g["game_index"] else f"{g['source_path']}#{g['game_index']}"
+        speed = optional_text(g["speed_used"])
+        found.append(Excluded(g["date"], str(opponent), color, result, speed, str(source), reasons, why))
+    return found
+
+
+def _rated_in(out: Path, name: str) -> list[str]:
+    """The periods (in order) whose ratings hold a row of ``name``."""
+    return [p for p in reports.rated_periods(out) if (_partition(out, "ratings", p)["player"] == name).any()]
+
+
+def _partition(out: Path, dataset: str, period: str) -> pd.DataFrame:
+    """``out/<dataset>/period=<period>``'s table (empty, no columns, when the period has none)."""
+    path = out / dataset / f"period={period}" / PART
+    return pd.read_parquet(path) if path.exists() else pd.DataFrame()
+
+
+def _promotions(out: Path, name: str, period: str) -> list[Row]:
+    path = out / "promotions.parquet"
+    if not path.exists():
+        return []
+    table = pd.read_parquet(path)
+    if not len(table) or "period" not in table:
+        return []
+    mine = table[(table["player"] == name) & (table["period"] == period)].sort_values("date", kind="stable")
+    return [_clean(r) for r in mine.to_dict("records")]
+
+
+def _manifest(out: Path) -> dict[str, Any]:
+    try:
+        found = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _cap(manifest: Mapping[str, Any]) -> int | None:
+    try:
+        return int(manifest["settings"]["validity"]["opponent_cap"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _clean(row: Mapping[Any, Any]) -> Row:
+    """A record with pandas' missing values as None."""
+    return {str(k): None if missing(v) else v for k, v in row.items()}
