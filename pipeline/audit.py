@@ -36,7 +36,7 @@ Check = Callable[[pd.DataFrame, Validity, Roster], "pd.Series[bool]"]
 
 def audit(games: pa.Table, roster: Roster, events: Events, valid: Validity) -> pa.Table:
     """``games`` (schema :data:`~pipeline.schema.GAMES_INGEST`) with the audit columns of
-    :data:`~pipeline.schema.GAMES`, in ``seq`` order."""
+    :data:`~pipeline.tables.GAMES`, in ``seq`` order. Never raises for any row's values."""
     df = _order(games.to_pandas())
     df = _identify(df, roster, events)
     df["period"] = [None if pd.isna(d) else period_of(d, valid.period) for d in df["date"]]
