@@ -16,6 +16,7 @@ after the switch. Knows nothing of what the tables mean.
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import uuid
@@ -24,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from pipeline import store
 
@@ -47,7 +47,7 @@ def write_generation(
     generation.mkdir(parents=True)
     try:
         for name, table in files.items():
-            store.write_parquet(table, generation / name)
+            store.write_parquet(table, generation / name, atomic=False)
         for name, table in datasets.items():
             _write_dataset(table, generation / name)
         store.write_json(manifest, generation / "manifest.json")
@@ -65,12 +65,15 @@ def _write_dataset(table: pa.Table, folder: Path) -> None:
     ``period`` column) as ``empty.parquet``, so that reading the folder still gives the columns."""
     folder.mkdir(parents=True)
     if not table.num_rows:
-        store.write_parquet(table, folder / "empty.parquet")
+        store.write_parquet(table, folder / "empty.parquet", atomic=False)
         return
-    column = table.column("period")
-    for label in sorted(set(column.to_pylist())):
-        part = table.filter(pc.equal(column, label)).drop_columns(["period"])
-        store.write_parquet(part, folder / f"period={label}" / PART)
+    table = table.sort_by("period")  # a stable sort: each period's rows keep their order
+    start = 0
+    for label, rows in itertools.groupby(table.column("period").to_pylist()):
+        count = sum(1 for _ in rows)
+        part = table.slice(start, count).drop_columns(["period"])
+        store.write_parquet(part, folder / f"period={label}" / PART, atomic=False)
+        start += count
 
 
 def _switch(root: Path, name: str) -> None:

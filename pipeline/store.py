@@ -35,11 +35,21 @@ def atomic_path(path: Path) -> Iterator[Path]:
             os.unlink(tmp)
 
 
-def write_parquet(table: pa.Table, path: Path, metadata: dict[str, Any] | None = None) -> None:
-    """Write ``table`` to ``path`` atomically, ``metadata`` (JSON-able) in the file's key-value metadata."""
+def write_parquet(
+    table: pa.Table, path: Path, metadata: dict[str, Any] | None = None, *, atomic: bool = True
+) -> None:
+    """Write ``table`` to ``path``, ``metadata`` (JSON-able) in the file's key-value metadata.
+
+    ``atomic``: through a temporary file renamed over ``path``; False writes in place (for files
+    inside a folder that is itself switched in atomically, where the rename would only cost time).
+    """
     if metadata is not None:
         existing = table.schema.metadata or {}
         table = table.replace_schema_metadata({**existing, _META_KEY: json.dumps(metadata).encode()})
+    if not atomic:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(table, path, compression="zstd")
+        return
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp, compression="zstd")
 

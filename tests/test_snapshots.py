@@ -88,12 +88,12 @@ def test_a_run_failing_midway_leaves_the_previous_output(
     write("sep.sgf", _game("A", "B", "B+R", "2024-09-03").encode())  # a leaked write would show
     real, written = store.write_parquet, []
 
-    def third_write_fails(table: Any, path: Path, metadata: Any = None) -> None:
-        if snapshots.GENERATIONS in path.parts:  # games.parquet, ratings 2024-05, then ratings 2024-06
+    def third_write_fails(table: Any, path: Path, metadata: Any = None, **options: Any) -> None:
+        if snapshots.GENERATIONS in path.parts:  # games.parquet, promotions.parquet, then ratings 2024-05
             written.append(path)
             if len(written) == 3:
                 raise OSError("disk full (test)")
-        real(table, path, metadata)
+        real(table, path, metadata, **options)
 
     monkeypatch.setattr(store, "write_parquet", third_write_fails)
     result = ratings_run(tmp_path, out)
