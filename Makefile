@@ -9,7 +9,7 @@ CONFIG ?= config/ratings.toml
 BENCH_N ?= 20000
 
 .DEFAULT_GOAL := help
-.PHONY: help install ratings test lint bench sample clean
+.PHONY: help install ratings test lint bench sample check clean
 
 help: ## List every target with what it does
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -41,6 +41,9 @@ bench: $(STAMP) ## Benchmark ingest (files/s, BENCH_N synthetic records and ../s
 sample: $(STAMP) ## Rewrite the sample records in data/raw from the project's own generator
 	$(BIN)/python -m pipeline.synth sample $(RAW)
 
-clean: ## Remove outputs and caches (keeps .venv)
-	rm -rf $(OUT)/* .pytest_cache .mypy_cache .ruff_cache bench/out
+check: $(STAMP) ## Check data/processed against the output contract (../shared/tools/check_output.py)
+	$(BIN)/python ../shared/tools/check_output.py $(OUT)
+
+clean: ## Remove outputs, their generations and caches (keeps .venv)
+	rm -rf $(OUT)/* $(OUT)/.gen $(OUT)/.cache .pytest_cache .mypy_cache .ruff_cache bench/out
 	touch $(OUT)/.gitkeep
