@@ -81,13 +81,21 @@ class Backtest:
     ingest: IngestResult
 
 
-def parse_names(text: str | None) -> list[str]:
-    """The rule-set names of a comma-separated list (duplicates dropped), or every registered one for None.
+def parse_names(text: str | None, config: RunConfig | None = None) -> list[str]:
+    """The rule-set names of a comma-separated list (duplicates dropped); for None, every registered rule
+    set that rates a game type the configured one (``config``'s ``[run] rule_set``, default club) rates:
+    Go rule sets are compared with Go rule sets, and ``tga`` only with itself, so that the common
+    evaluation set is not empty by construction.
 
-    Raises ValueError if ``text`` names none.
+    Raises ValueError if ``text`` names none or the configured rule set is not registered.
     """
     if text is None:
-        return rules.names()
+        config = config or RunConfig()
+        try:
+            mine = rules.validity(config.rule_set or DEFAULT_RULE_SET, config.validity).game_types
+        except rules.UnknownRuleSet as e:
+            raise ValueError(str(e)) from None
+        return [name for name in rules.names() if set(rules.validity(name).game_types) & set(mine)]
     names = list(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
     if not names:
         raise ValueError(f"--rules names no rule set: {text!r}")

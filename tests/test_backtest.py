@@ -178,3 +178,11 @@ def test_help_shows_an_example() -> None:
     result = runner.invoke(app, ["backtest", "--help"])
     assert result.exit_code == 0
     assert "Example: ratings backtest --rules" in " ".join(result.output.split())
+
+
+def test_default_rule_sets_rate_the_configured_game_type() -> None:
+    from pipeline.backtest import parse_names
+    from pipeline.config import RunConfig
+
+    assert "tga" not in parse_names(None, RunConfig()) and "hkga" in parse_names(None, RunConfig())
+    assert parse_names(None, RunConfig(rule_set="tga")) == ["tga"]

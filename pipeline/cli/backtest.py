@@ -42,7 +42,7 @@ def backtest_command(
     """
     settings = _settings(config, raw, out)
     try:
-        checked = backtest.plans(settings, backtest.parse_names(rules))
+        checked = backtest.plans(settings, backtest.parse_names(rules, settings))
     except (config_mod.ConfigError, ValueError) as e:
         fail(str(e), 2)
     try:
