@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from pipeline import outputs, reports
 from pipeline import periods as periods_mod
-from pipeline import reports
 from pipeline.reports import ReportError
 
 if TYPE_CHECKING:
@@ -195,7 +195,7 @@ def _system_cjk_font() -> Path | None:
 
 def _ratings(out: Path, label: str) -> pd.DataFrame:
     """The ``player``, ``rating`` and ``rating_before`` columns of ``out``'s ratings table of ``label``."""
-    path = out / "ratings" / f"period={label}" / reports.PART
+    path = outputs.partition_path(out, "ratings", label)
     return pd.read_parquet(path, columns=["player", "rating", "rating_before"])
 
 

@@ -1,33 +1,49 @@
 """reports: questions put to a finished output folder: which games counted and why not, and the standings.
 
 Reads ``games.parquet``, ``ratings/`` and ``changes/`` as ``ratings run`` wrote them (DESIGN.md output
-contract) and answers with pandas DataFrames. Knows nothing of the configuration (the roster is seen
-only through the names the run wrote into ``games.parquet``), of how the audit decided or a rule set
-rated, and of rendering (the command line's tables live in :mod:`pipeline.cli.reports`).
+contract), through the readers of :mod:`pipeline.outputs` (whose names and constants it re-exports), and
+answers with pandas DataFrames. Knows nothing of the configuration (the roster is seen only through the
+names the run wrote into ``games.parquet``), of how the audit decided or a rule set rated, of the folder's
+file layout beyond :mod:`pipeline.outputs`, and of rendering (the command line's tables live in
+:mod:`pipeline.cli.reports`).
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
-import pyarrow.parquet as pq
 
-from pipeline import periods as periods_mod
+from pipeline import outputs
+from pipeline.outputs import (
+    GAMES_FILE,
+    PART,
+    REPORT_FILES,
+    ReportError,
+    check_period,
+    game_periods,
+    rated_periods,
+    read_games,
+)
 from pipeline.roster import name_key
 from pipeline.rules.base import REASONS
 
-GAMES_FILE = "games.parquet"
-PART = "part-0.parquet"
-#: The rule sets' own report tables (``ratings show --report NAME``) by name -> file in the output folder.
-REPORT_FILES = {
-    "certification": "certification.parquet",
-    "fees": "fees.parquet",
-    "promotions": "promotions.parquet",
-}
+__all__ = [
+    "AUDIT_COLUMNS",
+    "GAMES_FILE",
+    "PART",
+    "REPORT_FILES",
+    "STANDINGS_COLUMNS",
+    "ReportError",
+    "audit_games",
+    "game_periods",
+    "players_named",
+    "rated_periods",
+    "read_games",
+    "rule_set_report",
+    "standings",
+]
 
 #: The columns of :func:`audit_games`, in order.
 AUDIT_COLUMNS = (
@@ -66,36 +82,7 @@ STANDINGS_COLUMNS = (
     "bonus",
     "member",
 )
-_GAMES_READ = (
-    "seq",
-    "game_id",
-    "source_path",
-    "game_index",
-    "parse_error",
-    "date",
-    "period",
-    "black",
-    "white",
-    "black_player",
-    "white_player",
-    "result",
-    "speed",
-    "speed_used",
-    "event",
-    "event_name",
-    "stage",
-    "counted",
-    "reasons",
-    "notes",
-)
 _CHANGE_KEYS = ("player", "color", "delta", "points", "bonus", "bonus_rule")
-
-
-class ReportError(ValueError):
-    """A question the output folder cannot answer: no output yet, or an unknown period, reason or player.
-
-    The message names the bad value and what would have been accepted.
-    """
 
 
 def audit_games(
@@ -132,7 +119,7 @@ def audit_games(
         raise ReportError(f"unknown reason {reason!r} (reason codes: {', '.join(REASONS)})")
     keep = pd.Series(True, index=games.index)
     if period is not None:
-        _check_period(period, game_periods(out, games), out)
+        check_period(period, game_periods(out, games), out)
         keep &= games["period"] == period
     if player is not None:
         keep &= _plays(games, player, out)
@@ -168,8 +155,8 @@ def standings(out: Path, period: str | None = None, top: int | None = None) -> p
         if not rated:
             return pd.DataFrame(columns=list(STANDINGS_COLUMNS))
         period = rated[-1]
-    _check_period(period, rated, out)
-    table = pd.read_parquet(out / "ratings" / f"period={period}" / PART)
+    check_period(period, rated, out)
+    table = pd.read_parquet(outputs.partition_path(out, "ratings", period))
     table = table.sort_values(["rating", "player"], ascending=[False, True], kind="stable")
     table = table.reset_index(drop=True)[list(STANDINGS_COLUMNS)]
     return table if top is None else table.head(top)
@@ -208,52 +195,7 @@ def rule_set_report(out: Path, name: str, top: int | None = None) -> pd.DataFram
 
 def _run_rule_set(out: Path) -> str:
     """The rule set named in ``out/manifest.json``, or ``unknown`` if it cannot be read."""
-    try:
-        return str(json.loads((out / "manifest.json").read_text(encoding="utf-8"))["rule_set"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return "unknown"
-
-
-def rated_periods(out: Path) -> list[str]:
-    """The periods ``out/ratings`` holds, in time order (empty when the run rated none, or no output)."""
-    folder = out / "ratings"
-    labels = [p.name.removeprefix("period=") for p in _entries(folder) if p.name.startswith("period=")]
-    return _in_order(labels)
-
-
-def game_periods(out: Path, games: pd.DataFrame | None = None) -> list[str]:
-    """Every period a game record in ``out`` falls in, or that was rated, in time order.
-
-    ``games`` is ``out``'s games table when already read (any columns including ``period``).
-    Raises ReportError if ``out`` holds no output.
-    """
-    if games is None:
-        games = read_games(out, columns=["period"])
-    return _in_order([*games["period"].dropna().unique(), *rated_periods(out)])
-
-
-def read_games(out: Path, columns: Iterable[str] = _GAMES_READ) -> pd.DataFrame:
-    """``out/games.parquet`` (the ``columns`` named), rows in ``seq`` order, ``reasons``/``notes`` as lists.
-
-    Raises ReportError if the file is missing (no ``ratings run`` into ``out`` yet).
-    """
-    path = out / GAMES_FILE
-    if not path.exists():
-        raise ReportError(f"no output in {out} (no {GAMES_FILE}): run `ratings run --out {out}` first")
-    games: pd.DataFrame = pq.read_table(path, columns=list(columns)).to_pandas()
-    for name in ("reasons", "notes"):
-        if name in games:
-            games[name] = games[name].map(list)
-    if "seq" in games:
-        games = games.sort_values("seq", kind="stable").reset_index(drop=True)
-    return games
-
-
-def _check_period(period: str, known: list[str], out: Path) -> None:
-    """Raises ReportError naming ``period`` and listing ``known`` if it is not one of them."""
-    if period not in known:
-        listed = ", ".join(known) if known else "none"
-        raise ReportError(f"unknown period {period!r} in {out} (periods: {listed})")
+    return str(outputs.read_manifest(out).get("rule_set", "unknown"))
 
 
 def players_named(games: pd.DataFrame, player: str, out: Path) -> set[str]:
@@ -285,10 +227,7 @@ def _changes_of(out: Path, games: pd.DataFrame) -> dict[str, list[dict[str, Any]
     wanted = set(games.loc[games["counted"], "game_id"])
     found: dict[str, list[dict[str, Any]]] = {}
     for label in sorted(set(games.loc[games["counted"], "period"].dropna())):
-        path = out / "changes" / f"period={label}" / PART
-        if not path.exists():
-            continue
-        part = pd.read_parquet(path, columns=["game_id", *_CHANGE_KEYS])
+        part = outputs.read_partition(out, "changes", label, columns=["game_id", *_CHANGE_KEYS])
         part = part[part["game_id"].isin(wanted)].sort_values(["game_id", "color"])
         for row in part.to_dict("records"):
             found.setdefault(str(row["game_id"]), []).append(
@@ -328,22 +267,6 @@ def _audit_rows(games: pd.DataFrame, changes: dict[str, list[dict[str, Any]]]) -
         }
     )
     return frame.reset_index(drop=True)[list(AUDIT_COLUMNS)]
-
-
-def _entries(folder: Path) -> list[Path]:
-    return list(folder.iterdir()) if folder.is_dir() else []
-
-
-def _in_order(labels: Iterable[str]) -> list[str]:
-    """Distinct period labels by their first day (then text); labels that are not periods go last."""
-
-    def key(label: str) -> tuple[int, str, str]:
-        try:
-            return 0, periods_mod.bounds(label)[0].isoformat(), label
-        except periods_mod.PeriodError:
-            return 1, "", label
-
-    return sorted({str(label) for label in labels}, key=key)
 
 
 def _missing(value: Any) -> bool:

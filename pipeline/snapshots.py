@@ -31,6 +31,7 @@ from pipeline import store
 GENERATIONS = ".gen"
 CURRENT = "current"
 PART = "part-0.parquet"
+EMPTY_PART = "empty.parquet"
 
 
 def write_generation(
@@ -65,7 +66,7 @@ def _write_dataset(table: pa.Table, folder: Path) -> None:
     ``period`` column) as ``empty.parquet``, so that reading the folder still gives the columns."""
     folder.mkdir(parents=True)
     if not table.num_rows:
-        store.write_parquet(table, folder / "empty.parquet", atomic=False)
+        store.write_parquet(table, folder / EMPTY_PART, atomic=False)
         return
     table = table.sort_by("period")  # a stable sort: each period's rows keep their order
     start = 0

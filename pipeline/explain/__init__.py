@@ -1,12 +1,12 @@
 """explain: how one player's rating came about in one period, in words and numbers.
 
 Reads an output folder written by ``ratings run`` (``ratings/``, ``changes/``, ``awards/``,
-``promotions.parquet``, ``games.parquet``, ``manifest.json``) and builds an :class:`Explanation`: the
-equation from the rating at the period's start to the rating at its end, one line per counted game with
-the rule set's own quantities, the player's games that were not counted and why, and the period's awards
-and promotions. The equation's shape follows the run's rule set (from the manifest), one family of rule
-sets each (:mod:`pipeline.explain.families`); the numbers are written out by :mod:`pipeline.explain.terms`,
-the values are those of :mod:`pipeline.explain.model`.
+``promotions.parquet``, ``games.parquet``, ``manifest.json``) through :mod:`pipeline.outputs` and
+builds an :class:`Explanation`: the equation from the rating at the period's start to the rating at its
+end, one line per counted game with the rule set's own quantities, the player's games that were not
+counted and why, and the period's awards and promotions. The equation's shape follows the run's rule
+set (from the manifest), one family of rule sets each (:mod:`pipeline.explain.families`); the numbers
+are written out by :mod:`pipeline.explain.terms`, the values are those of :mod:`pipeline.explain.model`.
 
 Knows nothing of how the rule sets compute (it reads what they wrote), of the configuration beyond an
 optional roster (for aliases the records never used), or of rendering (:mod:`pipeline.cli.explain`).
@@ -15,19 +15,18 @@ optional roster (for aliases the records never used), or of rendering (:mod:`pip
 from __future__ import annotations
 
 import difflib
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from pipeline import reports
+from pipeline import outputs
 from pipeline.explain.families import FLOORS, GOR_FAMILY, family_for
 from pipeline.explain.model import Excluded, Explanation, GameLine, Row, UnknownPlayer
 from pipeline.explain.terms import award_line, missing, number, optional_text, promotion_line, summary
 from pipeline.normalise.text import fold
-from pipeline.reports import ReportError
+from pipeline.outputs import ReportError
 from pipeline.roster import Roster, name_key
 
 __all__ = [
@@ -43,7 +42,6 @@ __all__ = [
     "number",
 ]
 
-PART = "part-0.parquet"
 #: A reason code of RULES.md §0 in words.
 REASON_WORDS = {
     "parse_error": "the record could not be read",
@@ -59,25 +57,8 @@ REASON_WORDS = {
     "opponent_cap": "beyond the per-opponent cap: only the first {cap} games against one opponent "
     "in a period count",
 }
-_GAMES_COLUMNS = (
-    "seq",
-    "source_path",
-    "game_index",
-    "date",
-    "period",
-    "black",
-    "white",
-    "black_player",
-    "white_player",
-    "winner",
-    "result",
-    "speed_used",
-    "event_name",
-    "event",
-    "counted",
-    "reasons",
-    "notes",
-)
+#: The games columns read: the queries' (:data:`pipeline.outputs.GAMES_COLUMNS`) and the winner.
+_GAMES_COLUMNS = (*outputs.GAMES_COLUMNS, "winner")
 
 
 def explain(out: Path, player: str, period: str | None = None, roster: Roster | None = None) -> Explanation:
@@ -98,7 +79,7 @@ def explain(out: Path, player: str, period: str | None = None, roster: Roster | 
         ReportError: if ``out`` holds no output, the spelling names two players, the player was never
             rated, or has no ratings row in ``period``.
     """
-    games = reports.read_games(out, columns=_GAMES_COLUMNS)
+    games = outputs.read_games(out, columns=_GAMES_COLUMNS)
     name = find_player(out, player, games, roster)
     rated = _rated_in(out, name)
     if not rated:
@@ -106,18 +87,18 @@ def explain(out: Path, player: str, period: str | None = None, roster: Roster | 
     period = period or rated[-1]
     if period not in rated:
         raise ReportError(f"{name!r} has no rating in period {period!r} (rated in: {', '.join(rated)})")
-    row = _partition(out, "ratings", period)
+    row = outputs.read_partition(out, "ratings", period)
     rating = _clean(row[row["player"] == name].iloc[0].to_dict()) | {"period": period}
-    manifest = _manifest(out)
+    manifest = outputs.read_manifest(out)
     rule_set = str(manifest.get("rule_set", "unknown"))
-    changes = _partition(out, "changes", period)
+    changes = outputs.read_partition(out, "changes", period)
     mine = (
         changes[changes["player"] == name].sort_values(["seq", "color"], kind="stable")
         if len(changes)
         else changes
     )
     rows = [_clean(r) for r in mine.to_dict("records")]
-    awards = _partition(out, "awards", period)
+    awards = outputs.read_partition(out, "awards", period)
     award_rows = (
         [_clean(r) for r in awards[awards["player"] == name].to_dict("records")] if len(awards) else []
     )
@@ -154,7 +135,7 @@ def find_player(
     Raises UnknownPlayer (with close names) if nothing matches, ReportError if two players match.
     """
     if games is None:
-        games = reports.read_games(out, columns=("black", "white", "black_player", "white_player"))
+        games = outputs.read_games(out, columns=("black", "white", "black_player", "white_player"))
     spellings: dict[str, set[str]] = {}
 
     def add(spelling: Any, canonical: Any) -> None:
@@ -165,8 +146,8 @@ def find_player(
         for raw, canonical in zip(games[side], games[f"{side}_player"], strict=True):
             add(raw, canonical)
             add(canonical, canonical)
-    for label in reports.rated_periods(out):
-        for name in _partition(out, "ratings", label)["player"]:
+    for label in outputs.rated_periods(out):
+        for name in outputs.read_partition(out, "ratings", label)["player"]:
             add(name, name)
     for entry in roster.players if roster is not None else ():
         for spelling in (entry.name, *entry.aliases):
@@ -207,17 +188,15 @@ def _excluded(games: pd.DataFrame, name: str, period: str, cap: int | None) -> l
 
 def _rated_in(out: Path, name: str) -> list[str]:
     """The periods (in order) whose ratings hold a row of ``name``."""
-    return [p for p in reports.rated_periods(out) if (_partition(out, "ratings", p)["player"] == name).any()]
-
-
-def _partition(out: Path, dataset: str, period: str) -> pd.DataFrame:
-    """``out/<dataset>/period=<period>``'s table (empty, no columns, when the period has none)."""
-    path = out / dataset / f"period={period}" / PART
-    return pd.read_parquet(path) if path.exists() else pd.DataFrame()
+    return [
+        p
+        for p in outputs.rated_periods(out)
+        if (outputs.read_partition(out, "ratings", p)["player"] == name).any()
+    ]
 
 
 def _promotions(out: Path, name: str, period: str) -> list[Row]:
-    path = out / "promotions.parquet"
+    path = out / outputs.PROMOTIONS_FILE
     if not path.exists():
         return []
     table = pd.read_parquet(path)
@@ -225,14 +204,6 @@ def _promotions(out: Path, name: str, period: str) -> list[Row]:
         return []
     mine = table[(table["player"] == name) & (table["period"] == period)].sort_values("date", kind="stable")
     return [_clean(r) for r in mine.to_dict("records")]
-
-
-def _manifest(out: Path) -> dict[str, Any]:
-    try:
-        found = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return found if isinstance(found, dict) else {}
 
 
 def _cap(manifest: Mapping[str, Any]) -> int | None:
