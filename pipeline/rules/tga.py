@@ -74,8 +74,8 @@ def build(context: Context, params: Table) -> TgaRules:
 
 
 class TgaRules(RosterRules):
-    """The ``tga`` rule set, configured once with the run's context. :meth:`rate_period` keeps the
-    promotions it gives by period for :meth:`reports`; nothing else is kept."""
+    """The ``tga`` rule set, configured once with the run's context; :meth:`rate_period` and
+    :meth:`reports` are pure (the fees come from the run's promotions table)."""
 
     name = "tga"
     change_fields = pa.schema(
