@@ -11,9 +11,11 @@ which games count. Decisions (RULES.md is silent):
 - a game without a player name on either side (no ``PB``/``PW``) cannot be rated: it gets
   ``parse_error`` and the note ``missing_player`` (RULES.md has no code of its own for it);
 - a record without ``GM`` is Go (GM 1), as the SGF specification says;
-- ``duplicate`` compares players, date and the main-line moves; for games with fewer than
-  ``min_moves`` moves (no moves to compare) the result must match too; the earlier copy in
-  ``seq`` order is kept;
+- a date of year precision only (``DT[2024]``) is ``missing_date`` unless the periods are years;
+- an inter-club event exempts a game from ``non_member`` only when one side is a member;
+- ``duplicate`` compares the two players (either colour), the date and the main-line moves; for
+  games with fewer than ``min_moves`` moves (no moves to compare) the result must match too; the
+  earlier copy in ``seq`` order is kept;
 - the opponent cap counts only games that pass every other rule, per unordered pair and period.
 """
 
@@ -25,7 +27,7 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from pipeline.events import Event, Events
+from pipeline.events import INTER_CLUB, Event, Events
 from pipeline.periods import period_of
 from pipeline.roster import Roster
 from pipeline.rules.base import REASONS, Validity
@@ -39,7 +41,11 @@ def audit(games: pa.Table, roster: Roster, events: Events, valid: Validity) -> p
     :data:`~pipeline.tables.GAMES`, in ``seq`` order. Never raises for any row's values."""
     df = _order(games.to_pandas())
     df = _identify(df, roster, events)
-    df["period"] = [None if pd.isna(d) else period_of(d, valid.period) for d in df["date"]]
+    vague = (df["date_precision"] == "year") & (valid.period != "year")  # a year only: no month to file it in
+    df["period"] = [
+        None if pd.isna(d) or v else period_of(d, valid.period)
+        for d, v in zip(df["date"], vague, strict=True)
+    ]
     unknown_speed = df["speed"].isna() | (df["speed"] == "unknown")
     df["speed_used"] = df["speed"].where(~unknown_speed, valid.unknown_speed)
     flags = _flags(df, valid, roster)
@@ -107,7 +113,8 @@ def _wrong_type(df: pd.DataFrame, valid: Validity, roster: Roster) -> pd.Series[
 
 
 def _missing_date(df: pd.DataFrame, valid: Validity, roster: Roster) -> pd.Series[bool]:
-    return df["date"].isna()
+    """No date, or only a year where the periods are shorter than a year (``DT[2024]``: which month?)."""
+    return df["date"].isna() | ((df["date_precision"] == "year") & (valid.period != "year"))
 
 
 def _no_result(df: pd.DataFrame, valid: Validity, roster: Roster) -> pd.Series[bool]:
@@ -130,8 +137,9 @@ def _handicap(df: pd.DataFrame, valid: Validity, roster: Roster) -> pd.Series[bo
 def _non_member(df: pd.DataFrame, valid: Validity, roster: Roster) -> pd.Series[bool]:
     if not roster.configured:
         return pd.Series(False, index=df.index)
-    outsider = ~df["black_player"].map(_member(roster)) | ~df["white_player"].map(_member(roster))
-    return outsider & ~df["event_kind"].isin(["team_match", "arena"])
+    black, white = df["black_player"].map(_member(roster)), df["white_player"].map(_member(roster))
+    inter_club = df["event_kind"].isin(list(INTER_CLUB))
+    return ~(black & white) & ~(inter_club & (black | white))  # an inter-club game needs one member
 
 
 def _member(roster: Roster) -> Callable[[Any], bool]:
@@ -144,10 +152,11 @@ def _self_play(df: pd.DataFrame, valid: Validity, roster: Roster) -> pd.Series[b
 
 def _duplicate(df: pd.DataFrame, valid: Validity, roster: Roster) -> pd.Series[bool]:
     short = df["moves"].fillna(0) < valid.min_moves
+    pair = [sorted((str(b), str(w))) for b, w in zip(df["black_player"], df["white_player"], strict=True)]
     key = pd.DataFrame(
         {
-            "b": df["black_player"].fillna(""),
-            "w": df["white_player"].fillna(""),
+            "b": [p[0] for p in pair],  # the pair unordered: the same game written with the colours swapped
+            "w": [p[1] for p in pair],
             "d": df["date"].map(lambda d: "" if pd.isna(d) else d.isoformat()),
             "m": df["move_signature"].fillna(""),
             "r": df["result"].fillna("").where(short, ""),

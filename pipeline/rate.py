@@ -12,7 +12,6 @@ Knows nothing of SGF or files; what a rating means is the rule set's business.
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -22,11 +21,15 @@ import pandas as pd
 import pyarrow as pa
 
 from pipeline import periods
+from pipeline.awards import due_awards
 from pipeline.events import Award, Event, Events
 from pipeline.normalise.ranks import Rank, parse_rank
 from pipeline.roster import Roster
-from pipeline.rules.base import Change, DueAward, Game, PeriodOutcome, PlayerState, RuleSet
+from pipeline.rules.base import Change, Game, PeriodOutcome, PlayerState, RuleSet
 from pipeline.tables import AWARDS, CHANGES, PROMOTIONS, RATINGS
+
+#: Reasons that mean a row is not a game this rule set could have rated at all.
+_NOT_PLAYED = frozenset({"parse_error", "wrong_game_type", "missing_date", "duplicate"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,31 +49,33 @@ class Rated:
 
 def rate(games: pa.Table, rules: RuleSet, roster: Roster, events: Events) -> Rated:
     """Replay the counted rows of ``games`` (schema :data:`~pipeline.tables.GAMES`) under ``rules``."""
-    counted = games.filter(games.column("counted")).to_pylist()
+    rows = games.to_pylist()
     by_period: dict[str, list[Game]] = defaultdict(list)
-    for row in counted:
-        by_period[row["period"]].append(
-            _game(row, rules, roster, events.get(row["event_name"]) if row["event_name"] else None)
-        )
-    due, warnings = _due_awards(events, counted, rules.validity.period)
-    labels = _labels([*by_period, *due])
+    for row, resets in zip(rows, _streak_resets(rows), strict=True):
+        if row["counted"]:
+            event = events.get(row["event_name"]) if row["event_name"] else None
+            by_period[row["period"]].append(_game(row, rules, roster, event, resets))
+    due, warnings = due_awards(events, rows, rules.validity.period, roster)
+    labels = _labels([*by_period, *due, *_played_periods(rows)])
     state: dict[str, PlayerState] = {}
-    rows: dict[str, list[dict[str, Any]]] = {"ratings": [], "changes": [], "awards": [], "promotions": []}
+    out: dict[str, list[dict[str, Any]]] = {"ratings": [], "changes": [], "awards": [], "promotions": []}
     for label in labels:
         outcome = rules.rate_period(label, by_period[label], due.get(label, []), state)
-        _collect(rows, label, outcome, {g.game_id: g for g in by_period[label]}, roster)
+        _collect(out, label, outcome, {g.game_id: g for g in by_period[label]}, roster)
         state = outcome.end
     return Rated(
-        _table(rows["ratings"], RATINGS),
-        _table(rows["changes"], pa.schema([*CHANGES, *rules.change_fields])),
-        _table(rows["awards"], AWARDS),
-        _table(rows["promotions"], PROMOTIONS),
+        _table(out["ratings"], RATINGS),
+        _table(out["changes"], pa.schema([*CHANGES, *rules.change_fields])),
+        _table(out["awards"], AWARDS),
+        _table(out["promotions"], PROMOTIONS),
         labels,
         warnings,
     )
 
 
-def _game(row: Mapping[str, Any], rules: RuleSet, roster: Roster, event: Event | None) -> Game:
+def _game(
+    row: Mapping[str, Any], rules: RuleSet, roster: Roster, event: Event | None, resets: frozenset[str]
+) -> Game:
     rate_outsiders = not rules.validity.excludes("non_member") and (event is None or not event.inter_club)
     return Game(
         game_id=row["game_id"],
@@ -90,6 +95,7 @@ def _game(row: Mapping[str, Any], rules: RuleSet, roster: Roster, event: Event |
         stage=row["stage"],
         round=row["round"],
         no_show="no_show" in row["notes"],
+        streak_reset=resets,
     )
 
 
@@ -97,29 +103,28 @@ def _rank(text: str | None) -> Rank | None:
     return parse_rank(text) if text else None
 
 
-def _due_awards(
-    events: Events, counted: Sequence[Mapping[str, Any]], kind: str
-) -> tuple[dict[str, list[DueAward]], list[str]]:
-    """Awards by period: titles when their event ends (``ends``, else its last counted game), manual
-    awards on their date. An event with titles but neither gives a warning instead."""
-    last: dict[str, dt.date] = {}
-    for row in counted:
-        if row["event_name"]:
-            last[row["event_name"]] = max(row["date"], last.get(row["event_name"], row["date"]))
-    due: dict[str, list[DueAward]] = defaultdict(list)
-    warnings = []
-    for event in events.events:
-        end = event.ends or last.get(event.name)
-        titles = [(k, p) for k, p in (("champion", event.champion), ("runner_up", event.runner_up)) if p]
-        if titles and end is None:
-            warnings.append(f"event {event.name!r}: no counted games and no 'ends' date, titles not awarded")
-        for kind_, player in titles:
-            if end is not None:
-                award = Award(player, end, None, None, kind_.replace("_", "-"), event.name)
-                due[periods.period_of(end, kind)].append(DueAward(award, kind_, event.kind))
-        for award in event.awards:
-            due[periods.period_of(award.date, kind)].append(DueAward(award, "manual", event.kind))
-    return due, warnings
+def _streak_resets(rows: Sequence[Mapping[str, Any]]) -> list[frozenset[str]]:
+    """For each row (in ``seq`` order), the players whose run of wins in its event an uncounted game
+    of that event ended since their last counted one: a draw, a forfeit or handicap loss, ... (a game
+    that did not happen twice: a duplicate or a broken file, ends nothing)."""
+    pending: set[tuple[str, str]] = set()
+    resets: list[frozenset[str]] = []
+    for row in rows:
+        event, names = row["event_name"], (row["black_player"], row["white_player"])
+        if row["counted"]:
+            resets.append(frozenset(n for n in names if (event, n) in pending))
+            pending -= {(event, n) for n in names}
+            continue
+        resets.append(frozenset())
+        if event and row["winner"] in ("B", "W", "draw") and not _NOT_PLAYED.intersection(row["reasons"]):
+            pending |= {(event, n) for n, c in zip(names, "BW", strict=True) if row["winner"] != c}
+    return resets
+
+
+def _played_periods(rows: Sequence[Mapping[str, Any]]) -> set[str]:
+    """The periods of the games this rule set could rate (dated, of its game type, readable): a
+    period whose games were all excluded still gets its snapshot."""
+    return {r["period"] for r in rows if r["period"] and not _NOT_PLAYED.intersection(r["reasons"])}
 
 
 def _labels(found: Iterable[str]) -> list[str]:

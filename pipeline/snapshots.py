@@ -20,7 +20,7 @@ import itertools
 import os
 import shutil
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,13 +35,18 @@ EMPTY_PART = "empty.parquet"
 
 
 def write_generation(
-    out: Path, files: Mapping[str, pa.Table], datasets: Mapping[str, pa.Table], manifest: dict[str, Any]
+    out: Path,
+    files: Mapping[str, pa.Table],
+    datasets: Mapping[str, pa.Table],
+    manifest: dict[str, Any],
+    periods: Mapping[str, Sequence[str]] | None = None,
 ) -> Path:
     """Write one complete output into ``out`` and switch to it; return the generation folder.
 
     ``files`` are single Parquet files by name (``games.parquet``); ``datasets`` are tables with a
-    ``period`` column, written as ``<name>/period=<P>/part-0.parquet``; ``manifest`` goes to
-    ``manifest.json``. Raises OSError if the folder cannot be written (the old output stays).
+    ``period`` column, written as ``<name>/period=<P>/part-0.parquet``, with a partition (maybe of no
+    rows) for each label ``periods[name]`` lists as well; ``manifest`` goes to ``manifest.json``.
+    Raises OSError if the folder cannot be written (the old output stays).
     """
     root = out / GENERATIONS
     generation = root / f"g-{uuid.uuid4().hex[:12]}"
@@ -50,7 +55,7 @@ def write_generation(
         for name, table in files.items():
             store.write_parquet(table, generation / name, atomic=False)
         for name, table in datasets.items():
-            _write_dataset(table, generation / name)
+            _write_dataset(table, generation / name, (periods or {}).get(name, ()))
         store.write_json(manifest, generation / "manifest.json")
     except BaseException:
         shutil.rmtree(generation, ignore_errors=True)
@@ -61,20 +66,23 @@ def write_generation(
     return generation
 
 
-def _write_dataset(table: pa.Table, folder: Path) -> None:
-    """One partition folder per period value (in order). An empty table is written whole (with its
-    ``period`` column) as ``empty.parquet``, so that reading the folder still gives the columns."""
+def _write_dataset(table: pa.Table, folder: Path, labels: Sequence[str]) -> None:
+    """One partition folder per period value, and per label of ``labels`` (empty when it has no rows).
+    With no partition at all, the table is written whole (with its ``period`` column) as
+    ``empty.parquet``, so that reading the folder still gives the columns."""
     folder.mkdir(parents=True)
-    if not table.num_rows:
+    if not table.num_rows and not labels:
         store.write_parquet(table, folder / EMPTY_PART, atomic=False)
         return
     table = table.sort_by("period")  # a stable sort: each period's rows keep their order
+    parts: dict[str, pa.Table] = {label: table.slice(0, 0) for label in labels}
     start = 0
     for label, rows in itertools.groupby(table.column("period").to_pylist()):
         count = sum(1 for _ in rows)
-        part = table.slice(start, count).drop_columns(["period"])
-        store.write_parquet(part, folder / f"period={label}" / PART, atomic=False)
+        parts[label] = table.slice(start, count)
         start += count
+    for label, part in parts.items():
+        store.write_parquet(part.drop_columns(["period"]), folder / f"period={label}" / PART, atomic=False)
 
 
 def _switch(root: Path, name: str) -> None:

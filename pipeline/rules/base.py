@@ -78,7 +78,9 @@ class Game:
     ``winner`` is ``B``, ``W`` or ``draw``; ``speed`` ``slow`` or ``fast`` (the configured default when
     the record did not say); ``black_rank``/``white_rank`` the ranks written in the record;
     ``black_rated``/``white_rated`` whether the rule set rates that side (members); ``stage`` is
-    ``qualifier`` or ``main`` inside a configured event, else None.
+    ``qualifier`` or ``main`` inside a configured event, else None; ``streak_reset`` the players
+    whose run of wins in this event an uncounted game (a draw, a forfeit loss, ...) ended since their
+    last counted game in it.
     """
 
     game_id: str
@@ -98,6 +100,7 @@ class Game:
     stage: str | None = None
     round: str | None = None
     no_show: bool = False
+    streak_reset: frozenset[str] = frozenset()
 
     def side(self, color: str) -> tuple[str, str, Rank | None, bool]:
         """(player, opponent, opponent's record rank, opponent rated) for the player of ``color`` B or W."""

@@ -102,11 +102,17 @@ class ClubRules(RosterRules):
         return {}
 
     def newcomer(self, name: str, recorded: Rank | None) -> PlayerState:
-        """The state of a player first seen now: the roster's rank (and rating), else ``recorded``."""
+        """The state of a player first seen now: the roster's declared rank (its base score, or the
+        roster's ``rating``); a roster ``rating`` without a rank gives the rank that rating reaches;
+        else the rank ``recorded``."""
         declared, player = self.declared(name)
-        label = club_rank(declared or recorded)
-        rating = player.rating if player is not None and player.rating is not None else _BASE[label]
-        return PlayerState(rating, label, fixed=player is not None and player.fixed)
+        rating = player.rating if player is not None else None
+        if declared is None and rating is not None:
+            label = rank_for_rating(rating)
+        else:
+            label = club_rank(declared or recorded)
+        start = rating if rating is not None else _BASE[label]
+        return PlayerState(start, label, fixed=player is not None and player.fixed)
 
 
 class _Month:
@@ -151,7 +157,7 @@ class _Month:
         if event is None:
             return 0.0, None
         if event.kind == "arena":
-            return self._arena(event.name, player, score)
+            return self._arena(event.name, player, score, game.streak_reset)
         if score != 1:
             return 0.0, None
         if event.kind == "server_qualifiers":
@@ -160,9 +166,13 @@ class _Month:
         bonus = WIN_BONUS.get(event.kind, 0.0)
         return (bonus, f"{event.kind.replace('_', ' ')} win") if bonus else (0.0, None)
 
-    def _arena(self, event: str, player: str, score: float) -> tuple[float, str | None]:
-        """The k-th consecutive win in an arena earns 10 + 5(k-1); a loss or a draw ends the run."""
-        run = self.streaks[player].get(event, 0) + 1 if score == 1 else 0
+    def _arena(
+        self, event: str, player: str, score: float, reset: frozenset[str]
+    ) -> tuple[float, str | None]:
+        """The k-th consecutive win in an arena earns 10 + 5(k-1); a loss or a draw ends the run, also
+        one the club does not count (``reset``: see :attr:`Game.streak_reset`)."""
+        before = 0 if player in reset else self.streaks[player].get(event, 0)
+        run = before + 1 if score == 1 else 0
         self.streaks[player][event] = run
         if not run:
             return 0.0, None
@@ -174,14 +184,16 @@ class _Month:
         name = self.rules.resolve(due.award.player)
         award = replace(due.award, player=name)
         points = due.award.points or 0.0
+        why = None
         if due.kind in TITLE_BONUS:
             points = TITLE_BONUS[due.kind] if due.event_kind in TITLE_KINDS else 0.0
-            if not points:
-                award = replace(award, note=f"{award.note}: no points for a {due.event_kind} title")
+            why = None if points else f"no points for a {due.event_kind} title"
         if points and not self.rules.rates(name):
-            points, award = 0.0, replace(award, note=f"{award.note}: not a member, not rated")
-        if points:
-            self.enter(name, None)
+            points, why = 0.0, "not a member, not rated"
+        if points and self.enter(name, None).fixed:
+            points, why = 0.0, "fixed rating"
+        if why:
+            award = replace(award, note=f"{award.note}: {why}" if award.note else why)
         return AwardGiven(award, due.kind, points)
 
     def close(self, changes: list[Change], awards: list[AwardGiven]) -> dict[str, PlayerState]:
