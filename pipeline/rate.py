@@ -76,7 +76,7 @@ def rate(games: pa.Table, rules: RuleSet, roster: Roster, events: Events) -> Rat
 def _game(
     row: Mapping[str, Any], rules: RuleSet, roster: Roster, event: Event | None, resets: frozenset[str]
 ) -> Game:
-    rate_outsiders = not rules.validity.excludes("non_member") and (event is None or not event.inter_club)
+    rate_outsiders = not rules.validity.excludes("non_member")  # then visitors of inter-club events too
     return Game(
         game_id=row["game_id"],
         seq=row["seq"],

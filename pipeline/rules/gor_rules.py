@@ -84,11 +84,12 @@ class GorRules(RosterRules):
         return self._report(changes, self._roster) if self._report else {}
 
     def newcomer(self, name: str, recorded: Rank | None) -> PlayerState:
-        """A first-seen player: the roster's rating, else the rating of the declared or recorded rank."""
+        """A first-seen player: the roster's rating, else the rating of the declared or recorded rank;
+        never below the formula's floor."""
         declared, player = self.declared(name)
         rating = player.rating if player is not None and player.rating is not None else None
         rank = declared or recorded
-        rating = rating if rating is not None else self.formula.initial(rank)
+        rating = max(self.formula.floor, rating if rating is not None else self.formula.initial(rank))
         label = self.formula.rank_of(rating, self._label(rank))
         return PlayerState(rating, label, fixed=player is not None and player.fixed)
 
@@ -132,8 +133,8 @@ class _Ledger:
         return changes
 
     def _enter(self, name: str, recorded: Rank | None, rated: bool) -> None:
-        if not rated:
-            self.guests.setdefault(name, self.rules.formula.initial(recorded))
+        if not rated:  # a visitor: the roster's rating or rank when it lists them, else the record's rank
+            self.guests.setdefault(name, self.rules.newcomer(name, recorded).rating)
         elif name not in self.start:
             self.start[name] = self.rules.newcomer(name, recorded)
             self.current[name] = self.start[name].rating

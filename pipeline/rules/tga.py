@@ -1,6 +1,7 @@
 """rules.tga: the Taiwan Gomoku Association's dan and kyu certification (seed 002, RULES.md §4).
 
-Yearly periods; Gomoku (GM 4) only; draws, handicap games and non-members count; no-shows do not; no
+Yearly periods; Gomoku (GM 4) only; draws, handicap games, non-members and no-shows reach the rule
+set (a forfeit is never a valid game, but it shows a bye or an incomplete event: Articles 8.6, 10); no
 per-opponent cap (seed 002 has none). A player starts at the roster's declared rank, else the rank the
 record gives them in their first counted game, else ``?`` (dan 0 in the formulas). ``PlayerState.rating``
 is the rank's sortable number (:func:`~pipeline.rules.tga_rules.rating_of`: dan, ``1 − kyu``, −20 for
@@ -24,7 +25,7 @@ never changes. A change row's ``points`` is the game's part of the Article 8 cri
 Decisions: standings are score, then the sum of the opponents' scores; players still tied at the cut are
 all promoted. A kyu award's rate is the score over the event's ``rounds`` (events file), else over
 ``max(5, games played)``. A round of the event's ``rounds`` with no record of the player counts as a bye.
-Games with a forfeit (only seen when ``no_show = "count"``) are not valid games: a forfeit win (or a
+Games with a forfeit (not seen if the configuration excludes no-shows) are not valid games: a forfeit win (or a
 bye) lets four valid games qualify (Article 8.6), a forfeit loss means the player did not complete their
 games and is not evaluated. Every promoted rank is treated as held (Article 12's fee is not in the records).
 An opponent of unknown rank plays at the Article 8.8 estimate from their games in the unit (a draw bounds
@@ -34,7 +35,7 @@ champion must have played in it. Kyus beyond 20k are 20k, professional dans are 
 
 With no events file every ``EV`` is an event of kind ``recognised`` (the registry's
 ``implicit_event_kind``). Not derivable from the records: byes are invisible without ``rounds``,
-forfeits without ``no_show = "count"``; whether an event was announced a month ahead, refereed, or a
+forfeits when the configuration excludes no-shows; whether an event was announced a month ahead, refereed, or a
 player paid a fee. ``reports()`` gives ``fees.parquet`` from the run's promotions (manual awards
 included), one row per new rank with its Article 13 fee.
 """
@@ -64,7 +65,9 @@ from pipeline.rules.base import (
 )
 from pipeline.tomlcheck import Table
 
-DEFAULTS = Validity(period="year", excluded=frozenset({"no_show"}), opponent_cap=0, game_types=(4,))
+#: No-shows are counted so that the rule set sees forfeits and byes (Articles 8.6, 10): they are never
+#: valid games for Article 8, but a forfeit loss means a player did not complete the event.
+DEFAULTS = Validity(period="year", excluded=frozenset(), opponent_cap=0, game_types=(4,))
 
 
 def build(context: Context, params: Table) -> TgaRules:

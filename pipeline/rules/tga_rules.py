@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from pipeline.events import Event
 from pipeline.normalise.ranks import Rank
+from pipeline.roster import name_key
 from pipeline.rules.base import Game, Promotion
 
 UNKNOWN = "?"
@@ -308,7 +309,9 @@ def _champion(unit: Unit, event: Event, named: str | None) -> Iterator[Promotion
     table = unit.standings()
     if len(table) < LOW_DAN_MIN_PLAYERS:
         return
-    champions = [e for e in table if e[0] == named] if named else [e for _, e in top(table, 1)]
+    champions = (
+        [e for e in table if name_key(e[0]) == name_key(named)] if named else [e for _, e in top(table, 1)]
+    )
     for name, score, opponents in champions:
         if name in unit.last and unit.own(name) < TOP_DAN:
             how = "named by the events file" if named else f"score {score:g}, opponents' scores {opponents:g}"
