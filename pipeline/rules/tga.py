@@ -1,15 +1,15 @@
 """rules.tga: the Taiwan Gomoku Association's dan and kyu certification (seed 002, RULES.md §4).
 
-Yearly periods; Gomoku (GM 4) only; draws, handicap games, non-members and no-shows reach the rule
-set (a forfeit is never a valid game, but it shows a bye or an incomplete event: Articles 8.6, 10); no
-per-opponent cap (seed 002 has none). A player starts at the roster's declared rank, else the rank the
-record gives them in their first counted game, else ``?`` (dan 0 in the formulas). ``PlayerState.rating``
-is the rank's sortable number (:func:`~pipeline.rules.tga_rules.rating_of`: dan, ``1 − kyu``, −20 for
-``?``) and ``rank`` its label; ranks change only by the promotions and awards below.
+Yearly periods; Gomoku (GM 4) only; draws, handicap games, non-members and no-shows reach the rule set (a
+forfeit is never a valid game, but it shows a bye or an incomplete event: Articles 8.6, 10); no per-opponent
+cap (seed 002 has none). A player starts at the roster's declared rank, else the rank the record gives them
+in their first counted game, else ``?`` (dan 0 in the formulas). ``PlayerState.rating`` is the rank's
+sortable number (:func:`~pipeline.rules.tga_rules.rating_of`: dan, ``1 − kyu``, −20 for ``?``) and ``rank``
+its label; ranks change only by the promotions and awards below.
 
-The games of one configured event in a period form a unit, evaluated at the unit's last game in the
-period from every player's rank at their first game of the unit (promotions apply to later units). Games
-in no event form one unit per period, which gives change rows but no promotion. By event ``kind``:
+The games of one configured event in a period form a unit, evaluated at the unit's last game in the period
+from every player's rank at their first game of the unit (promotions apply to later units). Games in no
+event form one unit per period, which gives change rows but no promotion. By event ``kind``:
 
 - ``recognised`` and ``low_dan``: Article 8, promotion by points (one dan, not beyond 7d);
 - ``promotion`` (晉段賽, Article 4): the top ``round(players / 8)`` of the standings below 1d become 1d;
@@ -17,27 +17,27 @@ in no event form one unit per period, which gives change rows but no promotion. 
   top of the standings) gains one dan;
 - ``kyu`` (by its ``group``) and ``promotion`` (group ``promotion``): Article 10 kyu awards.
 
-Of several promotions one event gives a player, the highest applies (Articles 8.10 and 9.4: 擇優), and only
-if better than the rank held. A manual award with a ``rank`` applies after the games of its date under the
-same rule (rule ``manual award``); titles and points-only awards change nothing. A ``fixed`` player's rank
-never changes. A change row's ``points`` is the game's part of the Article 8 criterion.
+Of several promotions one event gives a player, the highest applies (Articles 8.10 and 9.4: 擇優), and only if
+better than the rank held. A manual award with a ``rank`` applies after the games of its date under the same
+rule (rule ``manual award``); titles and points-only awards change nothing. A ``fixed`` player's rank never
+changes. A change row's ``points`` is the game's part of the Article 8 criterion.
 
-Decisions: standings are score, then the sum of the opponents' scores; players still tied at the cut are
-all promoted. A kyu award's rate is the score over the event's ``rounds`` (events file), else over
-``max(5, games played)``. A round of the event's ``rounds`` with no record of the player counts as a bye.
-Games with a forfeit (not seen if the configuration excludes no-shows) are not valid games: a forfeit win (or a
-bye) lets four valid games qualify (Article 8.6), a forfeit loss means the player did not complete their
-games and is not evaluated. Every promoted rank is treated as held (Article 12's fee is not in the records).
-An opponent of unknown rank plays at the Article 8.8 estimate from their games in the unit (a draw bounds
-from both sides; 0 if they met no known rank); a player of unknown rank is dan 0 and so may become 1d. A
-promotion is dated at the unit's last game and cites the player's last game in it; a configured low-dan
-champion must have played in it. Kyus beyond 20k are 20k, professional dans are dans; 20k has no fee.
+Decisions: standings are score, then the sum of the opponents' scores; players still tied at the cut are all
+promoted. A kyu award's rate is the score over the event's ``rounds`` (events file), else over ``max(5,
+games played)``. A round of the event's ``rounds`` with no record of the player counts as a bye. Games with
+a forfeit (unseen if the configuration excludes no-shows) are not valid games: a forfeit win (or a bye) lets
+four valid games qualify (Article 8.6), a forfeit loss means the player did not complete their games and is
+not evaluated. Every promoted rank is treated as held (Article 12's fee is not in the records). An opponent
+of unknown rank plays at the Article 8.8 estimate from their games in the unit (a draw bounds from both
+sides; 0 if they met no known rank); a player of unknown rank is dan 0 and so may become 1d. A promotion is
+dated at the unit's last game and cites the player's last game in it; a configured low-dan champion must
+have played in it. Kyus beyond 20k are 20k, professional dans are dans; 20k has no fee.
 
 With no events file every ``EV`` is an event of kind ``recognised`` (the registry's
-``implicit_event_kind``). Not derivable from the records: byes are invisible without ``rounds``,
-forfeits when the configuration excludes no-shows; whether an event was announced a month ahead, refereed, or a
-player paid a fee. ``reports()`` gives ``fees.parquet`` from the run's promotions (manual awards
-included), one row per new rank with its Article 13 fee.
+``implicit_event_kind``). Not derivable from the records: byes are invisible without ``rounds``, forfeits
+when the configuration excludes no-shows; whether an event was announced a month ahead, refereed, or a
+player paid a fee. ``reports()`` gives ``fees.parquet`` from the run's promotions (manual awards included),
+one row per new rank with its Article 13 fee.
 """
 
 from __future__ import annotations
