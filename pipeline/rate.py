@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
@@ -50,11 +50,14 @@ class Rated:
 def rate(games: pa.Table, rules: RuleSet, roster: Roster, events: Events) -> Rated:
     """Replay the counted rows of ``games`` (schema :data:`~pipeline.tables.GAMES`) under ``rules``."""
     rows = games.to_pylist()
+    last = {r["event_name"]: r["seq"] for r in rows if r["counted"] and r["event_name"]}
     by_period: dict[str, list[Game]] = defaultdict(list)
     for row, resets in zip(rows, _streak_resets(rows), strict=True):
         if row["counted"]:
             event = events.get(row["event_name"]) if row["event_name"] else None
-            by_period[row["period"]].append(_game(row, rules, roster, event, resets))
+            game = _game(row, rules, roster, event, resets)
+            closes = last.get(row["event_name"]) == row["seq"]
+            by_period[row["period"]].append(replace(game, closes_event=closes))
     due, warnings = due_awards(events, rows, rules.validity.period, roster)
     labels = _labels([*by_period, *due, *_played_periods(rows)])
     state: dict[str, PlayerState] = {}

@@ -80,7 +80,7 @@ class Game:
     ``black_rated``/``white_rated`` whether the rule set rates that side (members); ``stage`` is
     ``qualifier`` or ``main`` inside a configured event, else None; ``streak_reset`` the players
     whose run of wins in this event an uncounted game (a draw, a forfeit loss, ...) ended since their
-    last counted game in it.
+    last counted game in it; ``closes_event`` is True for the last counted game of its event.
     """
 
     game_id: str
@@ -101,6 +101,7 @@ class Game:
     round: str | None = None
     no_show: bool = False
     streak_reset: frozenset[str] = frozenset()
+    closes_event: bool = False
 
     def side(self, color: str) -> tuple[str, str, Rank | None, bool]:
         """(player, opponent, opponent's record rank, opponent rated) for the player of ``color`` B or W."""

@@ -3,9 +3,10 @@
 One implementation, three formulas (RULES.md §2). For each game the two players' ratings are
 adjusted for the handicap (the receiver gains ``100 × (H − 0.5)``), each side's expected score
 ``Se`` comes from the formula, and the change is ``con × (Sa − Se) × class weight × stage weight``
-(plus the EGD 2021 bonus). Games of one configured event are rated from the ratings at the
-event's start and their changes summed; games in no event one by one. A rating never falls below
-the formula's floor. Knows nothing of SGF or files.
+(plus the EGD 2021 bonus). Games of one configured event are rated from each player's rating at
+their first game in it and their changes applied together after its last game, across periods if
+need be (:mod:`pipeline.rules.gor_rules`); games in no event one by one. A rating never falls
+below the formula's floor. Knows nothing of SGF or files.
 
 Decisions (RULES.md is silent): a player with no declared or recorded rank starts as 20k (100);
 amateur dans above 7d start as 7d; a rating's rank is the grade whose starting rating is nearest

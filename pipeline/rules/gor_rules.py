@@ -6,10 +6,9 @@ formula and name. Knows nothing of SGF or files; the formulas know nothing of ga
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
-from typing import Any
 
 import pyarrow as pa
 
@@ -74,9 +73,12 @@ class GorRules(RosterRules):
     def rate_period(
         self, period: str, games: Sequence[Game], awards: Sequence[DueAward], state: Mapping[str, PlayerState]
     ) -> PeriodOutcome:
-        """Rate the period's games unit by unit (an event's games together, others alone)."""
+        """Rate the period's games in order. A game in no event (or with batching off) moves the
+        ratings at once; a game of an event is rated from the players' ratings at their first game in
+        it, and the event's changes apply together after its last game (``Game.closes_event``), in
+        this period or a later one (the open events ride in ``PlayerState.extra["open"]``)."""
         ledger = _Ledger(self, dict(state))
-        changes = [c for unit in _units(games, self.weights.batch) for c in ledger.rate_unit(unit)]
+        changes = [c for game in games for c in ledger.rate(game)]
         return PeriodOutcome(ledger.start, ledger.close(changes), changes, [])
 
     def reports(self, changes: pa.Table, promotions: pa.Table) -> dict[str, pa.Table]:
@@ -97,40 +99,50 @@ class GorRules(RosterRules):
         return str(rank) if rank is not None else "?"
 
 
-def _units(games: Sequence[Game], batch: bool) -> Iterator[list[Game]]:
-    """The rating units in order of their first game: each event's games together (``batch``), other
-    games alone."""
-    units: dict[Any, list[Game]] = {}
-    for game in games:
-        units.setdefault(game.event.name if game.event and batch else ("game", game.seq), []).append(game)
-    yield from units.values()
-
-
 class _Ledger:
     """The working state of one ``rate_period`` call: standings at the start (newcomers added as they
-    come) and the current ratings, updated after each unit."""
+    come), the current ratings, visitors' ratings, and each player's open events: event -> [rating at
+    their first game in it, the changes summed so far]."""
 
     def __init__(self, rules: GorRules, start: dict[str, PlayerState]) -> None:
         self.rules, self.start = rules, start
         self.current = {name: s.rating for name, s in start.items()}
-        self.guests: dict[
-            str, float
-        ] = {}  # players not rated (outsiders of inter-club events): their rank's rating
+        self.guests: dict[str, float] = {}  # visitors not rated: the roster's or the record's rating
+        self.open: dict[str, dict[str, list[float]]] = {
+            name: {e: list(v) for e, v in s.extra.get("open", {}).items()} for name, s in start.items()
+        }
 
-    def rate_unit(self, unit: list[Game]) -> list[Change]:
-        """The changes of a unit's games, all from the ratings at its start; then applied, summed."""
-        for game in unit:
-            for color in "BW":
-                self._enter(game.side(color)[0], game.rank(color), game.rated(color))
+    def rate(self, game: Game) -> list[Change]:
+        """The changes of ``game``; applied now, or with its event's when the event closes."""
+        for color in "BW":
+            self._enter(game.side(color)[0], game.rank(color), game.rated(color))
+        event = game.event.name if game.event is not None and self.rules.weights.batch else None
         base = self.guests | self.current
-        changes = [self._change(game, color, base) for game in unit for color in "BW" if game.rated(color)]
-        total: dict[str, float] = defaultdict(float)
+        if event is not None:
+            players = [name for name in (game.black, game.white) if name in self.open]
+            base |= {name: self._opened(name, event) for name in players}
+        changes = [self._change(game, color, base) for color in "BW" if game.rated(color)]
         for change in changes:
-            total[change.player] += change.delta
-        for name, delta in total.items():
-            if not self.start[name].fixed:
-                self.current[name] = max(self.rules.formula.floor, self.current[name] + delta)
+            if event is None:
+                self._apply(change.player, change.delta)
+            else:
+                self.open[change.player][event][1] += change.delta
+        if event is not None and game.closes_event:
+            self._close_event(event)
         return changes
+
+    def _opened(self, name: str, event: str) -> float:
+        """``name``'s rating at their first game of ``event`` (opening it for them now if need be)."""
+        return self.open[name].setdefault(event, [self.current[name], 0.0])[0]
+
+    def _close_event(self, event: str) -> None:
+        for name, events in self.open.items():
+            if event in events:
+                self._apply(name, events.pop(event)[1])
+
+    def _apply(self, name: str, delta: float) -> None:
+        if not self.start[name].fixed:
+            self.current[name] = max(self.rules.formula.floor, self.current[name] + delta)
 
     def _enter(self, name: str, recorded: Rank | None, rated: bool) -> None:
         if not rated:  # a visitor: the roster's rating or rank when it lists them, else the record's rank
@@ -138,6 +150,7 @@ class _Ledger:
         elif name not in self.start:
             self.start[name] = self.rules.newcomer(name, recorded)
             self.current[name] = self.start[name].rating
+            self.open[name] = {}
 
     def _change(self, game: Game, color: str, base: Mapping[str, float]) -> Change:
         player, opponent, _, _ = game.side(color)
@@ -181,6 +194,7 @@ class _Ledger:
                 rating=self.current[name],
                 rank=s.rank if s.fixed else self.rules.formula.rank_of(self.current[name], s.rank),
                 games_total=s.games_total + played[name],
+                extra={"open": {e: tuple(v) for e, v in self.open[name].items()}},
             )
             for name, s in self.start.items()
         }
