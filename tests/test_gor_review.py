@@ -77,3 +77,17 @@ def test_tga_a_low_dan_champion_written_in_another_case_is_promoted(tmp_path: Pa
     out = run_gor(tmp_path, "tga", games, events=events)
     promoted = pd.read_parquet(out / "promotions.parquet")
     assert list(promoted["player"]) == ["Y1"] and list(promoted["to_rank"]) == ["3d"]
+
+
+def test_tga_explain_says_why_a_met_criterion_did_not_promote(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    events = '[[event]]\nname = "E"\nkind = "recognised"\n'
+    games = [tga_game("P", f"o{j}", "B+R", j + 1, event="E", seed=j) for j in range(4)]
+    out = run_gor(tmp_path, "tga", games, events=events)
+    # 4 wins at Δ 0: S = 4 ≥ 0.7 × 4 = 2.8, but only 4 valid games and no bye: not promoted
+    shown = CliRunner().invoke(app, ["explain", "P", "--out", str(out)])
+    assert shown.exit_code == 0, shown.output
+    assert "not promoted: fewer than 5 valid games" in " ".join(shown.output.split())

@@ -205,11 +205,19 @@ def _tga(
         sign = "≥" if value >= 0.7 * n - 1e-9 else "<"
         parts = " + ".join(factor(r["points"]) for r in counted)
         games = f"{n} valid game{'' if n == 1 else 's'}"
-        workings.append(
-            f"{event}: Article 8, {games}: {eq_number(value, 6)} = {parts} {sign} 0.7 {TIMES} {n} = "
-            f"{number(0.7 * n)}"
-        )
+        line = f"{event}: Article 8, {games}: {eq_number(value, 6)} = {parts} {sign} 0.7 {TIMES} {n} = "
+        promoted = any(p.get("event") == event and "article 8" in str(p.get("rule")) for p in promotions)
+        workings.append(line + number(0.7 * n) + _article8_outcome(sign == "≥", promoted, n))
     return shown, workings, [_tga_line(r) for r in rows]
+
+
+def _article8_outcome(met: bool, promoted: bool, n: int) -> str:
+    """Why a met criterion gave no promotion (the criterion alone does not promote)."""
+    if not met or promoted:
+        return ""
+    if n < 5:
+        return " — not promoted: fewer than 5 valid games (4 count only after a bye or a forfeit win)"
+    return " — not promoted: the event's games were not all completed, or 7d is the top by points"
 
 
 def _tga_line(r: Row) -> GameLine:
