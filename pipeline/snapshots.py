@@ -44,8 +44,9 @@ def write_generation(
     """Write one complete output into ``out`` and switch to it; return the generation folder.
 
     ``files`` are single Parquet files by name (``games.parquet``); ``datasets`` are tables with a
-    ``period`` column, written as ``<name>/period=<P>/part-0.parquet``, with a partition (maybe of no
-    rows) for each label ``periods[name]`` lists as well; ``manifest`` goes to ``manifest.json``.
+    ``period`` column, written as ``<name>/period=<P>/part-0.parquet``; a dataset with no rows gets an
+    empty partition for each label ``periods[name]`` lists, so that it still has partitions;
+    ``manifest`` goes to ``manifest.json``.
     Raises OSError if the folder cannot be written (the old output stays).
     """
     root = out / GENERATIONS
@@ -67,15 +68,16 @@ def write_generation(
 
 
 def _write_dataset(table: pa.Table, folder: Path, labels: Sequence[str]) -> None:
-    """One partition folder per period value, and per label of ``labels`` (empty when it has no rows).
-    With no partition at all, the table is written whole (with its ``period`` column) as
-    ``empty.parquet``, so that reading the folder still gives the columns."""
+    """One partition folder per period value; a table with no rows gets one empty partition per label
+    of ``labels`` (only then: thousands of empty files would cost more than they tell), or, with no
+    labels either, is written whole (with its ``period`` column) as ``empty.parquet``, so that
+    reading the folder still gives the columns."""
     folder.mkdir(parents=True)
     if not table.num_rows and not labels:
         store.write_parquet(table, folder / EMPTY_PART, atomic=False)
         return
     table = table.sort_by("period")  # a stable sort: each period's rows keep their order
-    parts: dict[str, pa.Table] = {label: table.slice(0, 0) for label in labels}
+    parts: dict[str, pa.Table] = {label: table for label in labels} if not table.num_rows else {}
     start = 0
     for label, rows in itertools.groupby(table.column("period").to_pylist()):
         count = sum(1 for _ in rows)
