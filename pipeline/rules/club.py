@@ -197,7 +197,8 @@ class _Month:
         return AwardGiven(award, due.kind, points)
 
     def close(self, changes: list[Change], awards: list[AwardGiven]) -> dict[str, PlayerState]:
-        """The standings at the month's end: ratings moved, ranks floated, streaks carried."""
+        """The standings at the month's end: ratings moved, ranks floated, streaks carried. A player
+        with no game and no award this month is carried as is (their rank already floated)."""
         gained: dict[str, float] = {}
         played: dict[str, int] = {}
         for change in changes:
@@ -205,8 +206,17 @@ class _Month:
             played[change.player] = played.get(change.player, 0) + 1
         for award in awards:
             gained[award.award.player] = gained.get(award.award.player, 0.0) + award.points
-        end = {name: _float(s, gained.get(name, 0.0), played.get(name, 0)) for name, s in self.start.items()}
-        return {name: replace(s, extra={"arena": self.streaks[name]}) for name, s in end.items()}
+        return {
+            name: self._closed(name, s, gained[name], played.get(name, 0)) if name in gained else s
+            for name, s in self.start.items()
+        }
+
+    def _closed(self, name: str, state: PlayerState, gained: float, played: int) -> PlayerState:
+        """``state`` after the month: rating moved by ``gained``, rank floated (unless fixed)."""
+        rating = state.rating if state.fixed else round(state.rating + gained, 6)  # no 99.99999 at an edge
+        rank = state.rank if state.fixed else rank_for_rating(rating)
+        extra = {"arena": self.streaks[name]}
+        return replace(state, rating=rating, rank=rank, games_total=state.games_total + played, extra=extra)
 
 
 def _points(score: float, own: float, their: float, game_points: float) -> float:
@@ -214,11 +224,3 @@ def _points(score: float, own: float, their: float, game_points: float) -> float
     if score == 1:
         return round(their * game_points, 6)
     return round(-own * game_points, 6) if score == 0 else 0.0
-
-
-def _float(state: PlayerState, gained: float, played: int) -> PlayerState:
-    """The state after the month: rating moved by ``gained`` and the rank floated (unless fixed)."""
-    if state.fixed:
-        return replace(state, games_total=state.games_total + played)
-    rating = round(state.rating + gained, 6)  # decimal coefficients: no 99.99999 at a rank's edge
-    return replace(state, rating=rating, rank=rank_for_rating(rating), games_total=state.games_total + played)
