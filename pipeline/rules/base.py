@@ -234,6 +234,28 @@ class RosterRules:
         player = self._roster.get(name)
         return (parse_rank(player.rank) if player is not None and player.rank else None), player
 
+    def awarded(self, due: DueAward) -> tuple[Award, bool]:
+        """``due``'s award with its player's canonical name, and whether the rule set rates them."""
+        name = self.resolve(due.award.player)
+        return dataclasses.replace(due.award, player=name), self.rates(name)
+
+
+def noted(award: Award, why: str) -> Award:
+    """``award`` with ``why`` added to its note (``note: why``, or ``why`` alone)."""
+    return dataclasses.replace(award, note=f"{award.note}: {why}" if award.note else why)
+
+
+def by_date(games: Sequence[Game], awards: Sequence[DueAward]) -> list[Game | DueAward]:
+    """``games`` in order, each award placed after the games of its date (before the first game of a
+    later day), the awards after the last game at the end."""
+    due = sorted(awards, key=lambda a: a.award.date)
+    merged: list[Game | DueAward] = []
+    for game in games:
+        while due and due[0].award.date < game.date:
+            merged.append(due.pop(0))
+        merged.append(game)
+    return merged + due
+
 
 class RuleSet(Protocol):
     """The pluggable part. Implementations are configured once (constructor) and then pure."""

@@ -42,6 +42,8 @@ from pipeline.rules.base import (
     Promotion,
     RosterRules,
     Validity,
+    by_date,
+    noted,
 )
 from pipeline.rules.gor import cga_dan
 from pipeline.tomlcheck import Table
@@ -131,14 +133,14 @@ class CgaDanRules(RosterRules):
         """Score the period's games in order, promoting as the standards are met; rank awards apply
         after the games of their date. ``period`` is only a label here."""
         ledger = _Ledger(self, dict(state))
-        due = sorted((a for a in awards if a.kind == "manual" and a.award.rank), key=lambda a: a.award.date)
+        ranks = [a for a in awards if a.kind == "manual" and a.award.rank]
         changes: list[Change] = []
         given: list[AwardGiven] = []
-        for game in games:
-            while due and due[0].award.date < game.date:
-                given.append(ledger.award(due.pop(0)))
-            changes += ledger.rate(game)
-        given += [ledger.award(a) for a in due]
+        for item in by_date(games, ranks):
+            if isinstance(item, Game):
+                changes += ledger.rate(item)
+            else:
+                given.append(ledger.award(item))
         return PeriodOutcome(ledger.start, ledger.close(changes), changes, given, ledger.promotions)
 
     def reports(self, changes: pa.Table, promotions: pa.Table) -> dict[str, pa.Table]:
@@ -218,14 +220,14 @@ class _Ledger:
     def award(self, due: DueAward) -> AwardGiven:
         """Apply a manual rank award: the player's dan becomes the award's, scoring restarts. An award
         to a player not rated, or of the dan already held, changes nothing (its note says why)."""
-        name = self.rules.resolve(due.award.player)
-        award = replace(due.award, player=name)
-        if not self.rules.rates(name):
-            return AwardGiven(replace(award, note=f"{award.note}: not a member, not rated"), due.kind, 0.0)
+        award, rated = self.rules.awarded(due)
+        name = award.player
+        if not rated:
+            return AwardGiven(noted(award, "not a member, not rated"), due.kind, 0.0)
         self.enter(name, None)
         dan, new = self.dan[name], cga_dan(parse_rank(award.rank))
         if dan == new:
-            return AwardGiven(replace(award, note=f"{award.note}: already {label(dan)}"), due.kind, 0.0)
+            return AwardGiven(noted(award, f"already {label(dan)}"), due.kind, 0.0)
         note = f": {award.note}" if award.note else ""
         evidence = f"manual award of {award.event} on {award.date}{note}"
         self.promotions.append(

@@ -27,6 +27,7 @@ from pipeline.rules.base import (
     PlayerState,
     RosterRules,
     Validity,
+    noted,
 )
 
 #: (label, base score, coefficient), from the lowest rank up (seed 001's internal rank table).
@@ -181,20 +182,17 @@ class _Month:
     def award(self, due: DueAward) -> AwardGiven:
         """The points ``due`` gives: titles of server events, or a manual award's points; none to a
         player the club does not rate (not a member). A title worth nothing says why in its note."""
-        name = self.rules.resolve(due.award.player)
-        award = replace(due.award, player=name)
+        award, rated = self.rules.awarded(due)
         points = due.award.points or 0.0
         why = None
         if due.kind in TITLE_BONUS:
             points = TITLE_BONUS[due.kind] if due.event_kind in TITLE_KINDS else 0.0
             why = None if points else f"no points for a {due.event_kind} title"
-        if points and not self.rules.rates(name):
+        if points and not rated:
             points, why = 0.0, "not a member, not rated"
-        if points and self.enter(name, None).fixed:
+        if points and self.enter(award.player, None).fixed:
             points, why = 0.0, "fixed rating"
-        if why:
-            award = replace(award, note=f"{award.note}: {why}" if award.note else why)
-        return AwardGiven(award, due.kind, points)
+        return AwardGiven(noted(award, why) if why else award, due.kind, points)
 
     def close(self, changes: list[Change], awards: list[AwardGiven]) -> dict[str, PlayerState]:
         """The standings at the month's end: ratings moved, ranks floated, streaks carried. A player

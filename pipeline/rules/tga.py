@@ -62,6 +62,8 @@ from pipeline.rules.base import (
     Promotion,
     RosterRules,
     Validity,
+    by_date,
+    noted,
 )
 from pipeline.tomlcheck import Table
 
@@ -97,17 +99,16 @@ class TgaRules(RosterRules):
         """Evaluate the period's units as their last games come; awards apply after the games of their
         date."""
         ledger = _Ledger(self, dict(state))
-        due = sorted(awards, key=lambda a: a.award.date)
-        last = {_key(game): i for i, game in enumerate(games)}
+        last = {_key(game): game.seq for game in games}
         changes: list[Change] = []
         given: list[AwardGiven] = []
-        for i, game in enumerate(games):
-            while due and due[0].award.date < game.date:
-                given.append(ledger.award(due.pop(0)))
-            ledger.add(game)
-            if last[_key(game)] == i:
-                changes += ledger.close(_key(game))
-        given += [ledger.award(a) for a in due]
+        for item in by_date(games, awards):
+            if not isinstance(item, Game):
+                given.append(ledger.award(item))
+                continue
+            ledger.add(item)
+            if last[_key(item)] == item.seq:
+                changes += ledger.close(_key(item))
         order = {game.game_id: game.seq for game in games}
         changes.sort(key=lambda c: order[c.game_id])
         return PeriodOutcome(ledger.start, ledger.end(changes), changes, given, ledger.promotions)
@@ -201,16 +202,16 @@ class _Ledger:
 
     def award(self, due: DueAward) -> AwardGiven:
         """A title or award (no points); a manual award's ``rank`` applies if better than the rank held."""
-        name = self.rules.resolve(due.award.player)
-        award = replace(due.award, player=name)
+        award, rated = self.rules.awarded(due)
+        name = award.player
         if due.kind != "manual" or not due.award.rank:
             return AwardGiven(award, due.kind, 0.0)
-        if not self.rules.rates(name):
-            return AwardGiven(replace(award, note=f"{award.note}: not a member, not rated"), due.kind, 0.0)
+        if not rated:
+            return AwardGiven(noted(award, "not a member, not rated"), due.kind, 0.0)
         self._enter(name, None)
         label, current = t.label_of(parse_rank(due.award.rank)), self.rank[name]
         if self.start[name].fixed or t.rating_of(label) <= t.rating_of(current):
-            return AwardGiven(replace(award, note=f"{award.note}: keeps {current}"), due.kind, 0.0)
+            return AwardGiven(noted(award, f"keeps {current}"), due.kind, 0.0)
         self.rank[name] = label
         evidence = f"{award.event}: {award.note or 'manual award'}"
         self.promotions.append(
