@@ -18,10 +18,7 @@ from typing import Any
 from pipeline import periods
 from pipeline.events import Award, Events
 from pipeline.roster import Roster, name_key
-from pipeline.rules.base import DueAward
-
-#: Rows with these reasons are not games of an event for dating its end.
-_NOT_A_GAME = frozenset({"parse_error", "wrong_game_type", "missing_date", "duplicate"})
+from pipeline.rules.base import NOT_A_GAME, DueAward
 
 
 def due_awards(
@@ -56,7 +53,7 @@ def _event_ends(rows: Sequence[Mapping[str, Any]]) -> dict[str, dt.date]:
     last: dict[str, dt.date] = {}
     for row in rows:
         event, day = row["event_name"], row["date"]
-        if event and day is not None and row["period"] and not _NOT_A_GAME.intersection(row["reasons"]):
+        if event and day is not None and row["period"] and not NOT_A_GAME.intersection(row["reasons"]):
             last[event] = max(day, last.get(event, day))
     return last
 

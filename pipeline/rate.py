@@ -25,11 +25,8 @@ from pipeline.awards import due_awards
 from pipeline.events import Award, Event, Events
 from pipeline.normalise.ranks import Rank, parse_rank
 from pipeline.roster import Roster
-from pipeline.rules.base import Change, Game, PeriodOutcome, PlayerState, RuleSet
+from pipeline.rules.base import NOT_A_GAME, Change, Game, PeriodOutcome, PlayerState, RuleSet
 from pipeline.tables import AWARDS, CHANGES, PROMOTIONS, RATINGS
-
-#: Reasons that mean a row is not a game this rule set could have rated at all.
-_NOT_PLAYED = frozenset({"parse_error", "wrong_game_type", "missing_date", "duplicate"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +116,7 @@ def _streak_resets(rows: Sequence[Mapping[str, Any]]) -> list[frozenset[str]]:
             pending -= {(event, n) for n in names}
             continue
         resets.append(frozenset())
-        if event and row["winner"] in ("B", "W", "draw") and not _NOT_PLAYED.intersection(row["reasons"]):
+        if event and row["winner"] in ("B", "W", "draw") and not NOT_A_GAME.intersection(row["reasons"]):
             pending |= {(event, n) for n, c in zip(names, "BW", strict=True) if row["winner"] != c}
     return resets
 
@@ -127,7 +124,7 @@ def _streak_resets(rows: Sequence[Mapping[str, Any]]) -> list[frozenset[str]]:
 def _played_periods(rows: Sequence[Mapping[str, Any]]) -> set[str]:
     """The periods of the games this rule set could rate (dated, of its game type, readable): a
     period whose games were all excluded still gets its snapshot."""
-    return {r["period"] for r in rows if r["period"] and not _NOT_PLAYED.intersection(r["reasons"])}
+    return {r["period"] for r in rows if r["period"] and not NOT_A_GAME.intersection(r["reasons"])}
 
 
 def _labels(found: Iterable[str]) -> list[str]:

@@ -36,6 +36,9 @@ REASONS = (
     "duplicate",
     "opponent_cap",
 )
+#: Reasons that mean a row is no game a rule set could have rated at all (unreadable, another game,
+#: undated, a second copy), as opposed to a game played but not counted (a draw, a no-show, ...).
+NOT_A_GAME = frozenset({"parse_error", "wrong_game_type", "missing_date", "duplicate"})
 
 
 @dataclass(frozen=True, slots=True)
