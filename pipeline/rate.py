@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
@@ -48,13 +48,13 @@ def rate(games: pa.Table, rules: RuleSet, roster: Roster, events: Events) -> Rat
     """Replay the counted rows of ``games`` (schema :data:`~pipeline.tables.GAMES`) under ``rules``."""
     rows = games.to_pylist()
     last = {r["event_name"]: r["seq"] for r in rows if r["counted"] and r["event_name"]}
+    named = {name: events.get(name) for name in last}  # each event looked up once, not once a game
     by_period: dict[str, list[Game]] = defaultdict(list)
     for row, resets in zip(rows, _streak_resets(rows), strict=True):
         if row["counted"]:
-            event = events.get(row["event_name"]) if row["event_name"] else None
-            game = _game(row, rules, roster, event, resets)
             closes = last.get(row["event_name"]) == row["seq"]
-            by_period[row["period"]].append(replace(game, closes_event=closes))
+            game = _game(row, rules, roster, named.get(row["event_name"]), resets, closes)
+            by_period[row["period"]].append(game)
     due, warnings = due_awards(events, rows, rules.validity.period, roster)
     labels = _labels([*by_period, *due, *_played_periods(rows)])
     state: dict[str, PlayerState] = {}
@@ -74,7 +74,12 @@ def rate(games: pa.Table, rules: RuleSet, roster: Roster, events: Events) -> Rat
 
 
 def _game(
-    row: Mapping[str, Any], rules: RuleSet, roster: Roster, event: Event | None, resets: frozenset[str]
+    row: Mapping[str, Any],
+    rules: RuleSet,
+    roster: Roster,
+    event: Event | None,
+    resets: frozenset[str],
+    closes: bool,
 ) -> Game:
     rate_outsiders = not rules.validity.excludes("non_member")  # then visitors of inter-club events too
     return Game(
@@ -96,6 +101,7 @@ def _game(
         round=row["round"],
         no_show="no_show" in row["notes"],
         streak_reset=resets,
+        closes_event=closes,
     )
 
 
