@@ -15,16 +15,17 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline import __version__, rules, snapshots
+from pipeline import __version__, rules
 from pipeline.audit import audit
 from pipeline.config import ConfigError, RunConfig
-from pipeline.events import Events, load_events
+from pipeline.config.events import Events, load_events
+from pipeline.config.roster import Roster, load_roster
 from pipeline.ingest import IngestOptions, IngestResult, ingest, parser_version
-from pipeline.leaderboards import leaderboards
-from pipeline.rate import Rated, rate
-from pipeline.roster import Roster, load_roster
+from pipeline.output import snapshots
+from pipeline.reports.leaderboards import leaderboards
+from pipeline.reports.summary import audit_counts, ingest_counts
 from pipeline.rules.base import RuleSet, Validity
-from pipeline.summary import audit_counts, ingest_counts
+from pipeline.rules.replay import Rated, rate
 
 DEFAULT_RULE_SET = "club"
 

@@ -11,10 +11,10 @@ import pytest
 from sgfmake import sgf
 from typer.testing import CliRunner, Result
 
-from pipeline import backtest, forecast
 from pipeline.cli import app
 from pipeline.config import RunConfig
 from pipeline.ingest import IngestOptions
+from pipeline.reports import backtest, forecast
 from pipeline.synth.league import rank_of, synthetic_league
 from pipeline.synth.records import write_records
 
@@ -181,8 +181,8 @@ def test_help_shows_an_example() -> None:
 
 
 def test_default_rule_sets_rate_the_configured_game_type() -> None:
-    from pipeline.backtest import parse_names
     from pipeline.config import RunConfig
+    from pipeline.reports.backtest import parse_names
 
     assert "tga" not in parse_names(None, RunConfig()) and "hkga" in parse_names(None, RunConfig())
     assert parse_names(None, RunConfig(rule_set="tga")) == ["tga"]

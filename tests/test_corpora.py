@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from sgfmill import sgf_grammar
 
-from pipeline.decode import decode
 from pipeline.ingest import IngestOptions, discover, ingest
-from pipeline.sgftext import read_collection
+from pipeline.ingest.decode import decode
+from pipeline.ingest.sgftext import read_collection
 
 
 @pytest.fixture(scope="session")

@@ -6,8 +6,8 @@ import codecs
 
 import pytest
 
-from pipeline.charset import detect
-from pipeline.decode import codec_for, decode
+from pipeline.ingest.charset import detect
+from pipeline.ingest.decode import codec_for, decode
 
 
 def sgf(body: str, codec: str, ca: str | None = None) -> bytes:

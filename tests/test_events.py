@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.config import ConfigError
-from pipeline.events import DEFAULT_QUALIFIER_ROUNDS, Award, Event, Events, load_events
+from pipeline.config.events import DEFAULT_QUALIFIER_ROUNDS, Award, Event, Events, load_events
 
 ROOT = Path(__file__).resolve().parent.parent
 TEAM = '[[event]]\nname = "飞扬-弈林对抗赛"\nmatch = ["飞扬对弈林*"]\nkind = "team_match"\n'

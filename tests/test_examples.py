@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 from pipeline import rules
 from pipeline.cli import app
 from pipeline.config import load
-from pipeline.events import load_events
-from pipeline.roster import load_roster
+from pipeline.config.events import load_events
+from pipeline.config.roster import load_roster
 from pipeline.run import plan
 
 EXAMPLES = ROOT / "config" / "examples"

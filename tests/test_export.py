@@ -26,8 +26,8 @@ from openpyxl.worksheet.worksheet import Worksheet
 from sgfmake import sgf
 from typer.testing import CliRunner
 
-from pipeline import export
 from pipeline.cli import app
+from pipeline.reports import export
 
 runner = CliRunner()
 CLUB_GAMES = {

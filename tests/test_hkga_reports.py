@@ -27,7 +27,7 @@ from sgfmake import sgf
 from typer.testing import CliRunner
 
 from pipeline.cli import app
-from pipeline.roster import Player, Roster
+from pipeline.config.roster import Player, Roster
 from pipeline.rules import hkga_reports
 from pipeline.rules.hkga_reports import NO_SHOW_WIN, fee, fee_basis, reports
 

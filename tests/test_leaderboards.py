@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from pipeline.leaderboards import LEADERBOARD, leaderboards
+from pipeline.reports.leaderboards import LEADERBOARD, leaderboards
 
 W, L, D = 1.0, 0.0, 0.5
 

@@ -1,4 +1,4 @@
-"""pipeline.periods: dates to period labels and back, for the four period kinds."""
+"""pipeline.audit.periods: dates to period labels and back, for the four period kinds."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from pipeline.periods import KINDS, PeriodError, bounds, following, kind_of, period_of, span
+from pipeline.audit.periods import KINDS, PeriodError, bounds, following, kind_of, period_of, span
 
 D = dt.date
 

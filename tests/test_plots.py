@@ -1,4 +1,5 @@
-"""`ratings plot` and pipeline.plots: PNG charts of rating histories and distributions, CJK names legible.
+"""`ratings plot` and pipeline.reports.plots: PNG charts of rating histories and distributions,
+CJK names legible.
 
 The corpus (club rule set; roster 羽焰 1d alias YuYan, 凝兰 5k, 陳志明 2d, さくら 1d, 김민준 1d):
 
@@ -29,10 +30,9 @@ from matplotlib.ft2font import FT2Font
 from sgfmake import sgf
 from typer.testing import CliRunner
 
-from pipeline import plots
 from pipeline.cli import app
-from pipeline.reports import ReportError
-from pipeline.roster import load_roster
+from pipeline.config.roster import load_roster
+from pipeline.reports import ReportError, plots
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -186,7 +186,7 @@ def test_distribution_chart_writes_a_png(out: Path, tmp_path: Path) -> None:
 
 
 def test_importing_plots_loads_no_matplotlib() -> None:
-    code = "import sys, pipeline.plots; print(any(m.startswith('matplotlib') for m in sys.modules))"
+    code = "import sys, pipeline.reports.plots; print(any(m.startswith('matplotlib') for m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.record import game_id, rows_for_bytes
+from pipeline.ingest.record import game_id, rows_for_bytes
 
 GAME = "(;GM[1]PB[古力]PW[柯洁]BR[9段]WR[P9]RE[黑中盘胜]DT[2024-05-12]TM[1800]KM[7.5];B[pd];W[dd])"
 

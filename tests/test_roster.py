@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.config import ConfigError
-from pipeline.roster import Player, Roster, load_roster
+from pipeline.config.roster import Player, Roster, load_roster
 
 ROOT = Path(__file__).resolve().parent.parent
 

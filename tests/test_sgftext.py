@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sgfmill import sgf
 
-from pipeline.sgftext import SgfSyntaxError, parse_properties, read_collection
+from pipeline.ingest.sgftext import SgfSyntaxError, parse_properties, read_collection
 
 
 def test_tom_layout_game_info_before_first_semicolon_is_the_root() -> None:

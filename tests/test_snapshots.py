@@ -15,8 +15,8 @@ import pytest
 from sgfmake import sgf
 from typer.testing import CliRunner, Result
 
-from pipeline import snapshots, store
 from pipeline.cli import app
+from pipeline.output import snapshots, store
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,7 +105,7 @@ def test_a_run_failing_midway_leaves_the_previous_output(
 
 
 class _ReplaceFailsOnce:
-    """Stands in for the ``os`` module inside pipeline.snapshots: its first ``replace`` raises."""
+    """Stands in for the ``os`` module inside pipeline.output.snapshots: its first ``replace`` raises."""
 
     def __init__(self) -> None:
         self.failed = False

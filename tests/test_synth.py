@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from sgfmill import sgf, sgf_grammar
 
 from pipeline import synth
-from pipeline.events import Events, load_events
-from pipeline.roster import Roster, load_roster
+from pipeline.config.events import Events, load_events
+from pipeline.config.roster import Roster, load_roster
 from pipeline.synth import (
     CODECS,
     STYLES,

@@ -1,5 +1,6 @@
 """cli.backtest: the ``ratings backtest`` command: rule sets in, the library's scores rendered as rich
-tables, the Parquet files written. Knows nothing of how the predictions are made (:mod:`pipeline.backtest`).
+tables, the Parquet files written. Knows nothing of how the predictions are made
+(:mod:`pipeline.reports.backtest`).
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ import pyarrow.compute as pc
 import typer
 from rich.table import Table
 
-from pipeline import backtest, forecast
 from pipeline import config as config_mod
 from pipeline.cli.common import ConfigOpt, console, fail
 from pipeline.ingest import IngestError, IngestOptions
+from pipeline.reports import backtest, forecast
 
 RulesOpt = Annotated[
     str | None,

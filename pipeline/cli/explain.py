@@ -1,4 +1,4 @@
-"""cli.explain: the ``ratings explain`` command, rendering :func:`pipeline.explain.explain` with rich.
+"""cli.explain: the ``ratings explain`` command, rendering :func:`pipeline.reports.explain.explain` with rich.
 
 Turns the options into a query (the roster of the configuration, when one is read, supplies aliases
 the records never used), prints the equation on one unbroken line, the games in a table, the games not
@@ -17,10 +17,10 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from pipeline import config as config_mod
-from pipeline import explain as explain_mod
 from pipeline.cli.common import ConfigOpt, OutOpt, PeriodOpt, console, fail, output_folder
+from pipeline.config.roster import Roster, load_roster
 from pipeline.reports import ReportError
-from pipeline.roster import Roster, load_roster
+from pipeline.reports import explain as explain_mod
 
 
 def explain_command(

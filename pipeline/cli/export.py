@@ -1,7 +1,7 @@
 """cli.export: the ``ratings export`` command, the output folder as one Excel workbook.
 
 One typer command function, registered by :mod:`pipeline.cli`. It finds the output folder, calls
-:func:`pipeline.export.export_xlsx` and says what it wrote; :class:`~pipeline.reports.ReportError` (no
+:func:`pipeline.reports.export.export_xlsx` and says what it wrote; :class:`~pipeline.reports.ReportError` (no
 output yet, a target that is not an ``.xlsx`` file) exits 2, a file that cannot be written exits 1.
 Knows nothing of the workbook's sheets or cells.
 """
@@ -15,8 +15,8 @@ import typer
 from rich.console import Console
 
 from pipeline.cli.common import ConfigOpt, OutOpt, fail, output_folder
-from pipeline.export import export_xlsx
 from pipeline.reports import ReportError
+from pipeline.reports.export import export_xlsx
 
 XlsxOpt = Annotated[
     Path,

@@ -1,8 +1,8 @@
-"""cli.plot: the ``ratings plot`` command: PNG charts over :mod:`pipeline.plots`.
+"""cli.plot: the ``ratings plot`` command: PNG charts over :mod:`pipeline.reports.plots`.
 
 One typer command function, registered by :mod:`pipeline.cli`. It checks that the options fit the kind
 of chart, calls the library, and maps :class:`~pipeline.reports.ReportError` to exit status 2 and
-:class:`~pipeline.plots.PlotError` (no CJK font) to 1. Knows nothing of how the charts are drawn.
+:class:`~pipeline.reports.plots.PlotError` (no CJK font) to 1. Knows nothing of how the charts are drawn.
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from typing import Annotated
 
 import typer
 
-from pipeline import plots
 from pipeline.cli.common import ConfigOpt, OutOpt, PeriodOpt, console, fail, output_folder
-from pipeline.reports import ReportError
+from pipeline.reports import ReportError, plots
 
 
 class Kind(StrEnum):

@@ -18,8 +18,8 @@ from pipeline import config as config_mod
 from pipeline.cli.common import ConfigOpt, fail
 from pipeline.ingest import IngestError, IngestOptions, IngestResult
 from pipeline.ingest import ingest as ingest_stage
+from pipeline.reports.summary import ingest_counts
 from pipeline.run import RunReport, plan, run_all
-from pipeline.summary import ingest_counts
 
 _PROGRESS_FROM = 300  # files to parse before a progress bar is worth showing
 

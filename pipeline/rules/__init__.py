@@ -13,10 +13,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from pipeline.roster import Roster
+from pipeline.config.roster import Roster
+from pipeline.config.toml import Table, number
 from pipeline.rules import cga_dan, club, gor, gor_rules, hkga_reports, tga
 from pipeline.rules.base import Context, RuleSet, Validity
-from pipeline.tomlcheck import Table, number
 
 Build = Callable[[Context, Table], RuleSet]
 GOR_KEYS = ("class_weights", "default_class", "stage_weights", "batch_events")
@@ -103,7 +103,7 @@ def create(name: str, roster: Roster, valid: Validity, params: Table | None = No
     """The rule set ``name`` configured with ``roster``, ``valid`` and its ``[rules]`` ``params``.
 
     Raises :class:`UnknownRuleSet` if ``name`` is not registered, and
-    :class:`~pipeline.tomlcheck.ConfigError` if a parameter is unknown or bad for it.
+    :class:`~pipeline.config.toml.ConfigError` if a parameter is unknown or bad for it.
     """
     table = params if params is not None else Table(Path("(no configuration)"), "[rules]", {})
     return _family(name).build(Context(roster, valid), table)

@@ -16,9 +16,9 @@ from typing import Any, Protocol
 
 import pyarrow as pa
 
-from pipeline.events import Award, Event
-from pipeline.normalise.ranks import Rank, parse_rank
-from pipeline.roster import Player, Roster
+from pipeline.config.events import Award, Event
+from pipeline.config.roster import Player, Roster
+from pipeline.ingest.normalise.ranks import Rank, parse_rank
 
 #: Reason codes a configuration may turn from "exclude" to "count"; the others always exclude.
 OPTIONAL_REASONS = ("draw", "no_show", "handicap", "non_member")

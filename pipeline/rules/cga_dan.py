@@ -30,7 +30,8 @@ from itertools import accumulate
 
 import pyarrow as pa
 
-from pipeline.normalise.ranks import Rank, parse_rank
+from pipeline.config.toml import Table
+from pipeline.ingest.normalise.ranks import Rank, parse_rank
 from pipeline.rules.base import (
     AwardGiven,
     Change,
@@ -46,7 +47,6 @@ from pipeline.rules.base import (
     noted,
 )
 from pipeline.rules.gor import cga_dan
-from pipeline.tomlcheck import Table
 
 TOP_DAN = 9
 #: dan difference (0..3) -> (stronger win/draw/loss, weaker win/draw/loss) (段位赛记分标准).

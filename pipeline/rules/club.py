@@ -17,7 +17,7 @@ from dataclasses import replace
 
 import pyarrow as pa
 
-from pipeline.normalise.ranks import Rank
+from pipeline.ingest.normalise.ranks import Rank
 from pipeline.rules.base import (
     AwardGiven,
     Change,

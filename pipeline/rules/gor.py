@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass
 from typing import Protocol
 
-from pipeline.normalise.ranks import Rank
+from pipeline.ingest.normalise.ranks import Rank
 from pipeline.rules.base import Validity
 
 DEFAULTS = Validity(excluded=frozenset())

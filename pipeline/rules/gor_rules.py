@@ -12,11 +12,11 @@ from fnmatch import fnmatchcase
 
 import pyarrow as pa
 
-from pipeline.normalise.ranks import Rank
-from pipeline.roster import Roster, name_key
+from pipeline.config.roster import Roster, name_key
+from pipeline.config.toml import Table, boolean, one_of
+from pipeline.ingest.normalise.ranks import Rank
 from pipeline.rules.base import Change, Context, DueAward, Game, PeriodOutcome, PlayerState, RosterRules
 from pipeline.rules.gor import CLASS_WEIGHTS, Formula
-from pipeline.tomlcheck import Table, boolean, one_of
 
 #: A rule set's reports: every period's changes and the roster -> tables by file name.
 Report = Callable[[pa.Table, Roster], dict[str, pa.Table]]
@@ -212,7 +212,7 @@ def params_from(table: Table) -> Params:
     """The ``[rules]`` parameters: ``class_weights`` (a table of A/B/C -> number > 0), ``default_class``
     (A, B or C), ``stage_weights`` (a table of RO pattern -> number > 0), ``batch_events`` (bool).
 
-    Raises :class:`~pipeline.tomlcheck.ConfigError` naming the key if one is bad.
+    Raises :class:`~pipeline.config.toml.ConfigError` naming the key if one is bad.
     """
     classes = dict(CLASS_WEIGHTS) | _numbers(table, "class_weights", frozenset(CLASS_WEIGHTS))
     default = table.get("default_class", one_of(*CLASS_WEIGHTS), "A")

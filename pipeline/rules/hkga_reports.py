@@ -23,7 +23,7 @@ Decisions (the seed is silent or the data cannot say more):
   register too); the 10th valid win is the 10th in ``(date, seq)`` order.
 
 Knows nothing of SGF, files or how the ratings were computed; sees the roster only through
-:meth:`~pipeline.roster.Roster.is_member`.
+:meth:`~pipeline.config.roster.Roster.is_member`.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from pipeline.roster import Roster
+from pipeline.config.roster import Roster
 
 #: The ``note`` of a no-show winner's change row (written by :mod:`pipeline.rules.gor_rules`).
 NO_SHOW_WIN = "no-show: not rated for the winner"

@@ -49,7 +49,8 @@ from dataclasses import replace
 
 import pyarrow as pa
 
-from pipeline.normalise.ranks import Rank, parse_rank
+from pipeline.config.toml import Table
+from pipeline.ingest.normalise.ranks import Rank, parse_rank
 from pipeline.rules import tga_rules as t
 from pipeline.rules.base import (
     AwardGiven,
@@ -65,7 +66,6 @@ from pipeline.rules.base import (
     by_date,
     noted,
 )
-from pipeline.tomlcheck import Table
 
 #: No-shows are counted so that the rule set sees forfeits and byes (Articles 8.6, 10): they are never
 #: valid games for Article 8, but a forfeit loss means a player did not complete the event.

@@ -19,9 +19,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pipeline.events import Event
-from pipeline.normalise.ranks import Rank
-from pipeline.roster import name_key
+from pipeline.config.events import Event
+from pipeline.config.roster import name_key
+from pipeline.ingest.normalise.ranks import Rank
 from pipeline.rules.base import Game, Promotion
 
 UNKNOWN = "?"

@@ -1,4 +1,4 @@
-"""Tests for pipeline.normalise.dates: every DT/RD form seen in the corpora and on CJK servers."""
+"""Tests for pipeline.ingest.normalise.dates: every DT/RD form seen in the corpora and on CJK servers."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.normalise.dates import UNKNOWN_DATE, GameDate, parse_date
+from pipeline.ingest.normalise.dates import UNKNOWN_DATE, GameDate, parse_date
 
 D = datetime.date
 T = datetime.time

@@ -1,4 +1,4 @@
-"""Tests for pipeline.normalise.gameinfo: komi, handicap, board size, game type, event and round."""
+"""Tests for pipeline.ingest.normalise.gameinfo: komi, handicap, board size, game type, event and round."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.normalise.gameinfo import (
+from pipeline.ingest.normalise.gameinfo import (
     parse_board_size,
     parse_event,
     parse_game_type,

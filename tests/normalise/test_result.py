@@ -1,4 +1,4 @@
-"""Tests for pipeline.normalise.result: every RE form seen in the corpora and on CJK servers."""
+"""Tests for pipeline.ingest.normalise.result: every RE form seen in the corpora and on CJK servers."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.normalise.result import DRAW, NO_RE, SUSPENDED, UNKNOWN, VOID, Result, parse_result
+from pipeline.ingest.normalise.result import DRAW, NO_RE, SUSPENDED, UNKNOWN, VOID, Result, parse_result
 
 DECISIVE = {"resign", "points", "time", "forfeit", "illegal", "win"}
 ALL_HOWS = DECISIVE | {"draw", "void", "suspended", "unknown", None}

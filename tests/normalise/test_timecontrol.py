@@ -1,4 +1,5 @@
-"""Tests for pipeline.normalise.timecontrol: TM/OT/LT/LC/TC/TT forms from the corpora and CJK servers."""
+"""Tests for pipeline.ingest.normalise.timecontrol: TM/OT/LT/LC/TC/TT forms from the corpora and CJK
+servers."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.normalise.timecontrol import (
+from pipeline.ingest.normalise.timecontrol import (
     UNKNOWN_TIME_CONTROL,
     TimeControl,
     parse_time_control,

@@ -1,0 +1,159 @@
+"""decode: the bytes of one file -> text, and which encoding was used and why.
+
+Order of trust: a byte-order mark; then valid UTF-8 (a ``CA`` that names another charset over valid
+UTF-8 bytes is a lie: servers re-save records as UTF-8 and keep the old ``CA``); then the charset the
+``CA`` property names, when the bytes decode with it; then detection (:mod:`pipeline.ingest.charset`).
+UTF-8 with a few broken sequences (a Fox name cut mid-character) stays UTF-8, with U+FFFD in place
+of the broken bytes, so one bad name never loses a game.
+
+This layer knows where ``CA[...]`` stands in the bytes and nothing else of SGF.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass
+
+from pipeline.ingest.charset import detect
+
+_CA = re.compile(rb"CA\s*\[([^\]]{0,40})\]")
+_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+# Spellings seen in CA[] -> the codec we decode with (supersets where the declared set is too narrow).
+_ALIASES = {
+    "utf8": "utf-8",
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+    "gb18030": "gb18030",
+    "euccn": "gb18030",
+    "cp936": "gb18030",
+    "big5": "cp950",
+    "big5hkscs": "big5hkscs",
+    "cp950": "cp950",
+    "shiftjis": "cp932",
+    "sjis": "cp932",
+    "mskanji": "cp932",
+    "cp932": "cp932",
+    "windows31j": "cp932",
+    "euckr": "cp949",
+    "ksc56011987": "cp949",
+    "cp949": "cp949",
+    "uhc": "cp949",
+    "eucjp": "euc_jp",
+    "iso88591": "cp1252",
+    "latin1": "cp1252",
+    "l1": "cp1252",
+    "utf16le": "utf-16-le",
+    "utf16be": "utf-16-be",
+}
+_SEVEN_BIT = ("iso2022", "utf_7", "hz")
+#: Most replaced sequences a UTF-8 file may have and still be read as UTF-8 (cut names, mixed saves).
+UTF8_MAX_BROKEN = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Decoded:
+    """The text of one file and how it was obtained.
+
+    ``encoding`` is the codec name used; ``how`` is one of ``bom``, ``utf-16-pattern``, ``ascii``,
+    ``utf-8``, ``ca``,
+    ``utf-8-broken`` (UTF-8 with a few bytes replaced), ``detected``; ``declared`` is the raw ``CA``
+    value or None; ``replaced`` counts the bytes that could not be decoded (shown as U+FFFD).
+    """
+
+    text: str
+    encoding: str
+    how: str
+    declared: str | None
+    replaced: int = 0
+
+
+def codec_for(declared: str) -> str | None:
+    """Return the Python codec for a ``CA`` spelling (``UTF-8``, ``GB2312``, ``MS_KANJI``, ``foo``...).
+
+    Returns None when the name is unknown or is not an encoding of text.
+    """
+    key = re.sub(r"[^a-z0-9]", "", declared.lower())
+    if key in _ALIASES:
+        return _ALIASES[key]
+    try:
+        info = codecs.lookup(declared.strip())
+    except (LookupError, ValueError):
+        return None
+    return info.name if getattr(info, "_is_text_encoding", True) else None
+
+
+def decode(data: bytes) -> Decoded:
+    """Decode the bytes of an SGF file; never raises.
+
+    Returns a :class:`Decoded`. Every input gives text: when nothing fits, cp1252 with replacement.
+    """
+    declared = _declared(data)
+    for attempt in (_by_bom, _by_ascii_or_utf8, _by_declared, _by_utf8_mostly):
+        found = attempt(data, declared)
+        if found is not None:
+            return found
+    encoding = detect(data)
+    text = data.decode(encoding, errors="replace")
+    return Decoded(text, encoding, "detected", declared, text.count("\ufffd"))
+
+
+def _declared(data: bytes) -> str | None:
+    head = data[:4096] if not data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) else b""
+    m = _CA.search(head)
+    return m.group(1).decode("ascii", errors="replace").strip() if m else None
+
+
+def _by_bom(data: bytes, declared: str | None) -> Decoded | None:
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            text = data.decode(codec, errors="replace")
+            ca = _CA.search(text.encode("utf-8", errors="replace")[:4096])
+            declared = ca.group(1).decode("ascii", errors="replace") if ca else None
+            return Decoded(text, codec.replace("-sig", ""), "bom", declared, text.count("\ufffd"))
+    pattern = utf16_codec(data)
+    if pattern is not None:
+        text = data.decode(pattern, errors="replace")
+        return Decoded(text, pattern, "utf-16-pattern", declared, text.count("\ufffd"))
+    return None
+
+
+def utf16_codec(data: bytes) -> str | None:
+    """``utf-16-le``/``utf-16-be`` when ``data`` (without a BOM) starts like UTF-16 SGF, else None."""
+    start = data.lstrip(b"\x00 \t\r\n")[:1]
+    if start != b"(" or len(data) < 8:
+        return None
+    if data[1:8:2] == b"\x00" * 4:
+        return "utf-16-le"
+    if data[0:8:2] == b"\x00" * 4:
+        return "utf-16-be"
+    return None
+
+
+def _by_ascii_or_utf8(data: bytes, declared: str | None) -> Decoded | None:
+    if data.isascii() and declared and (codec_for(declared) or "").startswith(_SEVEN_BIT):
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return Decoded(text, "utf-8", "ascii" if data.isascii() else "utf-8", declared)
+
+
+def _by_declared(data: bytes, declared: str | None) -> Decoded | None:
+    codec = codec_for(declared) if declared else None
+    if codec is None:
+        return None
+    try:
+        return Decoded(data.decode(codec), codec, "ca", declared)
+    except UnicodeDecodeError:
+        return None
+
+
+def _by_utf8_mostly(data: bytes, declared: str | None) -> Decoded | None:
+    text = data.decode("utf-8", errors="replace")
+    broken = text.count("\ufffd")
+    multibyte = len(data) - len(text.encode("ascii", errors="ignore")) - broken
+    if broken <= UTF8_MAX_BROKEN and multibyte > 4 * broken:
+        return Decoded(text, "utf-8", "utf-8-broken", declared, broken)
+    return None

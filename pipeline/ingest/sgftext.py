@@ -1,0 +1,186 @@
+"""sgftext: the SGF grammar over decoded text, as lenient as real records need.
+
+Reads every game tree of a collection and keeps, for each, what the later stages use: the root
+node's properties (identifiers in FF4 form: ``PlayerBlack`` -> ``PB``; values unescaped), the
+number of B/W nodes on the main line (passes included) and a signature of the main-line moves.
+
+Leniency, because the archives are as they are:
+
+- game information before the first ``;`` (the TOM server's layout, ``(TE[...]RD[...];B[pd]...)``)
+  is the root node;
+- FF1/FF3 long and lower-case property names (``PlayerBlack``, ``GaMe``) lose their lower-case letters;
+- a tree cut short (truncated file) keeps what was read, with ``error`` saying so;
+- junk between trees, or a stray character inside one, is skipped and reported.
+
+Why not sgfmill here: sgfmill's tokeniser loops in Python over every token and builds every node,
+rejects the implicit-root layout, and stops a collection at its first bad tree. This reader works
+a node at a time with one regular expression (``bench/ingest_bench.py`` measures both). sgfmill
+stays the reference: the property tests check this reader against it.
+
+Knows nothing of Go: what the properties mean is :mod:`pipeline.ingest.normalise`'s business.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+
+_VALUE = r"\[[^\\\]]*(?:\\.[^\\\]]*)*\]"
+_PROPS = rf"(?:\s*[A-Za-z]+\s*(?:{_VALUE}\s*)+)+"
+# Groups: ( ) ; move-colour move-point rest-of-node bare-properties junk. A node's move, when it is
+# the node's first property, is captured apart so the hot loop needs no second look at the node.
+_TOKEN = re.compile(
+    rf"\s*(?:(\()|(\))|(;)\s*(?:([BW])\s*\[([^\\\]]*)\])?(\s*{_PROPS}|)|({_PROPS})|(\S))", re.S
+)
+_PROP = re.compile(rf"([A-Za-z]+)\s*((?:{_VALUE}\s*)+)", re.S)
+_VALUES = re.compile(r"\[([^\\\]]*(?:\\.[^\\\]]*)*)\]", re.S)
+_START = re.compile(r"\(\s*(?:;|[A-Za-z]+\s*\[)")
+_SOFT_BREAK = re.compile(r"\\(?:\r\n|\n\r|\n|\r)")
+_ESCAPE = re.compile(r"\\(.)", re.S)
+
+Properties = dict[str, list[str]]
+
+
+class SgfSyntaxError(ValueError):
+    """Raised when text holds no SGF game tree at all."""
+
+
+@dataclass(slots=True)
+class GameTree:
+    """One game tree of a collection.
+
+    ``index`` is its position in the file (0-based); ``root`` maps property identifiers to their
+    unescaped values; ``moves`` counts B and W nodes on the main line; ``signature`` is a hex digest
+    of the main-line moves (colour and point), equal for two records of the same game;
+    ``implicit_root`` is True for the TOM layout; ``error`` says what was wrong, or is None.
+    """
+
+    index: int
+    root: Properties = field(default_factory=dict)
+    moves: int = 0
+    signature: str = ""
+    implicit_root: bool = False
+    error: str | None = None
+
+
+def read_collection(text: str) -> list[GameTree]:
+    """Read every game tree in ``text``.
+
+    Returns the trees in file order (at least one). Raises :class:`SgfSyntaxError` if ``text``
+    holds no game tree (empty, not SGF).
+    """
+    start = _START.search(text)
+    if start is None:
+        raise SgfSyntaxError("no SGF game tree found")
+    tokens = _TOKEN.findall(text, start.start())
+    trees: list[GameTree] = []
+    i = 0
+    while i < len(tokens):
+        if tokens[i][0] and i + 1 < len(tokens) and (tokens[i + 1][2] or tokens[i + 1][6]):
+            tree, i = _read_tree(tokens, i, len(trees))
+            trees.append(tree)
+        else:
+            i += 1  # junk between trees
+    return trees
+
+
+class _Walker:
+    """State of one game tree being read: which variations are on the main line, the moves seen."""
+
+    def __init__(self, index: int) -> None:
+        self.tree = GameTree(index)
+        self.children: list[int] = []
+        self.on_main: list[bool] = []
+        self.moves: list[str] = []
+        self.junk: str | None = None
+
+    def open(self) -> None:
+        first = not self.children or self.children[-1] == 0
+        if self.children:
+            self.children[-1] += 1
+        self.on_main.append((not self.on_main or self.on_main[-1]) and first)
+        self.children.append(0)
+
+    def close(self) -> bool:
+        """Close one variation; True when the whole tree is closed."""
+        self.children.pop()
+        self.on_main.pop()
+        return not self.children
+
+    def root(self, props: str, *, bare: bool) -> None:
+        if bare and not self.on_main[-1]:
+            return
+        self.tree.root.update(parse_properties(props))
+        self.tree.implicit_root = self.tree.implicit_root or bare
+
+    def finish(self, error: str | None) -> GameTree:
+        self.tree.moves = len(self.moves)
+        self.tree.signature = hashlib.blake2b(" ".join(self.moves).encode(), digest_size=8).hexdigest()
+        self.tree.error = error or self.junk
+        return self.tree
+
+
+def _read_tree(tokens: list[tuple[str, ...]], start: int, index: int) -> tuple[GameTree, int]:
+    """Read the tree whose ``(`` is ``tokens[start]``; returns it and the index after its ``)``.
+
+    The loop is the reader's hot path (one pass per node of every record): plain tuple tests only.
+    """
+    walker, nodes = _Walker(index), 0
+    for i in range(start, len(tokens)):
+        opening, closing, semi, colour, point, rest, bare, junk = tokens[i]
+        if semi:
+            nodes += 1
+            if nodes == 1:
+                walker.root(colour + (f"[{point}]" if colour else "") + rest, bare=False)
+            elif walker.on_main[-1]:
+                move = colour + point if colour else _move(rest) if rest else None
+                if move is not None:
+                    walker.moves.append(move)
+        elif opening:
+            walker.open()
+        elif closing:
+            if walker.close():
+                return walker.finish(None), i + 1
+        elif bare:
+            if nodes <= 1 and not walker.moves:
+                walker.root(bare, bare=True)
+                nodes = 1
+        elif junk and walker.junk is None:
+            walker.junk = f"unexpected {junk!r} in game tree {index}"
+    return walker.finish(f"truncated: {len(walker.children)} game tree(s) not closed"), len(tokens)
+
+
+def parse_properties(props: str) -> Properties:
+    """Parse the properties of one node (``PB[Li]BR[3d]AB[dd][pp]``) into identifier -> values.
+
+    Identifiers lose their lower-case letters (FF1/FF3 ``PlayerBlack`` -> ``PB``); values are
+    unescaped (soft line breaks removed, ``\\]`` -> ``]``). A repeated identifier gathers its values.
+    """
+    out: Properties = {}
+    for ident, block in _PROP.findall(props):
+        out.setdefault(_ident(ident), []).extend(unescape(v) for v in _VALUES.findall(block))
+    return out
+
+
+def unescape(value: str) -> str:
+    """Remove SGF escapes: soft line breaks vanish, ``\\x`` becomes ``x``."""
+    if "\\" not in value:
+        return value
+    return _ESCAPE.sub(r"\1", _SOFT_BREAK.sub("", value))
+
+
+def _ident(ident: str) -> str:
+    upper = "".join(c for c in ident if c.isupper())
+    return upper or ident.upper()
+
+
+def _move(props: str) -> str | None:
+    """The move of a node whose move is not its first property (``BL[30]B[pd]``) as ``Bpd``, or None."""
+    if "B" not in props and "W" not in props:
+        return None
+    found = parse_properties(props)
+    for colour in ("B", "W"):
+        if colour in found:
+            return colour + (found[colour][0] if found[colour] else "")
+    return None

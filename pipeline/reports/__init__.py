@@ -1,0 +1,273 @@
+"""reports: questions put to a finished output folder: which games counted and why not, and the standings.
+
+Reads ``games.parquet``, ``ratings/`` and ``changes/`` as ``ratings run`` wrote them (DESIGN.md output
+contract), through the readers of :mod:`pipeline.output.folder` (whose names and constants it re-exports), and
+answers with pandas DataFrames. Knows nothing of the configuration (the roster is seen only through the
+names the run wrote into ``games.parquet``), of how the audit decided or a rule set rated, of the folder's
+file layout beyond :mod:`pipeline.output.folder`, and of rendering (the command line's tables live in
+:mod:`pipeline.cli.reports`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from pipeline.config.roster import name_key
+from pipeline.output import folder as outputs
+from pipeline.output.folder import (
+    GAMES_FILE,
+    PART,
+    REPORT_FILES,
+    ReportError,
+    check_period,
+    game_periods,
+    rated_periods,
+    read_games,
+)
+from pipeline.rules.base import REASONS
+
+__all__ = [
+    "AUDIT_COLUMNS",
+    "GAMES_FILE",
+    "PART",
+    "REPORT_FILES",
+    "STANDINGS_COLUMNS",
+    "ReportError",
+    "audit_games",
+    "game_periods",
+    "players_named",
+    "rated_periods",
+    "read_games",
+    "rule_set_report",
+    "standings",
+]
+
+#: The columns of :func:`audit_games`, in order.
+AUDIT_COLUMNS = (
+    "seq",
+    "game_id",
+    "source",
+    "date",
+    "period",
+    "black",
+    "white",
+    "result",
+    "speed",
+    "speed_known",
+    "event",
+    "event_listed",
+    "stage",
+    "counted",
+    "reasons",
+    "notes",
+    "parse_error",
+    "changes",
+)
+#: The columns of :func:`standings`, in order.
+STANDINGS_COLUMNS = (
+    "place",
+    "player",
+    "rank",
+    "rank_before",
+    "rating",
+    "rating_before",
+    "delta",
+    "games",
+    "wins",
+    "losses",
+    "draws",
+    "bonus",
+    "member",
+)
+_CHANGE_KEYS = ("player", "color", "delta", "points", "bonus", "bonus_rule")
+
+
+def audit_games(
+    out: Path, player: str | None = None, period: str | None = None, reason: str | None = None
+) -> pd.DataFrame:
+    """Every game record in ``out`` that matches all the filters given, counted or not, in ``seq`` order.
+
+    Args:
+        out: an output folder written by ``ratings run``.
+        player: a player name, compared NFKC-folded and casefolded with every spelling the records used
+            and with the canonical (roster) names; a game matches when either side is a player that
+            ``player`` spells, whichever spelling that game's record used.
+        period: a period label (``2024-05``); records without a usable date have no period.
+        reason: a reason code of RULES.md §0 (:data:`~pipeline.rules.base.REASONS`); a game matches when
+            the rule applies to it: it was excluded for it, or it was counted although the rule applies
+            because the configuration counts such games (the code is then among its ``notes``).
+
+    Returns:
+        One row per record, columns :data:`AUDIT_COLUMNS`: ``black``/``white`` the canonical names (the
+        names as written when the run had none; None for a record that could not be parsed); ``source``
+        the file (``path#index`` for the second and later games of a collection); ``speed`` the speed
+        class used and ``speed_known`` False when it was assumed; ``event`` the configured event's name,
+        else the ``EV`` text, with ``event_listed`` saying which; ``reasons`` and ``notes`` lists of codes;
+        ``parse_error`` the parser's message or None; ``changes`` a list of dicts (keys ``player color
+        delta points bonus bonus_rule``, Black first) of what the game did to each rated player (empty
+        for a game not counted).
+
+    Raises:
+        ReportError: if ``out`` holds no output, ``reason`` is not a reason code, ``period`` is not a
+            period of the run, or ``player`` names no player of any record.
+    """
+    games = read_games(out)
+    if reason is not None and reason not in REASONS:
+        raise ReportError(f"unknown reason {reason!r} (reason codes: {', '.join(REASONS)})")
+    keep = pd.Series(True, index=games.index)
+    if period is not None:
+        check_period(period, game_periods(out, games), out)
+        keep &= games["period"] == period
+    if player is not None:
+        keep &= _plays(games, player, out)
+    if reason is not None:
+        applies = [reason in (*r, *n) for r, n in zip(games["reasons"], games["notes"], strict=True)]
+        keep &= pd.Series(applies, index=games.index, dtype=bool)
+    chosen = games[keep.to_numpy(dtype=bool)]
+    return _audit_rows(chosen, _changes_of(out, chosen))
+
+
+def standings(out: Path, period: str | None = None, top: int | None = None) -> pd.DataFrame:
+    """The ratings at the end of ``period`` (the latest rated period when None), best first.
+
+    Args:
+        out: an output folder written by ``ratings run``.
+        period: a rated period's label (``2024-05``).
+        top: keep only the first ``top`` rows (None: every player).
+
+    Returns:
+        Columns :data:`STANDINGS_COLUMNS`, one row per player rated by the end of the period, by rating
+        (highest first, then name); ``place`` is shared by equal ratings. Empty when the run rated no
+        period (and ``period`` is None).
+
+    Raises:
+        ReportError: if ``out`` holds no output, ``period`` is not a rated period of the run, or ``top``
+            is less than 1.
+    """
+    read_games(out, columns=["seq"])  # the missing-output message, the same for every query
+    if top is not None and top < 1:
+        raise ReportError(f"--top must be 1 or more, got {top}")
+    rated = rated_periods(out)
+    if period is None:
+        if not rated:
+            return pd.DataFrame(columns=list(STANDINGS_COLUMNS))
+        period = rated[-1]
+    check_period(period, rated, out)
+    table = pd.read_parquet(outputs.partition_path(out, "ratings", period))
+    table = table.sort_values(["rating", "player"], ascending=[False, True], kind="stable")
+    table = table.reset_index(drop=True)[list(STANDINGS_COLUMNS)]
+    return table if top is None else table.head(top)
+
+
+def rule_set_report(out: Path, name: str, top: int | None = None) -> pd.DataFrame:
+    """A report table of the run (``promotions``, with their evidence; ``hkga``: ``fees``,
+    ``certification``; ``tga``: ``fees``), as written.
+
+    Args:
+        out: an output folder written by ``ratings run``.
+        name: a key of :data:`REPORT_FILES`.
+        top: keep only the first ``top`` rows (None: every row).
+
+    Returns:
+        The table of ``out/<REPORT_FILES[name]>``, its columns and row order as the rule set wrote them.
+
+    Raises:
+        ReportError: if ``out`` holds no output, ``name`` is not a report name, ``top`` is less than 1,
+            or the run's rule set wrote no such report (the message names the rule set of the run).
+    """
+    read_games(out, columns=["seq"])  # the missing-output message, the same for every query
+    if name not in REPORT_FILES:
+        raise ReportError(f"unknown report {name!r} (reports: {', '.join(sorted(REPORT_FILES))})")
+    if top is not None and top < 1:
+        raise ReportError(f"--top must be 1 or more, got {top}")
+    path = out / REPORT_FILES[name]
+    if not path.exists():  # also a link left from an earlier run whose rule set wrote it
+        raise ReportError(
+            f"no {name} report in {out}: the run's rule set ({_run_rule_set(out)}) wrote no "
+            f"{REPORT_FILES[name]} (fees: hkga and tga; certification: hkga)"
+        )
+    table = pd.read_parquet(path)
+    return table if top is None else table.head(top)
+
+
+def _run_rule_set(out: Path) -> str:
+    """The rule set named in ``out/manifest.json``, or ``unknown`` if it cannot be read."""
+    return str(outputs.read_manifest(out).get("rule_set", "unknown"))
+
+
+def players_named(games: pd.DataFrame, player: str, out: Path) -> set[str]:
+    """The canonical names ``player`` spells in ``games`` (any spelling a record used, or the canonical
+    name; compared by :func:`pipeline.config.roster.name_key`). ``out`` is only named in the error.
+
+    Raises ReportError if no record spells ``player``.
+    """
+    key = name_key(player)
+    names: set[str] = set()
+    for side in ("black", "white"):
+        pairs = games[[side, f"{side}_player"]].dropna()
+        for raw, canonical in zip(pairs[side], pairs[f"{side}_player"], strict=True):
+            if key in (name_key(raw), name_key(canonical)):
+                names.add(str(canonical))
+    if not names:
+        raise ReportError(f"no player {player!r} in {out / GAMES_FILE}")
+    return names
+
+
+def _plays(games: pd.DataFrame, player: str, out: Path) -> pd.Series[bool]:
+    """Rows where either side is a player ``player`` spells. Raises as :func:`players_named`."""
+    names = players_named(games, player, out)
+    return games["black_player"].isin(names) | games["white_player"].isin(names)
+
+
+def _changes_of(out: Path, games: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
+    """The changes rows of the counted ``games`` by game id, Black's row first."""
+    wanted = set(games.loc[games["counted"], "game_id"])
+    found: dict[str, list[dict[str, Any]]] = {}
+    for label in sorted(set(games.loc[games["counted"], "period"].dropna())):
+        part = outputs.read_partition(out, "changes", label, columns=["game_id", *_CHANGE_KEYS])
+        part = part[part["game_id"].isin(wanted)].sort_values(["game_id", "color"])
+        for row in part.to_dict("records"):
+            found.setdefault(str(row["game_id"]), []).append(
+                {k: None if _missing(row[k]) else row[k] for k in _CHANGE_KEYS}
+            )
+    return found
+
+
+def _audit_rows(games: pd.DataFrame, changes: dict[str, list[dict[str, Any]]]) -> pd.DataFrame:
+    """The :data:`AUDIT_COLUMNS` frame of ``games`` (rows of :func:`read_games`)."""
+    parsed = games["parse_error"].isna()
+    frame = pd.DataFrame(
+        {
+            "seq": games["seq"],
+            "game_id": games["game_id"],
+            "source": [
+                p if i == 0 else f"{p}#{i}"
+                for p, i in zip(games["source_path"], games["game_index"], strict=True)
+            ],
+            "date": games["date"],
+            "period": games["period"],
+            "black": games["black_player"].fillna(games["black"]),
+            "white": games["white_player"].fillna(games["white"]),
+            "result": games["result"],
+            "speed": games["speed_used"].where(parsed, None),
+            "speed_known": [s in ("slow", "fast") for s in games["speed"]],
+            "event": games["event_name"].fillna(games["event"]),
+            "event_listed": games["event_name"].notna(),
+            "stage": games["stage"],
+            "counted": games["counted"],
+            "reasons": games["reasons"],
+            "notes": games["notes"],
+            "parse_error": games["parse_error"],
+            "changes": pd.Series(
+                [changes.get(g, []) for g in games["game_id"]], index=games.index, dtype=object
+            ),
+        }
+    )
+    return frame.reset_index(drop=True)[list(AUDIT_COLUMNS)]
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and value != value)

@@ -1,0 +1,251 @@
+"""explain.families: one function per rule-set family, shaping the equation, workings and game lines.
+
+Each family takes (rule set, ratings row, changes rows, awards rows, promotions rows) of one player and
+period, as the run wrote them, and returns (equation, workings, game lines):
+
+- ``club`` (seed 001): ``128 = 100 + 0.1×10×3 − 1×5 − …``: one term per group of identical games (same
+  opponent, result, speed and coefficient), in the order of their first game; then the bonus points,
+  then the awards' points;
+- the GoR/Elo family (``hkga``, ``egf``, ``egf2021``, ``cga``): the start plus each game's change, and
+  a note when the rating floor clipped the sum;
+- ``cga-dan``: the average of the points since the last promotion; ``tga``: the rank before and after,
+  with the Article 8 criterion of each event;
+- any other rule set: the start plus each game's change plus the awards.
+
+Knows nothing of how the rule sets compute (it reads what they wrote; only the GoR floors are taken
+from :mod:`pipeline.rules.gor`) or of reading the output folder (:mod:`pipeline.reports.explain`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from pipeline.reports.explain.model import GameLine, Row
+from pipeline.reports.explain.terms import (
+    MINUS,
+    TIMES,
+    award_label,
+    eq_number,
+    equation,
+    factor,
+    game_line,
+    mismatch,
+    n_games,
+    number,
+    optional_text,
+    signed,
+    term,
+    times,
+)
+from pipeline.rules import gor
+
+GOR_FAMILY = frozenset({"hkga", "egf", "egf2021", "cga"})
+#: The lowest rating of the GoR rule sets (pipeline.rules.gor), for the note when it clipped a sum.
+FLOORS = {"hkga": gor.Classic(0.014, False).floor, "egf": gor.Classic(0.016, True).floor}
+FLOORS |= {"egf2021": gor.Egd2021().floor}
+
+#: (rule set, ratings row, changes rows, awards rows, promotions rows) -> (equation, workings, game lines)
+Family = Callable[[str, Row, list[Row], list[Row], list[Row]], tuple[str, list[str], list[GameLine]]]
+
+
+def family_for(rule_set: str) -> Family:
+    """The family that explains ``rule_set``: the GoR/Elo one for any of :data:`GOR_FAMILY`, the
+    generic one for a rule set without a family of its own."""
+    return _FAMILIES.get("gor" if rule_set in GOR_FAMILY else rule_set, _generic)
+
+
+def _club(
+    rule_set: str, rating: Row, rows: list[Row], awards: list[Row], promotions: list[Row]
+) -> tuple[str, list[str], list[GameLine]]:
+    """Seed 001's worked example: wins ``coefficient×points[×count]``, losses ``− own×points[×count]``."""
+    groups: dict[tuple[Any, ...], int] = {}
+    bonuses: dict[tuple[float, str], int] = {}
+    for r in rows:
+        if r["points"]:
+            coefficient = r["opponent_coefficient"] if r["points"] > 0 else r["coefficient"]
+            key = (r["opponent"], r["score"], r["speed"], coefficient, r["game_points"], r["points"] > 0)
+            groups[key] = groups.get(key, 0) + 1
+        if r["bonus"]:
+            bonus = (r["bonus"], r["bonus_rule"] or "bonus")
+            bonuses[bonus] = bonuses.get(bonus, 0) + 1
+    terms = [
+        term(1.0 if win else -1.0, f"{number(c)}{TIMES}{number(p)}" + times(n))
+        for (_, _, _, c, p, win), n in groups.items()
+    ]
+    terms += [term(b, f"{number(abs(b))}{times(n)} ({rule})") for (b, rule), n in bonuses.items()]
+    terms += [
+        term(a["points"], f"{number(abs(a['points']))} ({award_label(a)})") for a in awards if a["points"]
+    ]
+    total = sum(r["delta"] for r in rows) + sum(a["points"] for a in awards)
+    workings = [
+        "a win earns the opponent's coefficient × the game points, a loss costs one's own coefficient × the "
+        "game points (slow 10, fast 5); coefficients are those of the ranks fixed at the previous computation"
+    ]
+    workings += mismatch(rating, total, None)
+    return equation(rating, terms, 6), workings, [_club_line(r) for r in rows]
+
+
+def _club_line(r: Row) -> GameLine:
+    if r["bonus_rule"] == "fixed rating":
+        working = "fixed rating: no change"
+    elif r["score"] == 1:
+        working = f"win: opponent's {number(r['opponent_coefficient'])}{TIMES}{number(r['game_points'])}"
+        working += f" = {signed(r['points'])}"
+    elif r["score"] == 0:
+        working = f"loss: own {MINUS}{number(r['coefficient'])}{TIMES}{number(r['game_points'])}"
+        working += f" = {signed(r['points'])}"
+    else:
+        working = "draw: 0"
+    if r["bonus"] and r["bonus_rule"] != "fixed rating":
+        working += f", {signed(r['bonus'])} ({r['bonus_rule'] or 'bonus'})"
+    return game_line(r, optional_text(r.get("opponent_rank")), working)
+
+
+def _gor(
+    rule_set: str, rating: Row, rows: list[Row], awards: list[Row], promotions: list[Row]
+) -> tuple[str, list[str], list[GameLine]]:
+    """The start plus each game's change (2 decimals); a note when the floor clipped the sum."""
+    elo = rule_set == "cga"
+    terms = [term(r["delta"], number(abs(r["delta"]), 2)) for r in rows if round(r["delta"], 2)]
+    rule = "K × (result − We)" if elo else "con × (result − Se)"
+    workings = [f"each game: change = {rule} × class weight × stage weight"]
+    if rule_set == "egf2021":
+        workings[0] += " + bonus"
+    workings += mismatch(rating, sum(r["delta"] for r in rows), FLOORS.get(rule_set))
+    return equation(rating, terms, 2), workings, [_gor_line(r, elo) for r in rows]
+
+
+def _gor_line(r: Row, elo: bool) -> GameLine:
+    se, con = ("We", "K") if elo else ("Se", "con")
+    parts = [f"rating {number(r['rating_before'], 2)} vs {number(r['opponent_rating'], 2)}"]
+    if (r["adjusted_rating"], r["opponent_adjusted_rating"]) != (r["rating_before"], r["opponent_rating"]):
+        parts.append(
+            f"adjusted {number(r['adjusted_rating'], 2)} vs {number(r['opponent_adjusted_rating'], 2)}"
+        )
+    parts.append(f"{se} {number(r['se'], 4)}")
+    if r.get("a") is not None:
+        parts.append(f"a {number(r['a'], 2)}")
+    parts += [f"{con} {number(r['con'], 2)}", f"class {r['event_class']} {TIMES}{number(r['class_weight'])}"]
+    parts.append(f"stage {TIMES}{number(r['stage_weight'])}")
+    formula = (
+        f"{number(r['con'], 2)}{TIMES}({number(r['score'])} {MINUS} {number(r['se'], 4)})"
+        f"{TIMES}{number(r['class_weight'])}{TIMES}{number(r['stage_weight'])} = {signed(r['points'], 2)}"
+    )
+    if r["bonus"]:
+        formula += f" + bonus {number(r['bonus'], 2)}"
+    if r.get("note"):
+        formula = f"{r['note']}: {signed(r['delta'], 2)}"
+    return game_line(r, None, ", ".join(parts) + ": " + formula)
+
+
+def _cga_dan(
+    rule_set: str, rating: Row, rows: list[Row], awards: list[Row], promotions: list[Row]
+) -> tuple[str, list[str], list[GameLine]]:
+    """The rating is the average of the points since the last promotion."""
+    end = number(rating["rating"], 2)
+    cut = _after_last_promotion(rows, promotions)
+    run = rows[cut:]
+    if not run and promotions:
+        shown = f"{end} = the average of no games since the promotion to {promotions[-1]['to_rank']}"
+    elif not run:
+        shown = f"{end} = {number(rating['rating_before'], 2)} (no games in {rating['period']})"
+    else:
+        games = int(run[-1]["games_since_promotion"])
+        earlier = games - len(run)
+        terms = [number(r["points"]) for r in run]
+        if earlier:
+            total = float(run[-1]["average_since_promotion"]) * games - sum(r["points"] for r in run)
+            terms.insert(0, f"{number(total, 2)} ({earlier} earlier games)")
+        summed = f"({' + '.join(terms)})" if len(terms) > 1 else terms[0]
+        shown = f"{end} = {summed} / {games}"
+    workings = [
+        "points per game by the dan difference (段位赛记分标准); the rating is the average of the points "
+        "since the last promotion"
+    ]
+    return shown, workings, [_cga_dan_line(r) for r in rows]
+
+
+def _cga_dan_line(r: Row) -> GameLine:
+    working = (
+        f"dan {r['dan']} vs {r['opponent_dan']} ({r['role']}, difference {r['dan_difference']}): "
+        f"{number(r['points'])} points; {n_games(int(r['games_since_promotion']))} since the last promotion, "
+        f"average {number(r['average_since_promotion'], 2)}"
+    )
+    return game_line(r, f"{r['opponent_dan']}d", working, signed_points=False)
+
+
+def _after_last_promotion(rows: list[Row], promotions: list[Row]) -> int:
+    """The index in ``rows`` of the first game after the period's last promotion (0 with none)."""
+    if not promotions:
+        return 0
+    last = promotions[-1]
+    ids = [r["game_id"] for r in rows]
+    if last.get("game_id") in ids:
+        return ids.index(last["game_id"]) + 1
+    return sum(1 for r in rows if r["date"] <= last["date"])
+
+
+def _tga(
+    rule_set: str, rating: Row, rows: list[Row], awards: list[Row], promotions: list[Row]
+) -> tuple[str, list[str], list[GameLine]]:
+    """The rank before and after; the Article 8 criterion of each event."""
+    before, after = rating.get("rank_before"), rating.get("rank")
+    if promotions:
+        shown = f"{after} = {before} " + " ".join(f"→ {p['to_rank']} ({p['rule']})" for p in promotions)
+    else:
+        shown = f"{after} = {before} (no promotion in {rating['period']})"
+    events: dict[str, list[Row]] = {}
+    for r in rows:
+        if r["article8"]:
+            events.setdefault(r["event"], []).append(r)
+    workings = []
+    for event, counted in events.items():
+        value, n = sum(r["points"] for r in counted), len(counted)
+        sign = "≥" if value >= 0.7 * n - 1e-9 else "<"
+        parts = " + ".join(factor(r["points"]) for r in counted)
+        games = f"{n} valid game{'' if n == 1 else 's'}"
+        line = f"{event}: Article 8, {games}: {eq_number(value, 6)} = {parts} {sign} 0.7 {TIMES} {n} = "
+        promoted = any(p.get("event") == event and "article 8" in str(p.get("rule")) for p in promotions)
+        workings.append(line + number(0.7 * n) + _article8_outcome(sign == "≥", promoted, n))
+    return shown, workings, [_tga_line(r) for r in rows]
+
+
+def _article8_outcome(met: bool, promoted: bool, n: int) -> str:
+    """Why a met criterion gave no promotion (the criterion alone does not promote)."""
+    if not met or promoted:
+        return ""
+    if n < 5:
+        return " — not promoted: fewer than 5 valid games (4 count only after a bye or a forfeit win)"
+    return " — not promoted: the event's games were not all completed, or 7d is the top by points"
+
+
+def _tga_line(r: Row) -> GameLine:
+    estimated = " (estimated)" if r["estimated_opponent"] else ""
+    delta = r["delta_dan"]
+    working = f"dan {number(r['dan'])} vs {number(r['opponent_dan'])}{estimated}, Δ {eq_number(delta, 6)}: "
+    if not r["article8"]:
+        working += "not an Article 8 game"
+    elif r["score"] == 1:
+        working += f"1 + 0.2{TIMES}{factor(delta)} = {number(r['points'])}"
+    elif r["score"] == 0.5:
+        working += f"0.5 + 0.1{TIMES}{factor(delta)} = {number(r['points'])}"
+    else:
+        working += "0"
+    return game_line(r, f"dan {number(r['opponent_dan'])}{estimated}", working, signed_points=False)
+
+
+def _generic(
+    rule_set: str, rating: Row, rows: list[Row], awards: list[Row], promotions: list[Row]
+) -> tuple[str, list[str], list[GameLine]]:
+    """Any other rule set: the start plus each game's change plus the awards."""
+    terms = [term(r["delta"], number(abs(r["delta"]), 2)) for r in rows if round(r["delta"], 2)]
+    terms += [
+        term(a["points"], f"{number(abs(a['points']), 2)} ({award_label(a)})") for a in awards if a["points"]
+    ]
+    total = sum(r["delta"] for r in rows) + sum(a["points"] for a in awards)
+    lines = [game_line(r, None, f"{signed(r['delta'], 2)}") for r in rows]
+    return equation(rating, terms, 2), mismatch(rating, total, None), lines
+
+
+_FAMILIES: Mapping[str, Family] = {"club": _club, "gor": _gor, "cga-dan": _cga_dan, "tga": _tga}

@@ -1,0 +1,141 @@
+"""explain.terms: the numbers and lines of an explanation, written out.
+
+Numbers rounded with trailing zeros dropped (:func:`number`), with a true minus sign where they stand
+in an equation (:func:`eq_number`, :func:`signed`); the terms and the equation ``end = start + terms``;
+the note when the terms do not add up to the run's rating; a counted game's :class:`GameLine`; one
+line per award and promotion; the summary sentence. Takes records as the output tables hold them
+(:data:`~pipeline.reports.explain.model.Row`). Knows nothing of the rule sets' shapes
+(:mod:`pipeline.reports.explain.families`) or of reading the output folder (:mod:`pipeline.reports.explain`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from pipeline.reports.explain.model import GameLine, Row
+
+MINUS, TIMES = "−", "×"
+
+
+def number(value: float, places: int = 6) -> str:
+    """``value`` rounded to ``places`` decimals, trailing zeros dropped: 0.1, 10, 128, -11.07."""
+    text = f"{value:.{places}f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def eq_number(value: float, places: int) -> str:
+    """:func:`number` with a true minus sign: ``−11.07``."""
+    text = number(value, places)
+    return MINUS + text[1:] if text.startswith("-") else text
+
+
+def signed(value: float, places: int = 6) -> str:
+    """``+30``, ``−5`` (a true minus sign), ``0``."""
+    text = eq_number(value, places)
+    return text if text == "0" or text.startswith(MINUS) else f"+{text}"
+
+
+def factor(value: float) -> str:
+    """``value`` as a factor or term: ``3``, ``(−3)``."""
+    text = eq_number(value, 6)
+    return f"({text})" if text.startswith(MINUS) else text
+
+
+def term(sign: float, text: str) -> str:
+    """``text`` as a term of an equation: `` + text``, or `` − text`` when ``sign`` is negative."""
+    return f" {MINUS if sign < 0 else '+'} {text}"
+
+
+def times(n: int) -> str:
+    """``×n`` for a group of ``n`` identical games, nothing for one."""
+    return f"{TIMES}{n}" if n > 1 else ""
+
+
+def n_games(n: int) -> str:
+    """``1 game``, ``3 games``."""
+    return f"{n} game{'' if n == 1 else 's'}"
+
+
+def equation(rating: Row, terms: list[str], places: int) -> str:
+    """``end = start + terms`` from a ratings row (negative numbers with a true minus sign)."""
+    end, start = (eq_number(rating[k], places) for k in ("rating", "rating_before"))
+    return f"{end} = {start}{''.join(terms)}"
+
+
+def mismatch(rating: Row, total: float, floor: float | None) -> list[str]:
+    """A note when start + ``total`` is not the rating the run wrote (the floor, when one is known);
+    empty when they agree to within 0.005."""
+    start, end = float(rating["rating_before"]), float(rating["rating"])
+    if abs(start + total - end) < 0.005:
+        return []
+    summed = number(start + total, 2)
+    if floor is not None and end >= floor and start + total < end:
+        return [
+            f"the terms sum to {summed}, but a rating never falls below {number(floor)}: the floor clipped it"
+        ]
+    return [f"the terms sum to {summed}, but the run's rating is {number(end, 2)}"]
+
+
+def game_line(r: Row, opponent_rank: str | None, working: str, signed_points: bool = True) -> GameLine:
+    """The :class:`GameLine` of the changes row ``r``, its points signed (``+30``) when
+    ``signed_points``, else as they are (``1.2``)."""
+    result = {1.0: "win", 0.0: "loss"}.get(float(r["score"]), "draw")
+    return GameLine(
+        date=r["date"],
+        opponent=str(r["opponent"]),
+        opponent_rank=opponent_rank,
+        color=str(r["color"]),
+        result=result,
+        speed=optional_text(r.get("speed")),
+        event=optional_text(r.get("event")),
+        points=float(r["delta"]),
+        points_text=signed(r["delta"], 2) if signed_points else eq_number(r["delta"], 2),
+        working=working,
+    )
+
+
+def award_label(award: Row) -> str:
+    """What an awards row is for: ``champion, <event>``, ``runner-up, <event>``, or its note."""
+    kind = {"champion": "champion", "runner_up": "runner-up"}.get(str(award["kind"]))
+    label = kind or (award.get("note") or "award")
+    return f"{label}, {award['event']}"
+
+
+def award_line(award: Row) -> str:
+    """An awards row in one line: date, signed points, label and note."""
+    label = award_label(award)
+    note = f": {award['note']}" if award.get("note") and not label.startswith(str(award["note"])) else ""
+    return f"{award['date']} {signed(award['points'], 2)} ({label}){note}"
+
+
+def promotion_line(p: Row) -> str:
+    """A promotions row in one line: ``date: from → to (rule): evidence``."""
+    return f"{p['date']}: {p.get('from_rank') or '?'} → {p['to_rank']} ({p['rule']}): {p['evidence']}"
+
+
+def summary(rule_set: str, name: str, period: str, rating: Row, excluded: int) -> str:
+    """The explanation in one sentence: how the rating (the rank for ``tga``) moved, the tally of
+    counted games from the ratings row, and how many were ``excluded``."""
+    before, after = rating.get("rank_before"), rating.get("rank")
+    if rule_set == "tga":
+        moved = f"was {before} at the start of {period} and {after} at its end"
+    else:
+        word = "average since the last promotion" if rule_set == "cga-dan" else "rating"
+        start, end = number(rating["rating_before"], 2), number(rating["rating"], 2)
+        moved = f"({before}) began {period} with {word} {start} and ended it at {end} ({after})"
+    games = int(rating["games"])
+    tally = f"{games} counted game{'' if games == 1 else 's'}: {rating['wins']} won, {rating['losses']} lost"
+    tally += f", {rating['draws']} drawn" if rating["draws"] else ""
+    return f"{name} {moved}; {tally}; {excluded} not counted."
+
+
+def missing(value: Any) -> bool:
+    """Whether ``value`` is None or pandas' missing value (NaT, NaN)."""
+    return value is None or value is pd.NaT or (isinstance(value, float) and value != value)
+
+
+def optional_text(value: Any) -> str | None:
+    """``value`` as text, None when missing."""
+    return None if missing(value) else str(value)

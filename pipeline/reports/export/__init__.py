@@ -1,0 +1,255 @@
+"""export: a finished output folder as one Excel workbook (``ratings export --xlsx FILE``).
+
+Sheets, in this order: ``Standings`` (every rated period, one row per player and period), ``Leaderboards``,
+``Games`` (the audit of every game record, counted or not, with the reasons), ``Changes`` (one row per
+counted game x rated player), ``Awards``, then ``Promotions`` and the rule set's own report tables
+(``Fees``, ``Certification``) only when the run wrote them with rows. This module chooses the sheets and
+their tables and saves the file; how a table becomes cells (header, widths, number and date cells, text a
+spreadsheet must never evaluate as a formula) is :mod:`pipeline.reports.export.cells`, whose names it
+re-exports.
+
+Reads the output folder through :mod:`pipeline.reports`, :mod:`pipeline.output.folder` and pandas. Knows
+nothing of how the tables were computed, of the configuration, or of the command line.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import pandas as pd
+from openpyxl import Workbook
+
+from pipeline import reports
+from pipeline.audit import periods as periods_mod
+from pipeline.output import folder as outputs
+from pipeline.output.store import atomic_path
+from pipeline.reports import REPORT_FILES, ReportError
+from pipeline.reports.export.cells import (
+    FORMULA_PREFIXES,
+    MAX_TEXT,
+    MAX_WIDTH,
+    MIN_WIDTH,
+    CellValue,
+    cell_value,
+    display_width,
+    formula_like,
+    write_sheet,
+)
+
+__all__ = [
+    "ALWAYS",
+    "FORMULA_PREFIXES",
+    "GAMES_COLUMNS",
+    "LEADING_COLUMNS",
+    "MAX_TEXT",
+    "MAX_WIDTH",
+    "MIN_WIDTH",
+    "REPORT_ORDER",
+    "STANDINGS_COLUMNS",
+    "CellValue",
+    "cell_value",
+    "display_width",
+    "export_xlsx",
+    "formula_like",
+    "games_table",
+    "standings_table",
+    "workbook_tables",
+    "write_sheet",
+]
+
+#: Columns of the ``Standings`` sheet, in order: the period, then those of
+#: :data:`pipeline.reports.STANDINGS_COLUMNS` but the values before the period and the membership.
+STANDINGS_COLUMNS = (
+    "period",
+    *(c for c in reports.STANDINGS_COLUMNS if c not in ("rank_before", "rating_before", "member")),
+)
+#: Columns of the ``Games`` sheet, in order: those of :data:`pipeline.reports.AUDIT_COLUMNS` a reader of
+#: the sheet wants (no ``seq``, ``source``, ``speed_known``, ``event_listed``, ``changes``), then where
+#: each record came from, why it could not be read, and its id.
+GAMES_COLUMNS = (
+    *(
+        c
+        for c in reports.AUDIT_COLUMNS
+        if c not in ("seq", "game_id", "source", "speed_known", "event_listed", "parse_error", "changes")
+    ),
+    "source_path",
+    "game_index",
+    "parse_error",
+    "game_id",
+)
+#: The columns the other sheets start with, in order; any further column of the table follows as written
+#: (a rule set's own ``changes`` columns, for instance).
+LEADING_COLUMNS: dict[str, tuple[str, ...]] = {
+    "Leaderboards": (
+        "period",
+        "scope",
+        "player",
+        "games",
+        "wins",
+        "losses",
+        "draws",
+        "win_rate",
+        "longest_streak",
+        "games_place",
+        "wins_place",
+        "win_rate_place",
+        "streak_place",
+    ),
+    "Changes": (
+        "period",
+        "date",
+        "seq",
+        "game_id",
+        "player",
+        "opponent",
+        "color",
+        "score",
+        "rating_before",
+        "points",
+        "bonus",
+        "bonus_rule",
+        "delta",
+        "event",
+        "speed",
+    ),
+    "Awards": ("period", "date", "player", "event", "kind", "points", "note"),
+    "Promotions": (
+        "period",
+        "date",
+        "player",
+        "rule",
+        "from_rank",
+        "to_rank",
+        "event",
+        "value",
+        "threshold",
+        "games",
+        "game_id",
+        "evidence",
+    ),
+    "Fees": ("player", "year"),
+    "Certification": ("player",),
+}
+#: The rule set's report tables (keys of :data:`pipeline.reports.REPORT_FILES`) in sheet order; a report
+#: not named here follows them.
+REPORT_ORDER = ("fees", "certification")
+_DATASET_FOLDERS = {"Leaderboards": "leaderboards", "Changes": "changes", "Awards": "awards"}
+#: The sheets every workbook has, even without rows (the header alone).
+ALWAYS = ("Standings", "Leaderboards", "Games", "Changes", "Awards")
+
+
+def export_xlsx(out: Path, target: Path) -> list[str]:
+    """Write the workbook of the output folder ``out`` to ``target`` atomically; return its sheet names.
+
+    Args:
+        out: an output folder written by ``ratings run``.
+        target: the ``.xlsx`` file to write (replaced if it exists; its folder is created if missing).
+            The workbook is written beside it under a temporary name and renamed over it, so a failure
+            leaves any earlier file in place.
+
+    Returns:
+        The sheet names in workbook order: ``Standings``, ``Leaderboards``, ``Games``, ``Changes``,
+        ``Awards``, then ``Promotions``, ``Fees``, ``Certification`` (and any other report of
+        :data:`~pipeline.reports.REPORT_FILES`, capitalised) for those the run wrote with rows.
+
+    Raises:
+        ReportError: if ``out`` holds no output of ``ratings run``, ``target`` does not end in ``.xlsx``,
+            or ``target`` is a folder.
+        OSError: if ``target`` or its folder cannot be written.
+    """
+    if target.suffix.lower() != ".xlsx":
+        raise ReportError(f"the workbook must be an .xlsx file, got {str(target)!r}")
+    if target.is_dir():
+        raise ReportError(f"the workbook {str(target)!r} is a folder: give a file name ending in .xlsx")
+    sheets = workbook_tables(out)
+    book = Workbook(write_only=True)  # rows streamed to the file: a large run's workbook fits in memory
+    for title, frame in sheets.items():
+        write_sheet(book.create_sheet(title), frame)
+    with atomic_path(target) as temporary:
+        book.save(temporary)
+    return list(sheets)
+
+
+def workbook_tables(out: Path) -> dict[str, pd.DataFrame]:
+    """The tables of the workbook by sheet name, in sheet order, columns in sheet order.
+
+    Raises ReportError if ``out`` holds no output of ``ratings run``.
+    """
+    reports.read_games(out, columns=["seq"])  # the missing-output message, before anything else
+    tables = {
+        "Standings": standings_table(out),
+        "Leaderboards": _dataset_sheet(out, "Leaderboards"),
+        "Games": games_table(out),
+        "Changes": _dataset_sheet(out, "Changes"),
+        "Awards": _dataset_sheet(out, "Awards"),
+    }
+    promotions = out / outputs.PROMOTIONS_FILE
+    if promotions.exists():
+        tables["Promotions"] = _ordered(pd.read_parquet(promotions), LEADING_COLUMNS["Promotions"])
+    for name in [*REPORT_ORDER, *sorted(set(REPORT_FILES) - set(REPORT_ORDER))]:
+        if (out / REPORT_FILES[name]).exists():
+            title = name.capitalize()
+            tables[title] = _ordered(reports.rule_set_report(out, name), LEADING_COLUMNS.get(title, ()))
+    return {title: frame for title, frame in tables.items() if title in ALWAYS or len(frame)}
+
+
+def standings_table(out: Path) -> pd.DataFrame:
+    """:func:`pipeline.reports.standings` of every rated period, in time order, columns
+    :data:`STANDINGS_COLUMNS`. Raises ReportError if ``out`` holds no output."""
+    frames = [
+        reports.standings(out, period=label).assign(period=label) for label in reports.rated_periods(out)
+    ]
+    if not frames:
+        reports.read_games(out, columns=["seq"])  # the missing-output message
+        return pd.DataFrame(columns=list(STANDINGS_COLUMNS))
+    return pd.concat(frames, ignore_index=True)[list(STANDINGS_COLUMNS)]
+
+
+def games_table(out: Path) -> pd.DataFrame:
+    """:func:`pipeline.reports.audit_games` of every record (``seq`` order) with the file each came from,
+    columns :data:`GAMES_COLUMNS`; ``reasons`` and ``notes`` joined by ", ".
+
+    Raises ReportError if ``out`` holds no output.
+    """
+    audit = reports.audit_games(out)
+    where = reports.read_games(out, columns=["game_id", "source_path", "game_index"])
+    games = audit.merge(where, on="game_id", how="left", validate="one_to_one")
+    for name in ("reasons", "notes"):
+        games[name] = [", ".join(codes) for codes in games[name]]
+    return games[list(GAMES_COLUMNS)]
+
+
+def _dataset_sheet(out: Path, title: str) -> pd.DataFrame:
+    """The dataset behind sheet ``title`` (:data:`_DATASET_FOLDERS`), its columns in sheet order."""
+    columns = LEADING_COLUMNS[title]
+    return _ordered(_dataset(out, _DATASET_FOLDERS[title], columns), columns)
+
+
+def _dataset(out: Path, dataset: str, columns: Sequence[str]) -> pd.DataFrame:
+    """Every partition of ``out/<dataset>`` with its ``period`` column, periods in time order, rows as
+    written. No partition: the columns of its ``empty.parquet`` when there is one, else ``columns``."""
+    frames = [
+        pd.read_parquet(outputs.partition_path(out, dataset, label)).assign(period=label)
+        for label in sorted(outputs.partition_labels(out, dataset), key=_period_key)
+    ]
+    if frames:
+        return pd.concat(frames, ignore_index=True)
+    empty = out / dataset / outputs.EMPTY_PART
+    return pd.read_parquet(empty) if empty.exists() else pd.DataFrame(columns=list(columns))
+
+
+def _ordered(frame: pd.DataFrame, first: Iterable[str]) -> pd.DataFrame:
+    """``frame`` with the columns ``first`` that it has leading, the rest after them as they were."""
+    leading = [c for c in first if c in frame.columns]
+    return frame[leading + [c for c in frame.columns if c not in leading]]
+
+
+def _period_key(label: str) -> tuple[int, dt.date, dt.date, str]:
+    """Periods by last day, then first day (so a year's board follows its months); non-periods last."""
+    try:
+        first, last = periods_mod.bounds(label)
+    except periods_mod.PeriodError:
+        return 1, dt.date.max, dt.date.max, label
+    return 0, last, first, label

@@ -1,0 +1,142 @@
+"""export.cells: rows of a table as the cells of a write-only openpyxl worksheet.
+
+A header row (bold, frozen, with an autofilter over the data), then one row per row of the table.
+Numbers are numeric cells, dates date cells, a ``win_rate`` column a percentage; a text that a
+spreadsheet would run as a formula (starting with ``= + - @``, a tab or a carriage return: OWASP's list)
+is a text cell with a quote prefix, so Excel and LibreOffice show it as written and never evaluate it;
+characters XML cannot hold are replaced. Column widths follow the content, wide (CJK) characters
+counting two.
+
+Knows nothing of the output folder, of which sheets a workbook has, or of the file it is saved to
+(:mod:`pipeline.reports.export`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import unicodedata
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
+from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+
+#: What a cell holds.
+CellValue = str | int | float | bool | dt.date | dt.datetime | None
+#: Text starting with one of these is written as a quoted text cell (OWASP, CSV injection).
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+#: Column widths, in characters (a full-width character counts two).
+MIN_WIDTH, MAX_WIDTH = 6, 50
+MAX_TEXT = 32_767  # the most characters a spreadsheet cell holds
+_NUMBER_FORMATS = {"win_rate": "0.0%"}
+_DATE_FORMAT = "yyyy-mm-dd"
+_DATETIME_FORMAT = "yyyy-mm-dd hh:mm:ss"
+
+
+def write_sheet(sheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> None:
+    """Write ``frame`` (header row, then one row per row) into the new write-only ``sheet``: bold frozen
+    header, autofilter over the data, widths from the content, formula-looking text as quoted text cells."""
+    columns = [str(c) for c in frame.columns]
+    rows = [[cell_value(v) for v in row] for row in frame.itertuples(index=False, name=None)]
+    widths = [display_width(name) for name in columns]
+    for row in rows:
+        for index, value in enumerate(row):
+            if value is not None:
+                widths[index] = max(widths[index], display_width(_shown(value)))
+    for index, width in enumerate(widths, start=1):
+        sheet.column_dimensions[get_column_letter(index)].width = min(MAX_WIDTH, max(MIN_WIDTH, width + 2))
+    sheet.freeze_panes = "A2"
+    if columns:
+        sheet.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{len(rows) + 1}"
+    bold = Font(bold=True)
+    header = [WriteOnlyCell(sheet, value=name) for name in columns]
+    for cell in header:
+        cell.font = bold
+    sheet.append(header)
+    for row in rows:
+        sheet.append([_cell(sheet, value, name) for value, name in zip(row, columns, strict=True)])
+
+
+def cell_value(value: Any) -> CellValue:
+    """``value`` as a spreadsheet cell holds it: None for a missing or non-finite value; Python numbers,
+    booleans, dates and datetimes; a list as its items joined by ", "; anything else as text (characters
+    XML cannot hold replaced by U+FFFD, cut at :data:`MAX_TEXT` characters), None for empty text."""
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    if isinstance(value, int | np.integer):
+        return int(value)
+    if isinstance(value, float | np.floating):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, pd.Timestamp):
+        return value.to_pydatetime()
+    if isinstance(value, dt.date):  # datetime.datetime too
+        return value
+    if isinstance(value, list | tuple | np.ndarray):
+        value = ", ".join(str(v) for v in value)
+    return _text(str(value)) or None
+
+
+def formula_like(text: str) -> bool:
+    """True if a spreadsheet would take ``text`` for a formula (it starts with :data:`FORMULA_PREFIXES`)."""
+    return text.startswith(FORMULA_PREFIXES)
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes on screen: two per wide or full-width character (CJK), none for a combining
+    mark, one for any other."""
+    width = 0
+    for char in text:
+        if unicodedata.combining(char):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
+
+def _cell(sheet: WriteOnlyWorksheet, value: CellValue, column: str) -> CellValue | Cell:
+    """``value`` for the row of ``sheet``: as it is when a plain cell shows it right, else a cell that
+    keeps formula-looking text as quoted text, or gives a date or ``column`` its number format."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        if not formula_like(value):
+            return value
+        cell = WriteOnlyCell(sheet, value=value)
+        cell.data_type = "s"  # openpyxl made "=..." a formula: store it as the text it is
+        cell.quotePrefix = True  # and keep it text when someone edits it in a spreadsheet
+        return cell
+    if isinstance(value, dt.datetime):
+        number_format = _DATETIME_FORMAT
+    elif isinstance(value, dt.date):
+        number_format = _DATE_FORMAT
+    elif column in _NUMBER_FORMATS:
+        number_format = _NUMBER_FORMATS[column]
+    else:
+        return value
+    cell = WriteOnlyCell(sheet, value=value)
+    cell.number_format = number_format
+    return cell
+
+
+def _shown(value: CellValue) -> str:
+    """Roughly the text a spreadsheet shows for ``value`` (for the column width)."""
+    if isinstance(value, bool):
+        return "FALSE" if not value else "TRUE"
+    if isinstance(value, dt.datetime):
+        return "0000-00-00 00:00:00"
+    if isinstance(value, dt.date):
+        return "0000-00-00"
+    if isinstance(value, float):
+        return f"{value:.10g}"
+    return str(value)
+
+
+def _text(text: str) -> str:
+    cleaned: str = ILLEGAL_CHARACTERS_RE.sub("\ufffd", text)
+    return cleaned[:MAX_TEXT]

@@ -1,0 +1,77 @@
+"""awards: which configured awards fall in which rating period, and whom they name.
+
+Titles (champion, runner-up) fall on the day their event ends: its ``ends`` date, else the date of
+its last game in the records, counted or not (a final lost by forfeit still ends the event). Manual
+awards fall on their own date. A name is resolved through the roster, else matched (case and width
+aside) to a player of the records; a name that is neither gives a warning, and the award goes to the
+name as written. Knows nothing of what an award is worth: that is the rule set's business.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from pipeline.audit import periods
+from pipeline.config.events import Award, Events
+from pipeline.config.roster import Roster, name_key
+from pipeline.rules.base import NOT_A_GAME, DueAward
+
+
+def due_awards(
+    events: Events, rows: Sequence[Mapping[str, Any]], kind: str, roster: Roster
+) -> tuple[dict[str, list[DueAward]], list[str]]:
+    """Awards by period label (periods of ``kind``) and warnings, from the audited ``rows`` (every
+    game, as dicts of the games table's columns) and the configuration."""
+    last, players = _event_ends(rows), _players(rows)
+    due: dict[str, list[DueAward]] = defaultdict(list)
+    warnings: list[str] = []
+    for event in events.events:
+        end = event.ends or last.get(event.name)
+        titles = [(k, p) for k, p in (("champion", event.champion), ("runner_up", event.runner_up)) if p]
+        if titles and end is None:
+            warnings.append(f"event {event.name!r}: no games and no 'ends' date, titles not awarded")
+        found = [
+            DueAward(Award(p, end, None, None, k.replace("_", "-"), event.name), k, event.kind)
+            for k, p in titles
+            if end is not None
+        ]
+        found += [DueAward(award, "manual", event.kind) for award in event.awards]
+        for item in found:
+            name, warning = _resolve(item.award.player, roster, players)
+            warnings += [warning] if warning else []
+            award = replace(item.award, player=name)
+            due[periods.period_of(award.date, kind)].append(replace(item, award=award))
+    return due, warnings
+
+
+def _event_ends(rows: Sequence[Mapping[str, Any]]) -> dict[str, dt.date]:
+    """The date of each event's last game in the records (excluded games included)."""
+    last: dict[str, dt.date] = {}
+    for row in rows:
+        event, day = row["event_name"], row["date"]
+        if event and day is not None and row["period"] and not NOT_A_GAME.intersection(row["reasons"]):
+            last[event] = max(day, last.get(event, day))
+    return last
+
+
+def _players(rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """name_key -> the canonical name of every player of the records (the first spelling seen)."""
+    found: dict[str, str] = {}
+    for row in rows:
+        for name in (row["black_player"], row["white_player"]):
+            if isinstance(name, str):
+                found.setdefault(name_key(name), name)
+    return found
+
+
+def _resolve(name: str, roster: Roster, players: Mapping[str, str]) -> tuple[str, str | None]:
+    """(canonical name, warning or None) of an awarded ``name``."""
+    if roster.get(name) is not None:
+        return roster.resolve(name), None
+    if name_key(name) in players:
+        return players[name_key(name)], None
+    return name, f"award to {name!r}: no such player in the records or the roster"
