@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import ingest as ingest_mod
 from pipeline.ingest import IngestError, IngestOptions, discover, ingest
+from pipeline.ingest import cache as cache_mod
 
 GAME = "(;GM[1]PB[{b}]PW[{w}]RE[B+R]DT[2024-05-{d:02d}]TM[{t}];B[pd];W[dd];B[pp])"
 
@@ -73,7 +73,7 @@ def test_touched_file_is_parsed_again(write, tmp_path: Path) -> None:
 def test_new_parser_version_parses_everything(write, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     populate(write, 3)
     ingest(tmp_path / "raw", tmp_path / "out")
-    monkeypatch.setattr(ingest_mod, "parser_version", lambda: "another")
+    monkeypatch.setattr(cache_mod, "parser_version", lambda: "another")
     assert ingest(tmp_path / "raw", tmp_path / "out").parsed == 6
 
 
@@ -107,6 +107,6 @@ def test_missing_raw_folder_raises(tmp_path: Path) -> None:
 def test_damaged_cache_means_a_full_parse(write, tmp_path: Path) -> None:
     populate(write, 3)
     ingest(tmp_path / "raw", tmp_path / "out")
-    cache = tmp_path / "out" / ingest_mod.CACHE_PATH
+    cache = tmp_path / "out" / cache_mod.CACHE_PATH
     cache.write_bytes(cache.read_bytes()[:-200] + b"\x00" * 200)
     assert ingest(tmp_path / "raw", tmp_path / "out").parsed == 6

@@ -14,6 +14,7 @@ GAMES_INGEST = pa.schema(
     [
         pa.field("game_id", pa.string(), nullable=False),
         pa.field("source_path", pa.string(), nullable=False),
+        pa.field("source_path_bytes", pa.binary()),
         pa.field("game_index", pa.int32(), nullable=False),
         pa.field("parse_error", pa.string()),
         pa.field("error_kind", pa.string()),
@@ -23,6 +24,8 @@ GAMES_INGEST = pa.schema(
         pa.field("encoding_declared", pa.string()),
         pa.field("black", pa.string()),
         pa.field("white", pa.string()),
+        pa.field("black_raw", pa.string()),
+        pa.field("white_raw", pa.string()),
         pa.field("black_rank", pa.string()),
         pa.field("white_rank", pa.string()),
         pa.field("black_rank_uncertain", pa.bool_()),
@@ -60,5 +63,10 @@ GAMES_INGEST = pa.schema(
 #: The incremental cache: the ingest columns (without ``speed``) plus the key of the file they came from.
 CACHE = pa.schema(
     [f for f in GAMES_INGEST if f.name != "speed"]
-    + [pa.field("file_size", pa.int64()), pa.field("file_mtime_ns", pa.int64())]
+    + [
+        pa.field("file_size", pa.int64()),
+        pa.field("file_mtime_ns", pa.int64()),
+        pa.field("file_inode", pa.int64()),
+        pa.field("file_ctime_ns", pa.int64()),
+    ]
 )
