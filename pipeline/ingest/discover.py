@@ -18,16 +18,25 @@ class IngestError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class FileEntry:
-    """One file found under the raw folder: where it is and the key of its cache entry."""
+    """One file found under the raw folder: where it is and the key of its cache entry.
+
+    ``path`` opens it (``str``, with surrogate escapes for bytes that are not UTF-8); ``rel`` is its
+    path relative to the raw folder as stored in ``source_path``; ``name_bytes`` the relative path's
+    bytes when they are not valid UTF-8 (else None). ``error_kind``/``error``: set when discovery
+    already knows the file cannot be read (then no worker opens it: a FIFO would block).
+    """
 
     path: str
     rel: str
     size: int
     mtime_ns: int
+    name_bytes: bytes | None = None
+    error_kind: str | None = None
+    error: str | None = None
 
-    def key_columns(self) -> dict[str, Any]:
-        """The cache-key columns of every row of this file (schema :data:`~pipeline.ingest.schema.CACHE`)."""
-        return {"file_size": self.size, "file_mtime_ns": self.mtime_ns}
+    def row_columns(self) -> dict[str, Any]:
+        """Columns every row of this file carries: its cache key and raw name (schema ``CACHE``)."""
+        return {"file_size": self.size, "file_mtime_ns": self.mtime_ns, "source_path_bytes": self.name_bytes}
 
     def key(self) -> str:
         """The cache key as one string: equal for a file that did not change since it was cached."""

@@ -51,12 +51,14 @@ def parse_batch(batch: list[FileEntry]) -> pa.Table:
     rows = []
     for entry in batch:
         for row in _rows_for_file(entry):
-            row.update(entry.key_columns())
+            row.update(entry.row_columns())
             rows.append(row)
     return pa.Table.from_pylist(rows, schema=CACHE)
 
 
 def _rows_for_file(entry: FileEntry) -> list[Row]:
+    if entry.error_kind is not None:
+        return [error_row(entry.rel, entry.error_kind, entry.error or entry.error_kind)]
     try:
         with open(entry.path, "rb") as f:
             data = f.read()
