@@ -3,13 +3,18 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-RAW    ?= data/raw
-OUT    ?= data/processed
+# RAW and OUT default to the configuration's [ingest] raw and out (relative to the configuration file);
+# set them to override it: make ratings RAW=/srv/go/records CONFIG=/srv/club/ratings.toml
+RAW    ?=
+OUT    ?=
 CONFIG ?= config/ratings.toml
 BENCH_N ?= 20000
+FUZZ_N ?= 100000
+SCALE_N ?= 100000
+PATHS  := $(if $(RAW),--raw $(RAW)) $(if $(OUT),--out $(OUT))
 
 .DEFAULT_GOAL := help
-.PHONY: help install ratings test lint bench sample check clean
+.PHONY: help install ratings test lint bench bench-scale fuzz sample check docs clean
 
 help: ## List every target with what it does
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -22,9 +27,9 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP) ## Create .venv and install the package with its dev tools (done by every target that needs it)
 
-ratings: $(STAMP) ## Run the whole pipeline on data/raw with config/ into data/processed, then show the standings
-	$(BIN)/ratings run --config $(CONFIG) --raw $(RAW) --out $(OUT)
-	$(BIN)/ratings show --out $(OUT)
+ratings: $(STAMP) ## Run the pipeline (CONFIG, RAW, OUT override config/ratings.toml), then show the standings
+	$(BIN)/ratings run --config $(CONFIG) $(PATHS)
+	$(BIN)/ratings show --config $(CONFIG) $(if $(OUT),--out $(OUT))
 
 test: $(STAMP) ## Run the test suite (set SGF_CORPORA to read the real corpora from elsewhere)
 	$(BIN)/python -m pytest
@@ -38,12 +43,21 @@ bench: $(STAMP) ## Benchmark ingest (files/s, BENCH_N synthetic records and ../s
 	$(BIN)/python bench/ingest_bench.py --n $(BENCH_N)
 	$(BIN)/python bench/charset_survey.py
 
+bench-scale: $(STAMP) ## Full, no-change and incremental runs of every rule set on a SCALE_N-game server archive
+	$(BIN)/python bench/scale_bench.py --n $(SCALE_N)
+
 sample: $(STAMP) ## Rewrite the sample records in data/raw from the project's own generator
-	$(BIN)/python -m pipeline.synth sample $(RAW)
+	$(BIN)/python -m pipeline.synth sample $(or $(RAW),data/raw)
 
 check: $(STAMP) ## Check data/processed against the output contract (../shared/tools/check_output.py)
-	$(BIN)/python ../shared/tools/check_output.py $(OUT)
+	$(BIN)/python ../shared/tools/check_output.py $(or $(OUT),data/processed)
+
+fuzz: $(STAMP) ## Fuzz the whole `ratings run` with FUZZ_N mutated records (report in fuzz/out/report.md)
+	$(BIN)/python -m fuzz.driver --inputs $(FUZZ_N) --batch 10000 --seed 1 --report fuzz/out/report.md
+
+docs: $(STAMP) ## Regenerate docs/columns.md (the column dictionary) from the Arrow schemas
+	$(BIN)/python -m pipeline.output.columns > docs/columns.md
 
 clean: ## Remove outputs, their generations and caches (keeps .venv)
-	rm -rf $(OUT)/* $(OUT)/.gen $(OUT)/.cache .pytest_cache .mypy_cache .ruff_cache bench/out
-	touch $(OUT)/.gitkeep
+	rm -rf data/processed/* data/processed/.gen data/processed/.cache .pytest_cache .mypy_cache .ruff_cache bench/out fuzz/out
+	touch data/processed/.gitkeep

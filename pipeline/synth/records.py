@@ -144,13 +144,14 @@ def game_record(
     event: str | None = None,
     round_: str | None = None,
     game_type: int = 1,
+    points: Sequence[str] | None = None,
 ) -> bytes:
     """One game tree's bytes in the server `style` (one of STYLES), encoded strictly with CODECS[style].
 
     Names, ranks, event and round are written as given (escaped); `result` is an FF4 result rendered in the
     style's words (see render_result; "" leaves RE out); `date` is ISO `YYYY-MM-DD` ("" leaves DT/RD out);
     `moves` distinct points follow, W first when `handicap` >= 2 (AB stones in the root). Game type 4 (Gomoku)
-    uses a 15x15 board.
+    uses a 15x15 board. `points` gives the main line instead (the scale corpus reuses a bank of lines).
     Raises UnicodeEncodeError when a name does not exist in the style's codec, KeyError for an unknown style.
     """
     size = 15 if game_type == 4 else 19
@@ -168,7 +169,8 @@ def game_record(
     }
     values |= S.FIXED_ROOT[style] | _style_values(rng, style, komi, handicap, event)
     root = _root(style, values, stones)
-    main_line = _nodes(rng, style, move_points(rng, moves, size, stones), 1 if stones else 0)
+    points = move_points(rng, moves, size, stones) if points is None else points
+    main_line = _nodes(rng, style, points, 1 if stones else 0)
     return _layout(style, root, main_line).encode(CODECS[style], errors="strict")
 
 

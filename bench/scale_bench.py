@@ -1,0 +1,149 @@
+"""Scale benchmark: wall time and peak memory of whole ``ratings run``s on a server-sized archive.
+
+For each size N (``--n 100000 1000000``) a server archive is generated once into
+``bench/out/scale-N/raw`` (:mod:`pipeline.synth.server`: long-tailed activity, rivals who meet again and
+again, events, every server style; ``--zip`` packs each month into a ``.zip``). Then, for each rule set
+(``--rules club,hkga,...``; default: every registered one), four runs, each a separate process measured
+by ``os.wait4`` (peak RSS of its largest process) and its own manifest's stage timings:
+
+1. ``full``: a run from scratch into a fresh output folder;
+2. ``no-change``: the same run again, nothing changed;
+3. ``new-0.1%``: 0.1% more records dated in the latest month (a night's new games);
+4. ``late``: one record dated in the first month (a late result for an early period).
+
+The added records are removed afterwards, so the raw folder is the same for every rule set. Prints a
+Markdown table and writes ``bench/out/scale-N/results.json``. Goals (issue 11): a full run of 10^6 games
+in <= 120 s and <= 1 GB for every rule set; no-change <= 2% of full; new-0.1% <= 5% of full.
+
+Usage: python bench/scale_bench.py [--n 100000] [--rules club,egf2021] [--zip] [--seed 1] [--out bench/out]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from pipeline import rules
+from pipeline.synth.records import write_records
+from pipeline.synth.server import pack_months, server_archive
+
+SCENARIOS = ("full", "no-change", "new-0.1%", "late")
+
+
+def corpus(root: Path, n: int, seed: int, packed: bool) -> Path:
+    """The archive of ``n`` games under ``root/raw``, generated once (a marker file records it)."""
+    raw, marker = root / "raw", root / f"raw-{n}-{seed}-{'zip' if packed else 'files'}.done"
+    if marker.exists():
+        return raw
+    shutil.rmtree(raw, ignore_errors=True)
+    started = time.perf_counter()
+    count = write_records(server_archive(n, seed), raw)
+    if packed:
+        pack_months(raw)
+    marker.write_text(f"{count} records in {time.perf_counter() - started:.1f} s\n")
+    print(f"generated {count} records in {time.perf_counter() - started:.1f} s -> {raw}", file=sys.stderr)
+    return raw
+
+
+def measured_run(raw: Path, out: Path, rule_set: str, cwd: Path) -> dict[str, Any]:
+    """One ``ratings run`` as a child process: wall seconds, peak RSS (MB), the manifest's stage timings.
+
+    The peak is that of the run's largest process (``wait4``'s rusage: the child and its workers).
+    """
+    command = [str(Path(sys.executable).parent / "ratings"), "run", "--raw", str(raw), "--out", str(out)]
+    started = time.perf_counter()
+    child = subprocess.Popen(
+        [*command, "--rules", rule_set], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    assert child.stderr is not None
+    errors = child.stderr.read()
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - started
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"ratings run failed ({status}):\n{errors.decode(errors='replace')[-3000:]}")
+    manifest = json.loads((out / "manifest.json").read_text())
+    timings = {f"{k}_s": v for k, v in manifest.get("timings_s", {}).items()}
+    return {"wall_s": round(wall, 2), "peak_mb": round(usage.ru_maxrss / 1024)} | timings
+
+
+def added(raw: Path, n: int, seed: int, latest: bool) -> list[Path]:
+    """Write the scenario's extra records (0.1% of ``n`` in the latest month, or one in the first)."""
+    months = sorted(p.name.removesuffix(".zip") for p in raw.iterdir())
+    month = months[-1] if latest else months[0]
+    count = max(1, n // 1000) if latest else 1
+    rng_seed = random.Random(seed).randrange(10**9)
+    paths = []
+    for i, record in enumerate(server_archive(count, rng_seed, months=1, start=month)):
+        path = raw / f"{month}-added" / f"{i:06d}_{record.relpath.split('/')[-1]}"
+        path.parent.mkdir(exist_ok=True)
+        path.write_bytes(record.data)
+        paths.append(path)
+    return paths
+
+
+def bench_rule_set(raw: Path, root: Path, n: int, rule_set: str, seed: int) -> dict[str, dict[str, Any]]:
+    out, cwd = root / f"out-{rule_set}", root
+    shutil.rmtree(out, ignore_errors=True)
+    results = {"full": measured_run(raw, out, rule_set, cwd)}
+    results["no-change"] = measured_run(raw, out, rule_set, cwd)
+    for scenario, latest in (("new-0.1%", True), ("late", False)):
+        paths = added(raw, n, seed + len(results), latest)
+        try:
+            results[scenario] = measured_run(raw, out, rule_set, cwd)
+        finally:
+            for path in paths:
+                path.unlink()
+            for folder in {p.parent for p in paths}:
+                folder.rmdir()
+    return results
+
+
+def table(n: int, found: dict[str, dict[str, dict[str, Any]]]) -> str:
+    lines = [
+        f"### {n:,} games",
+        "",
+        "| rule set | full s | peak MB | ingest s | audit+rate+write s | no-change s (% full) "
+        "| new 0.1% s (% full) | late record s (% full) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name, r in found.items():
+        full = r["full"]["wall_s"]
+        share = {k: f"{r[k]['wall_s']} ({100 * r[k]['wall_s'] / full:.0f}%)" for k in SCENARIOS[1:]}
+        rest = round(full - r["full"].get("ingest_s", 0), 1)
+        lines.append(
+            f"| {name} | {full} | {r['full']['peak_mb']} | {r['full'].get('ingest_s')} | {rest} "
+            f"| {share['no-change']} | {share['new-0.1%']} | {share['late']} |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--n", type=int, nargs="+", default=[100_000])
+    parser.add_argument("--rules", default=",".join(rules.names()))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--zip", action="store_true", help="pack each month into a .zip archive")
+    parser.add_argument("--out", type=Path, default=Path("bench/out"))
+    args = parser.parse_args()
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    for n in args.n:
+        root = (args.out / f"scale-{n}").resolve()
+        root.mkdir(parents=True, exist_ok=True)
+        raw = corpus(root, n, args.seed, args.zip)
+        found = {name: bench_rule_set(raw, root, n, name, args.seed) for name in args.rules.split(",")}
+        (root / "results.json").write_text(json.dumps(found, indent=2))
+        print(table(n, found), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+"""pipeline.synth.server: the scale benchmark's archive has the shape of a real server's."""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from collections import Counter
+from pathlib import Path
+
+from pipeline.synth.records import Record, write_records
+from pipeline.synth.server import pack_months, server_archive
+
+_BLACK, _WHITE = re.compile(rb"PB\[([^\]]*)\]"), re.compile(rb"PW\[([^\]]*)\]")
+
+
+def _players(record: Record) -> tuple[bytes, bytes]:
+    black, white = _BLACK.search(record.data), _WHITE.search(record.data)
+    assert black and white, record.relpath
+    return black.group(1), white.group(1)
+
+
+def _pairs(records: list[Record]) -> Counter[tuple[str, bytes, bytes]]:
+    return Counter((r.relpath[:7], *sorted(_players(r))) for r in records)
+
+
+def test_same_seed_gives_the_same_bytes() -> None:
+    assert list(server_archive(300, seed=7, months=6)) == list(server_archive(300, seed=7, months=6))
+
+
+def test_record_count_and_months_are_as_asked() -> None:
+    records = list(server_archive(1000, months=12, start="2020-03"))
+    months = {r.relpath[:7] for r in records}
+    assert len(records) == 1000
+    assert min(months) == "2020-03" and max(months) == "2021-02"
+
+
+def test_some_pairs_meet_more_than_ten_times_a_month() -> None:
+    assert max(_pairs(list(server_archive(3000, months=6))).values()) > 10
+
+
+def test_activity_is_long_tailed() -> None:
+    games = Counter(name for r in server_archive(4000, months=12) for name in _players(r))
+    counts = sorted(games.values(), reverse=True)
+    assert counts[0] > 10 * counts[len(counts) // 2]
+
+
+def test_no_two_games_share_a_main_line() -> None:
+    lines = [r.data[r.data.find(b";B[") :] for r in server_archive(2000, months=4)]
+    assert len(set(lines)) == len(lines)
+
+
+def test_pack_months_moves_every_file_into_its_months_zip(tmp_path: Path) -> None:
+    written = write_records(server_archive(200, months=3), tmp_path)
+    assert pack_months(tmp_path) == 3
+    members = [n for z in tmp_path.glob("*.zip") for n in zipfile.ZipFile(z).namelist()]
+    assert len(members) == written and not [p for p in tmp_path.iterdir() if p.is_dir()]
