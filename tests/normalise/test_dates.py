@@ -136,7 +136,7 @@ def test_year_precision_gives_first_of_january(raw: str, year: int) -> None:
         "   ",
         "a sunny afternoon last summer",
         "0000-00-00",
-        "2016-13-01",
+        "2016-13-13",
         "2015-02-30",
         "2009年13月1日",
         "31.02.2009",
@@ -150,6 +150,82 @@ def test_year_precision_gives_first_of_january(raw: str, year: int) -> None:
 )
 def test_unreadable_or_impossible_date_is_unknown(raw: str) -> None:
     assert parse_date(raw) == UNKNOWN_DATE
+
+
+@pytest.mark.parametrize(
+    ("raw", "day"),
+    [
+        ("2024 05 12", D(2024, 5, 12)),
+        ("2024 5 12", D(2024, 5, 12)),
+        ("2024. 5. 12.", D(2024, 5, 12)),  # Korean
+        ("2024\u30005\u300012", D(2024, 5, 12)),  # ideographic spaces
+        ("12 05 2024", D(2024, 5, 12)),
+    ],
+)
+def test_spaces_separate_a_numeric_date(raw: str, day: datetime.date) -> None:
+    assert parse_date(raw) == GameDate(day, "day", None)
+
+
+@pytest.mark.parametrize(
+    ("raw", "day"),
+    [
+        ("24-05-12", D(2024, 5, 12)),  # '-': year first, ISO order
+        ("24-5-3", D(2024, 5, 3)),
+        ("99.12.31", D(1999, 12, 31)),  # 99 is no day: year first
+        ("12.05.24", D(2024, 5, 12)),  # '.': year last, day first
+        ("05/13/24", D(2024, 5, 13)),  # month first when day first is impossible
+        ("31/12/99", D(1999, 12, 31)),
+        ("49-01-02", D(2049, 1, 2)),  # the pivot: below 50 is 20xx
+        ("50-01-02", D(1950, 1, 2)),
+        ("24-05-12 19:43", D(2024, 5, 12)),
+    ],
+)
+def test_two_digit_year_takes_its_century_from_the_pivot(raw: str, day: datetime.date) -> None:
+    found = parse_date(raw)
+    assert (found.date, found.precision) == (day, "day")
+
+
+def test_two_digit_year_needs_two_digits_and_a_possible_date() -> None:
+    assert parse_date("24-05-12").date == D(2024, 5, 12)
+    assert parse_date("1.2.3") == UNKNOWN_DATE
+    assert parse_date("99-13-40") == UNKNOWN_DATE
+
+
+@pytest.mark.parametrize(
+    ("raw", "day"),
+    [("2024-13-05", D(2024, 5, 13)), ("2016-13-01", D(2016, 1, 13)), ("2024/31/12", D(2024, 12, 31))],
+)
+def test_month_above_twelve_is_swapped_with_the_day(raw: str, day: datetime.date) -> None:
+    assert parse_date(raw) == GameDate(day, "day", None)
+
+
+def test_month_and_day_both_above_twelve_stay_unknown() -> None:
+    assert parse_date("2024-13-05").date == D(2024, 5, 13)
+    assert parse_date("2024-13-13") == UNKNOWN_DATE
+
+
+@pytest.mark.parametrize(
+    ("raw", "day"),
+    [
+        ("0024-05-12", D(2024, 5, 12)),  # a two-digit year zero-padded
+        ("0099-12-31", D(1999, 12, 31)),
+        ("124-05-12", D(2024, 5, 12)),  # years since 1900, printed raw
+        ("100-01-01", D(2000, 1, 1)),
+        ("19100-05-12", D(2000, 5, 12)),  # '19' glued before years since 1900
+        ("19124-05-12", D(2024, 5, 12)),
+        ("2O24-05-12", D(2024, 5, 12)),  # letter O for a zero
+        ("2o24.05.12", D(2024, 5, 12)),
+        ("201O-01-02", D(2010, 1, 2)),
+    ],
+)
+def test_year_written_by_buggy_software_is_repaired(raw: str, day: datetime.date) -> None:
+    assert parse_date(raw) == GameDate(day, "day", None)
+
+
+def test_buggy_year_is_repaired_only_in_a_full_date() -> None:
+    assert parse_date("0024-05-12").date == D(2024, 5, 12)
+    for garbage in ("0024-05", "0000-05-12", "1024-05-12", "20240-05-12", "5-5-5", "2O2"):
+        assert parse_date(garbage).date is None, garbage
 
 
 def test_none_is_unknown() -> None:

@@ -159,6 +159,15 @@ def test_parse_komi_gives_none_for_unreadable_text(raw: str | None) -> None:
     assert parse_komi(raw) is None
 
 
+@pytest.mark.parametrize("raw", ["999999", "-999999", "1000.5", "-1001", "999999.5", "贴九千目", "6000目"])
+def test_parse_komi_beyond_a_thousand_points_is_none(raw: str) -> None:
+    assert parse_komi(raw) is None
+
+
+def test_parse_komi_limit_is_a_thousand_points_either_way() -> None:
+    assert (parse_komi("1000.0"), parse_komi("-1000.0"), parse_komi("1000.5")) == (1000.0, -1000.0, None)
+
+
 # --- handicap -----------------------------------------------------------------------------------
 
 
@@ -207,6 +216,30 @@ def test_parse_handicap_reads_stone_counts_in_words(raw: str, expected: int) -> 
 @pytest.mark.parametrize("raw", [None, "", "-1", "abc", "2.5", "100", "让子", "先相先", "1e2"])
 def test_parse_handicap_gives_none_for_unreadable_text(raw: str | None) -> None:
     assert parse_handicap(raw) is None
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("二", 2),
+        ("九", 9),
+        ("十三", 13),
+        ("让二", 2),
+        ("授三子", 3),
+        ("饶三子", 3),
+        ("饒五子", 5),
+        ("四子棋", 4),
+        ("让 五 子局", 5),
+    ],
+)
+def test_parse_handicap_reads_chinese_numerals_with_or_without_zi(raw: str, expected: int) -> None:
+    assert parse_handicap(raw) == expected
+
+
+def test_parse_handicap_cannot_exceed_the_points_of_a_known_board() -> None:
+    assert parse_handicap("81", board_size=9) == 81
+    assert parse_handicap("82", board_size=9) is None
+    assert parse_handicap("99", board_size=19) == 99
 
 
 # --- board size ---------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from pipeline.ingest.normalise.result import DRAW, NO_RE, SUSPENDED, UNKNOWN, VOID, Result, parse_result
 
-DECISIVE = {"resign", "points", "time", "forfeit", "illegal", "win"}
+DECISIVE = {"resign", "points", "time", "forfeit", "illegal", "adjudication", "win"}
 ALL_HOWS = DECISIVE | {"draw", "void", "suspended", "unknown", None}
 
 
@@ -98,7 +98,6 @@ def test_sgf_time_forfeit_and_illegal(raw: str, expected: Result) -> None:
         ("Black", "B"),
         ("white", "W"),
         ("黑", "B"),
-        ("B+, human judge for communication error ", "B"),
         ("B+, Goro crushed in his 126th move, and could not continue.", "B"),
         ("B+Disconnect", "B"),
         ("W wins", "W"),
@@ -306,6 +305,44 @@ def test_ending_without_colour_keeps_kind_but_no_winner(raw: str, how: str) -> N
     assert parse_result(raw) == Result(None, how, None)
 
 
+@pytest.mark.parametrize(
+    ("raw", "winner"),
+    [
+        ("B+Adj", "B"),
+        ("W+Adj", "W"),
+        ("W+adj.", "W"),
+        ("B+Adjudicated", "B"),
+        ("W+Adjudication", "W"),
+        ("B+, human judge for communication error ", "B"),  # in the corpora
+        ("B wins by adjudication", "B"),
+        ("Adjudicated: white wins", "W"),
+        ("黒判定勝ち", "B"),  # the UEC Cup's win by judgement
+        ("白判定勝", "W"),
+        ("黑判胜", "B"),
+        ("裁定白胜", "W"),
+        ("흑 판정승", "B"),
+    ],
+)
+def test_adjudicated_result_is_a_win_by_adjudication(raw: str, winner: str) -> None:
+    assert parse_result(raw) == Result(winner, "adjudication", None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("raw", ["B+Draw", "W+Draw", "W+draw", "B+Jigo", "満局", "引き分け", "引分", "½-½"])
+def test_renju_and_chess_draw_forms_are_draws(raw: str) -> None:
+    assert parse_result(raw) == DRAW
+
+
+@pytest.mark.parametrize("raw", ["B+99999", "W+4000.5", "B+" + "9" * 400, "B+1e308", "W+2E10", "黑胜9999目"])
+def test_implausible_or_glued_margin_is_no_margin(raw: str) -> None:
+    result = parse_result(raw)
+    assert result.winner in ("B", "W")
+    assert result.margin is None
+
+
+def test_margin_limit_is_four_thousand_points() -> None:
+    assert (parse_result("B+4000").margin, parse_result("B+4000.5").margin) == (4000.0, None)
+
+
 def test_result_is_frozen() -> None:
     result = parse_result("B+R")
     with pytest.raises(FrozenInstanceError):
@@ -320,7 +357,7 @@ def _check_invariants(result: Result) -> None:
         assert result.how == "draw"
     if result.margin is not None:
         assert result.how == "points"
-        assert result.margin >= 0
+        assert 0 <= result.margin <= 4000
 
 
 @given(st.text())

@@ -262,3 +262,73 @@ def test_every_corpus_tm_setting_gives_a_main_time() -> None:
     assert len(records) > 500
     # only time used (黑: ...) or the Shift_JIS Nihon-Kiin record, read here as UTF-8, may stay unread
     assert all("黑" in tm or "\ufffd" in tm for tm in unread)
+
+
+# --- bounds: every number is a plausible setting or None (issue 10 part A) ----------------------
+
+_YEAR_S = 366 * 86400
+
+
+@pytest.mark.parametrize(
+    "props",
+    [
+        {"LC": "2147483648"},
+        {"TC": "2147483648"},
+        {"OT": "9999999999"},
+        {"OT": "2147483648 periods"},
+        {"OT": "123456789012 periods"},
+        {"LC": "1001"},
+        {"LC": "五千次"},
+        {"LC": "9" * 5000},
+    ],
+)
+def test_period_count_out_of_range_is_no_setting(props: dict[str, str]) -> None:
+    assert parse_time_control(props) == UNKNOWN_TIME_CONTROL
+
+
+@pytest.mark.parametrize(
+    "props",
+    [
+        {"TM": "999999999"},
+        {"TM": "999999999h"},
+        {"TM": "99999999,0,30,5"},
+    ],
+)
+def test_main_time_above_a_year_is_no_setting(props: dict[str, str]) -> None:
+    assert parse_time_control(props).main_time_s is None
+
+
+@pytest.mark.parametrize(
+    ("props", "seconds", "periods"),
+    [
+        ({"OT": "5x999999999h"}, None, 5),
+        ({"OT": "25/2147483648 canadian"}, None, 25),
+        ({"OT": "2147483648/600 canadian"}, 600.0, None),
+        ({"TT": "999999999", "TC": "3"}, None, 3),
+        ({"LT": "30秒", "LC": "2147483648"}, 30.0, None),
+        ({"OT": "-5x30 byo-yomi"}, None, None),
+    ],
+)
+def test_overtime_numbers_out_of_range_are_dropped_alone(
+    props: dict[str, str], seconds: float | None, periods: int | None
+) -> None:
+    found = parse_time_control(props)
+    assert (found.byoyomi_s, found.byoyomi_periods) == (seconds, periods)
+
+
+def test_a_year_is_the_longest_main_time() -> None:
+    assert parse_time_control({"TM": str(_YEAR_S)}).main_time_s == _YEAR_S
+    assert parse_time_control({"TM": str(_YEAR_S + 1)}).main_time_s is None
+
+
+def test_a_thousand_is_the_largest_period_count() -> None:
+    assert parse_time_control({"LT": "30", "LC": "1000"}).byoyomi_periods == 1000
+    assert parse_time_control({"LT": "30", "LC": "1001"}).byoyomi_periods is None
+
+
+@given(st.dictionaries(_PROP_IDS, st.text(alphabet="0123456789 .:x/-hms秒回次periods", max_size=40)))
+def test_numbers_in_any_time_text_stay_in_range(props: dict[str, str]) -> None:
+    found = parse_time_control(props)
+    for seconds in (found.main_time_s, found.byoyomi_s):
+        assert seconds is None or 0 <= seconds <= _YEAR_S
+    assert found.byoyomi_periods is None or 0 <= found.byoyomi_periods <= 1000

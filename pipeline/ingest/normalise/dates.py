@@ -3,23 +3,30 @@
 Knows how people and servers write dates: FF4 ``YYYY-MM-DD`` with lists and ranges (``1977-05-23,24``,
 ``1934.03.28-29``), times of day (``2017.06.21 19:43``, ISO ``2017-06-21T19:43:05Z``), partial dates
 (``1989-04``, ``1968``), Chinese/Japanese/Korean forms (``2009年8月12日``, ``昭和10年``, ``2009년 8월``),
-compact ``20090829``, European ``29.08.2009`` and English ``August 1, 2001`` / ``Sun Jan 16 2000``.
+compact ``20090829``, European ``29.08.2009``, English ``August 1, 2001`` / ``Sun Jan 16 2000``, spaces as
+separators (``2024 5 12``, Korean ``2024. 5. 12.``), two-digit years (``24-05-12``) and buggy years.
 Does not know bytes, encodings, the SGF grammar, which property the text came from beyond DT/RD, time
 zones (``UT``/``Z`` suffixes are dropped: the time is the one written) nor what the date is used for.
 
 Decisions:
-- A list or range gives its first day.
-- Numeric dates with the year last (``01.08.2001``, ``9-09-2000``) are read day first, as European
-  servers and tournaments write them; month first only when day first is impossible (``08/29/2009``).
-- A month or day written as ``00`` means "not known": ``1999-00-00`` is the year 1999, ``2009-08-00`` August.
-- Two-digit years appear only next to an English month name (``12th and 13th march 94``): 50-99 are
-  19xx, 00-49 are 20xx.
-- Years outside 1600..2100 and impossible dates (month 13, 30 February) read as no date at all.
+- A list or range gives its first day. ``00`` as month or day means "not known": ``1999-00-00`` is 1999.
+- Year last (``01.08.2001``, ``9-09-2000``): day first, as European servers and tournaments write it;
+  month first only when day first is impossible (``08/29/2009``).
+- Year first with a month above 12 and a day up to 12: month and day swapped (``2024-13-05`` is 13 May).
+- Two-digit years: 00-49 are 20xx, 50-99 19xx (``_PIVOT``). Beside an English month (``13th march 94``),
+  or in ``a-b-c`` (one separator twice) when no other form reads: year first when ``a`` has two digits
+  and is above 31 (``99.12.31``) or the separator is ``-`` (``24-05-12``, ISO order); else year last
+  when ``c`` has two digits (``12.05.24`` is 12 May 2024; ``05/13/24`` 13 May). ``1.2.3`` is no date.
+- Buggy software's years, in full dates only: a two-digit year zero-padded (``0024`` by the pivot;
+  ``0000`` stays unknown), years since 1900 as they are (``124`` is 2024) or after a literal ``19``
+  (``19124``; ``19100`` is 2000). A letter O between the digits of a year is a zero (``2O24``).
+- Any other year outside 1600..2100 (``1024-05-12``) and impossible dates (30 February) are no date.
 """
 
 from __future__ import annotations
 
 import datetime
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,23 +41,14 @@ MAX_YEAR = 2100
 _PIVOT = 50  # two-digit years below this are 20xx, the others 19xx
 
 _ERAS = {"明治": 1868, "大正": 1912, "昭和": 1926, "平成": 1989, "令和": 2019}
-_MONTHS = {
-    "jan": 1,
-    "feb": 2,
-    "mar": 3,
-    "apr": 4,
-    "may": 5,
-    "jun": 6,
-    "jul": 7,
-    "aug": 8,
-    "sep": 9,
-    "oct": 10,
-    "nov": 11,
-    "dec": 12,
-}
+_MONTH_ABBREVIATIONS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTHS = {name: number for number, name in enumerate(_MONTH_ABBREVIATIONS, 1)}
 
 _FAST = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", re.ASCII)
-_YMD = re.compile(r"(?<![0-9])([0-9]{4})[-./]([0-9]{1,2})[-./]([0-9]{1,2})(?![0-9])", re.ASCII)
+_SEP = r"(?:\s?[-./]\s?|\s)"  # '-', '.', '/' (a space around them, as Korean '2024. 5. 12.'), or a space
+_YMD = re.compile(rf"(?<![0-9])([0-9]{{3,5}}){_SEP}([0-9]{{1,2}}){_SEP}([0-9]{{1,2}})(?![0-9])", re.ASCII)
+_SHORT = re.compile(r"(?<![0-9])([0-9]{1,2})([-./])([0-9]{1,2})\2([0-9]{1,2})(?![0-9])", re.ASCII)
+_O_YEAR = re.compile(r"(?<![0-9A-Za-z])[0-9][0-9Oo]{3}(?![0-9A-Za-z])", re.ASCII)  # '2O24': O for 0
 _CJK_N = r"[0-9]{1,2}|[一二三四五六七八九十]{1,3}"
 _CJK_DATE = re.compile(
     rf"(?:({'|'.join(_ERAS)})\s*(元|{_CJK_N})|(?<![0-9])([0-9]{{4}}|[〇零○一二三四五六七八九]{{4}}))\s*[年년]"
@@ -60,7 +58,7 @@ _CJK_DATE = re.compile(
 _COMPACT = re.compile(
     r"(?<![0-9])([0-9]{4})([0-9]{2})([0-9]{2})(?:[0-9]{4}(?:[0-9]{2})?)?(?![0-9])", re.ASCII
 )
-_YEAR_LAST = re.compile(r"(?<![0-9])([0-9]{1,2})[-./]([0-9]{1,2})[-./]([0-9]{4})(?![0-9])", re.ASCII)
+_YEAR_LAST = re.compile(rf"(?<![0-9])([0-9]{{1,2}}){_SEP}([0-9]{{1,2}}){_SEP}([0-9]{{4}})(?![0-9])", re.ASCII)
 _MONTH_NAME = re.compile(
     r"\b(january|february|march|april|may|june|july|august|september|october|november|december"
     r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b",
@@ -93,6 +91,7 @@ class GameDate:
 UNKNOWN_DATE = GameDate(None, None, None)
 
 
+@functools.lru_cache(maxsize=65536)
 def parse_date(dt: str | None, rd: str | None = None) -> GameDate:
     """Read the game's date from ``dt`` (the DT text), falling back to ``rd`` (RD, Chinese/TOM layout).
 
@@ -110,9 +109,10 @@ def _parse_value(value: str | None) -> GameDate:
     if not value:
         return UNKNOWN_DATE
     fast = _FAST.fullmatch(value)
-    if fast:
-        return _build(int(fast[1]), int(fast[2]), int(fast[3]))
-    text = fold(value).replace("\\", "")
+    plain = _build(int(fast[1]), int(fast[2]), int(fast[3])) if fast else UNKNOWN_DATE
+    if plain.date is not None:
+        return plain
+    text = _O_YEAR.sub(lambda m: m[0].replace("O", "0").replace("o", "0"), fold(value).replace("\\", ""))
     for reader in _READERS:
         found = reader(text)
         if found is not None:
@@ -162,9 +162,49 @@ def _twenty_four_hour(hour: int, half: str) -> int:
 
 
 def _read_ymd(text: str) -> GameDate | None:
-    """``2016-03-13``, ``2017.06.21 19:43``, ``2009/08/29``, ``2009-8-12``; the first of a list/range."""
-    found = _YMD.search(text)
-    return _build(int(found[1]), int(found[2]), int(found[3]), text) if found else None
+    """``2016-03-13``, ``2017.06.21 19:43``, ``2009/08/29``, ``2024 5 12``, ``0024-05-12``, ``2024-13-05``."""
+    for found in _YMD.finditer(text):
+        year = _full_year(found[1])
+        if year is not None:
+            return _build(year, *_month_day(int(found[2]), int(found[3])), text=text)
+    return None
+
+
+def _full_year(digits: str) -> int | None:
+    """A year-first date's year: ``2024`` as written; ``0024``, ``124``, ``19124`` are 2024; else None."""
+    value = int(digits)
+    if len(digits) == 4:
+        return _short_year(value) if digits.startswith("00") and value else value
+    if len(digits) == 5 and digits.startswith("19"):
+        value = int(digits[2:])
+    return 1900 + value if 100 <= value <= 199 else None
+
+
+def _short_year(year: int) -> int:
+    """A two-digit year in full, by the pivot: below 50 is 20xx, else 19xx."""
+    return year + (2000 if year < _PIVOT else 1900)
+
+
+def _month_day(month: int, day: int) -> tuple[int, int]:
+    """(month, day), swapped when the month is above 12 and the day could be a month."""
+    return (day, month) if month > 12 and 1 <= day <= 12 else (month, day)
+
+
+def _read_short_year(text: str) -> GameDate | None:
+    """``24-05-12``, ``99.12.31``, ``12.05.24``, ``05/13/24``: a two-digit year (``1.2.3`` has none)."""
+    found = _SHORT.search(text)
+    if not found:
+        return None
+    first, second, last = int(found[1]), int(found[3]), int(found[4])
+    if len(found[1]) == 2 and (first > 31 or (last <= 31 and found[2] == "-")):
+        return _build(_short_year(first), *_month_day(second, last), text=text)
+    return _day_first(_short_year(last), first, second, text) if len(found[4]) == 2 else None
+
+
+def _day_first(year: int, first: int, second: int, text: str) -> GameDate:
+    """``first``/``second`` of ``year``, day first; month first only when day first is impossible."""
+    day_first = _build(year, second, first, text)
+    return day_first if day_first.date is not None else _build(year, first, second, text)
 
 
 def _read_cjk(text: str) -> GameDate | None:
@@ -209,9 +249,7 @@ def _read_year_last(text: str) -> GameDate | None:
     found = _YEAR_LAST.search(text)
     if not found:
         return None
-    first, second, year = int(found[1]), int(found[2]), int(found[3])
-    day_first = _build(year, second, first, text)
-    return day_first if day_first.date is not None else _build(year, first, second, text)
+    return _day_first(int(found[3]), int(found[1]), int(found[2]), text)
 
 
 def _read_english(text: str) -> GameDate | None:
@@ -240,8 +278,7 @@ def _english_year(numbers: list[tuple[int, str, str | None]], month_at: int) -> 
     for index in range(len(numbers) - 1, -1, -1):
         at, digits, suffix = numbers[index]
         if at > month_at and not suffix and len(digits) == 2:
-            short = int(digits)
-            return index, short + (2000 if short < _PIVOT else 1900)
+            return index, _short_year(int(digits))
     return None
 
 
@@ -265,4 +302,5 @@ _READERS: tuple[Callable[[str], GameDate | None], ...] = (
     _read_english,
     _read_year_month,
     _read_year,
+    _read_short_year,
 )

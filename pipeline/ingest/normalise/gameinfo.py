@@ -5,13 +5,19 @@ Knows how servers write these (Fox ``KM[750]``, Chinese ``KM[黑贴五目半]``,
 ``SZ[19:19]``, the event in ``TE`` or ``GN``, a move count in ``RO``). Knows nothing of bytes,
 encodings or the SGF grammar (values arrive decoded and unescaped) and nothing of ratings: it does
 not judge whether a komi or handicap is allowed, only what was written.
+
+Numbers are bounded so that each fits its column and is plausible; one outside its range is no value
+(None), never a clipped one (the raw text is kept beside it): komi within ±1,000 points, handicap
+0..99 stones (and no more than the board's points when its size is known), board size 1..52, game
+type 1..99.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
-from pipeline.ingest.normalise.text import CJK_NUMERAL_CHARS, cjk_numeral, fold
+from pipeline.ingest.normalise.text import CJK_NUMERAL_CHARS, cjk_numeral, fold, within
 
 _PLAIN_NUMBER = re.compile(r"[+-]?\d{1,6}(?:\.\d{1,12})?")
 _DECIMAL_MARK = re.compile(r"。|(?<=\d),(?=\d)")  # '5。5', '6,5'
@@ -29,9 +35,12 @@ _KOMI_WORDS = re.compile(
 _VULGAR_FRACTIONS = str.maketrans({"\u00bc": " 1/4", "\u00bd": " 1/2", "\u00be": " 3/4"})
 _NO_KOMI = frozenset({"无贴", "無貼", "不贴", "不貼", "コミなし", "ノーコミ", "덤없음", "덤 없음", "no komi"})
 _STONE_UNIT = "子"  # Chinese counting: one stone (子) is two points
+_MAX_KOMI = 1000.0  # points, either way: a larger komi is no komi
 
-# Handicap in words: '让2子', '讓二子', '二子', '9子局', '2점', '2 stones'.
-_HANDICAP_WORDS = re.compile(rf"[让讓譲]?\s*(?P<n>{_NUMERAL})\s*(?:子|점|(?i:stones?))\s*局?")
+# Handicap in words: '让2子', '讓二子', '授三子', '饶三子', '二子', '二', '9子局', '四子棋', '2점'.
+_HANDICAP_WORDS = re.compile(
+    rf"(?:[让讓譲授饶饒]\s*)?(?P<n>{_NUMERAL})\s*(?:子|点|點|점|(?i:stones?))?\s*(?:局|棋)?"
+)
 _NO_KOMI_HANDICAP = frozenset({"让先", "讓先", "譲先", "定先", "정선"})  # black moves first, no komi: 1
 _EVEN_HANDICAP = frozenset({"分先", "互先", "호선"})  # even game with komi: 0
 _HANDICAP_NUMBER = re.compile(r"(\d{1,2})(?:\.0+)?")
@@ -110,6 +119,7 @@ def _komi_from_words(text: str) -> float | None:
     return -amount if match["sign"] == "-" else amount
 
 
+@functools.lru_cache(maxsize=65536)
 def parse_komi(raw: str | None, *, fox: bool = False) -> float | None:
     """Return the komi in points, or None when ``raw`` is empty or unreadable.
 
@@ -117,10 +127,16 @@ def parse_komi(raw: str | None, *, fox: bool = False) -> float | None:
     Fox komi times 100 (see ``_is_fox_scaled``: set ``fox`` for files with ``AP[foxwq]``, and an
     integer of 100 or more in quarters is read so anyway): ``750`` and ``375`` give 7.5.
     Words: ``黑贴五目半`` 5.5, ``6目半`` 6.5, ``贴3又3/4子`` 7.5, ``7.5目``, ``5 1/2``, ``6집반``,
-    ``无贴`` 0. Reverse komi in words (``白贴``) is not read (None). Never raises.
+    ``无贴`` 0. Reverse komi in words (``白贴``) is not read (None). None beyond ±1,000 points
+    (``KM[999999]``, ``KM[-5000]``; a Fox ``KM[75000]`` is 750 and kept). Never raises.
     """
     if not raw:
         return None
+    return within(_komi(raw, fox), -_MAX_KOMI, _MAX_KOMI)
+
+
+def _komi(raw: str, fox: bool) -> float | None:
+    """The komi ``raw`` spells, in points, unbounded (see :func:`parse_komi`); None when unreadable."""
     text = raw.strip()
     if not (text.isascii() and _PLAIN_NUMBER.fullmatch(text)):
         text = _DECIMAL_MARK.sub(".", fold(raw.translate(_VULGAR_FRACTIONS)))
@@ -130,15 +146,23 @@ def parse_komi(raw: str | None, *, fox: bool = False) -> float | None:
     return _fox_komi(value) if _is_fox_scaled(text, value, fox) else value
 
 
-def parse_handicap(raw: str | None) -> int | None:
+@functools.lru_cache(maxsize=65536)
+def parse_handicap(raw: str | None, board_size: int | None = None) -> int | None:
     """Return the number of handicap stones, or None when ``raw`` is empty or unreadable.
 
     ``0``..``99`` as written (``HA[1]``, which servers write for a no-komi game, stays 1; ``2.0``
     gives 2); ``让先``/``讓先``/``定先``/``정선`` (no komi) give 1; ``分先``/``互先``/``호선`` give 0;
-    ``让2子``/``讓二子``/``二子``/``9子局``/``2점``/``2 stones`` give the stone count.
+    a number of stones in words, with or without 子 and 让/讓/授/饶 (``让2子``, ``讓二子``,
+    ``授三子``, ``二子``, ``二``, ``9子局``, ``四子棋``, ``2점``, ``2 stones``) gives it. With
+    ``board_size`` (lines), more stones than the board has points is None (``HA[99]`` on 9x9).
     """
-    if not raw:
-        return None
+    count = _handicap(raw) if raw else None
+    limit = _MAX_HANDICAP if board_size is None else min(_MAX_HANDICAP, board_size * board_size)
+    return within(count, 0, limit)
+
+
+def _handicap(raw: str) -> int | None:
+    """The stone count ``raw`` spells (see :func:`parse_handicap`), unbounded; None when unreadable."""
     text = raw.strip() if raw.isascii() else fold(raw)
     if text in _NO_KOMI_HANDICAP:
         return 1
@@ -148,10 +172,10 @@ def parse_handicap(raw: str | None) -> int | None:
     if number is not None:
         return int(number[1])
     match = _HANDICAP_WORDS.fullmatch(text)
-    count = cjk_numeral(match["n"]) if match is not None else None
-    return count if count is not None and count <= _MAX_HANDICAP else None
+    return cjk_numeral(match["n"]) if match is not None else None
 
 
+@functools.lru_cache(maxsize=65536)
 def parse_board_size(raw: str | None) -> int | None:
     """Return the number of lines of a square board (1..52), or None.
 
@@ -168,6 +192,7 @@ def parse_board_size(raw: str | None) -> int | None:
     return size if 1 <= size <= _MAX_SIZE else None
 
 
+@functools.lru_cache(maxsize=65536)
 def parse_game_type(raw: str | None) -> int | None:
     """Return the ``GM`` number (1 Go, 4 Gomoku, ...) as written, or None.
 
@@ -196,6 +221,7 @@ def _names_event(gn: str) -> bool:
     return _EVENT_WORDS.search(gn) is not None and _GAME_NAME.search(gn) is None
 
 
+@functools.lru_cache(maxsize=65536)
 def parse_event(ev: str | None, gn: str | None, te: str | None) -> str | None:
     """Return the event's name, folded (NFKC, white space collapsed), or None.
 

@@ -9,6 +9,7 @@ amateur or a professional dan is for the rule set to decide (it comes back as ki
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -102,6 +103,7 @@ def _from_cjk(match: re.Match[str]) -> Rank | None:
     return _make(kind, value, _is_uncertain(match["deco"]))
 
 
+@functools.lru_cache(maxsize=65536)
 def parse_rank(raw: str | None) -> Rank | None:
     """Return the rank written in ``raw`` (a ``BR``/``WR`` value, or a token of a name), or None.
 
@@ -126,6 +128,7 @@ def _rank_token(token: str) -> Rank | None:
     return parse_rank(token)
 
 
+@functools.lru_cache(maxsize=65536)
 def split_name_rank(name: str) -> tuple[str, Rank | None]:
     """Split a rank written at the end of a player name, after an ASCII or full-width space.
 

@@ -1,8 +1,11 @@
 """Game result (the SGF ``RE`` value) -> who won, how, and by how much.
 
 Reads the SGF forms (``B+R``, ``W+3.5``, ``0``, ``Void``, ``?``), English sentences (``White wins by 3.5
-points``, ``Black resigns.``) and the Chinese, Japanese and Korean forms (``黑中盘胜``, ``白胜2又1/4子``,
-``黒6目半勝ち``, ``흑 불계승``), full-width or not.
+points``, ``Black resigns.``), the Chinese, Japanese and Korean forms (``黑中盘胜``, ``白胜2又1/4子``,
+``黒6目半勝ち``, ``흑 불계승``), full-width or not, and the forms of computer and Renju tournaments:
+adjudicated wins (``B+Adj``, ``W+Adjudicated``, ``B+, human judge ...``, the UEC Cup's ``黒判定勝ち``,
+``흑 판정승``), renju archives' draws (``B+Draw``, ``BW+Draw``, ``満局``, ``引き分け``) and chess-style
+``1/2-1/2``, ``½-½``.
 
 This layer does not know player names (``john wins`` names nobody it can place), nor bytes, encodings or the
 SGF grammar: it receives the decoded, unescaped text inside ``RE[...]``. It does not decide whether a game
@@ -16,15 +19,23 @@ Readings chosen where the text is ambiguous:
 - ``W+Repetition`` (a referee's ruling on a repeated position) is ``illegal``.
 - Two colours each given a win (``B+1.5 ? W+timeout``) is ``unknown``.
 - ``B+0.0`` is a B win by 0 points, not a draw; a bare colour (``W``, ``黑``) is a decisive ``win``.
+- ``B+Draw`` (the draw of Renju archives: ORC Game Center and Renjubase exports) is a draw, not a win.
+- A judge's or referee's decision (``Adj``, ``judge``, 判定, 裁定, 판정) is ``adjudication``: a decisive
+  win when a colour is named.
+- ``1-0`` and ``0-1`` are not read (``unknown``): chess puts White first, and no Go or Gomoku writer
+  says which colour comes first.
+- A margin above 4,000 points (more than a 52x52 board holds, plus any komi) or glued to more text
+  (``B+1e308``) is no margin: ``Result(B, "points", None)`` or a plain ``win``.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Literal
 
-from pipeline.ingest.normalise.text import CJK_NUMERAL_CHARS, cjk_numeral, fold
+from pipeline.ingest.normalise.text import CJK_NUMERAL_CHARS, cjk_numeral, fold, within
 
 Winner = Literal["B", "W", "draw"]
 
@@ -35,10 +46,10 @@ class Result:
 
     ``winner``: ``"B"``, ``"W"``, ``"draw"``, or None when nobody is known to have won (no result, void,
     suspended, unreadable, or an ending whose colour is not named, such as ``不战胜``).
-    ``how``: ``"resign"``, ``"points"``, ``"time"``, ``"forfeit"``, ``"illegal"``, ``"win"`` (decisive, no
-    detail), ``"draw"``, ``"void"``, ``"suspended"``, ``"unknown"`` (RE present but unreadable), or None when
-    RE is absent or empty. With ``winner`` None, ``how`` may still name the kind of ending (``時間切れ`` gives
-    ``Result(None, "time", None)``).
+    ``how``: ``"resign"``, ``"points"``, ``"time"``, ``"forfeit"``, ``"illegal"``, ``"adjudication"`` (a
+    judge or referee decided), ``"win"`` (decisive, no detail), ``"draw"``, ``"void"``, ``"suspended"``,
+    ``"unknown"`` (RE present but unreadable), or None when RE is absent or empty. With ``winner`` None,
+    ``how`` may still name the kind of ending (``時間切れ`` gives ``Result(None, "time", None)``).
     ``margin``: the margin in points when one is given (1 子 = 2 points), else None.
     """
 
@@ -76,12 +87,13 @@ _PLUS_HOW = {
     "illegal": "illegal",
 }
 
+_MAX_MARGIN = 4000.0  # points: more than a 52x52 board (2,704 points) plus any komi (1,000)
 _FAST = re.compile(r"\s*([BW])\+(R|Res|Resign|T|Time|F|Forfeit|Illegal|\d+(?:\.\d+)?)?\.?\s*", re.IGNORECASE)
-_NUM = r"(?<![\d.,])\d{1,5}(?:[.,]\d{1,4})?"
+_NUM = r"(?<![\d.,a-z])\d{1,5}(?:[.,]\d{1,4})?"
 _INT = rf"[\d{CJK_NUMERAL_CHARS}]{{1,8}}"
 _PLUS = re.compile(r"(?<![a-z0-9])(black|white|[bw黑黒白흑백])\s*\+\s*(.*)", re.DOTALL)
 _OTHER_PLUS = re.compile(r"\b([bw])\s*\+")
-_LEADING_NUMBER = re.compile(rf"({_NUM})(?![\d/])")
+_LEADING_NUMBER = re.compile(rf"({_NUM})(?![\d/]|\s*e[+-]?\d)")
 _FRACTION = re.compile(
     rf"(?:({_INT})\s*又\s*)?(?:(\d{{1,4}})\s*/\s*(\d{{1,4}})|({_INT})\s*分之\s*({_INT}))\s*子"
 )
@@ -91,6 +103,7 @@ _UNIT = re.compile(
 _BY_NUMBER = re.compile(rf"\bby\s+({_NUM})\b")
 _BY_HALF = re.compile(r"\bby\s+(?:a\s+)?half\b")
 
+_DRAW_WORDS = re.compile(r"和棋|和局|平局|持碁|ジゴ|満局|引き?分け?|무승부|\bdraw|\bdrew\b|\bjigo\b")
 _NO_RESULT: tuple[tuple[Result, re.Pattern[str]], ...] = (
     (
         VOID,
@@ -106,11 +119,12 @@ _NO_RESULT: tuple[tuple[Result, re.Pattern[str]], ...] = (
             r"|\badjourn|\bsuspend|\bunfinished\b|\bincomplete\b|\binterrupted\b"
         ),
     ),
-    (DRAW, re.compile(r"和棋|和局|平局|持碁|ジゴ|무승부|\bdraw|\bdrew\b|\bjigo\b")),
+    (DRAW, _DRAW_WORDS),
 )
-_EXACT_DRAW = frozenset({"0", "0.0", "和", "tie", "d", "=", "1/2-1/2", "0.5-0.5"})
+_EXACT_DRAW = frozenset({"0", "0.0", "和", "tie", "d", "=", "1/2-1/2", "0.5-0.5", "1⁄2-1⁄2"})  # NFKC of ½-½
 # Ordered: when several apply (黑中盘胜(超时)), the first wins.
 _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("adjudication", re.compile(r"判定|判[胜勝负負]|裁定|裁[决決]|판정|\badj(?:ud\w*)?\b|\bjudg")),
     ("forfeit", re.compile(r"不战|不戰|不戦|기권|弃权|棄権|棄權|\bforfeit|\bno.?show|\bby default\b")),
     ("illegal", re.compile(r"反则|反則|犯规|犯規|违规|違規|반칙|\billegal|\bsuperko|\brepetition")),
     ("time", re.compile(r"超时|超時|时间|時間|시간|\btime|\btimed\b|\bclock\b|\bflag")),
@@ -128,6 +142,7 @@ _IMPLIED = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=65536)
 def parse_result(raw: str | None) -> Result:
     """Read an ``RE`` value; never raises.
 
@@ -153,7 +168,7 @@ def _fast(raw: str) -> Result | None:
     if detail is None:
         return Result(winner, "win", None)
     if detail[0].isdigit():
-        return Result(winner, "points", float(detail))
+        return Result(winner, "points", within(float(detail), 0, _MAX_MARGIN))
     return Result(winner, _PLUS_HOW[detail.lower()], None)
 
 
@@ -179,6 +194,8 @@ def _plus_form(text: str) -> Result | None:
         return None
     winner = _COLOUR[m.group(1)]
     rest = m.group(2).strip().rstrip(".").strip()
+    if _DRAW_WORDS.match(rest):
+        return DRAW
     if any(_COLOUR[c] != winner for c in _OTHER_PLUS.findall(rest)):
         return UNKNOWN
     how, margin = _plus_detail(rest)
@@ -195,7 +212,7 @@ def _plus_detail(rest: str) -> tuple[str, float | None]:
     if margin is None and (m := _LEADING_NUMBER.match(rest)):
         margin = _to_float(m.group(1))
     if margin is not None:
-        return "points", margin
+        return "points", within(margin, 0, _MAX_MARGIN)
     return _kind(rest) or "win", None
 
 
@@ -206,7 +223,7 @@ def _sentence(text: str) -> Result:
         return UNKNOWN
     sign, pos = verdict
     colour = _colour_near(text, pos)
-    margin = _margin(text)
+    margin = within(_margin(text), 0, _MAX_MARGIN)
     kind = _kind(text) or ("points" if margin is not None else None)
     if colour is None:
         return Result(None, kind or "unknown", margin if kind == "points" else None)

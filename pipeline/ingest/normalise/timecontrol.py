@@ -17,36 +17,44 @@ Decisions:
 - A Canadian block is stored as ``byoyomi_s`` = the block's length and ``byoyomi_periods`` = its stones.
 - Fischer increments and other overtime without periods leave the byo-yomi fields None.
 - Time *used* (``TM[黑: 08:58  白: 06:21]``) is not a setting: main time None.
+- Numbers are bounded: a length of time above a year (366 days, longer than any correspondence
+  server's setting) and a period count above 1,000 are no setting at all (None), as are negative
+  numbers and numbers glued to other digits (``OT[2147483648 periods]`` gives no count, never the last
+  nine digits). The raw text stays beside the values (``time_raw``), so nothing is lost.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from pipeline.ingest.normalise.text import CJK_NUMERAL_CHARS, cjk_numeral, fold
+from pipeline.ingest.normalise.text import CJK_NUMERAL_CHARS, cjk_numeral, fold, within
 
 SpeedClass = Literal["slow", "fast", "unknown"]
 
 _OVERTIME_PROPS = ("OT", "LT", "LC", "TC", "TT")
 _SMALLEST_SECONDS = 60  # a bare TM below this, with no overtime, is minutes
+_MAX_SECONDS = 366 * 86400  # a main time or byo-yomi period above a year is no setting
+_MAX_PERIODS = 1000  # nor a period count (or Canadian block's stones) above this
+_ALONE = r"(?<![0-9.:-])"  # a number starts here: not glued to digits before it, not negative
 
-_NUM = rf"[0-9]{{1,9}}(?:\.[0-9]{{1,6}})?|[{CJK_NUMERAL_CHARS}]{{1,6}}"
+_NUM = rf"[0-9]{{1,12}}(?:\.[0-9]{{1,6}})?|[{CJK_NUMERAL_CHARS}]{{1,6}}"
 _HOURS = r"(?:hours?|hrs?|h)(?![a-z])|小时|小時|时间|時間|時|时|시간"
 _MINUTES = r"(?:minutes?|mins?|m)(?![a-z])|分钟|分鐘|分|분"
 _SECONDS = r"(?:seconds?|secs?|s)(?![a-z])|秒钟|秒鐘|秒|초"
 _CLOCK_TEXT = r"[0-9]{1,3}:[0-5][0-9](?::[0-5][0-9])?"
-_DUR = rf"{_CLOCK_TEXT}|[0-9]{{1,9}}(?:\.[0-9]{{1,6}})?(?:\s*(?:{_HOURS}|{_MINUTES}|{_SECONDS}))?"
+_DUR = rf"{_CLOCK_TEXT}|[0-9]{{1,12}}(?:\.[0-9]{{1,6}})?(?:\s*(?:{_HOURS}|{_MINUTES}|{_SECONDS}))?"
 _COUNT_UNITS = r"次|回|회|번|(?:periods?|times)(?![a-z])"
 
-_BARE = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,6})?", re.ASCII)
-_NUMBER_LIST = re.compile(r"([0-9]{1,9}(?:\.[0-9]{1,6})?)(?:\s*,\s*[0-9]{1,9}(?:\.[0-9]{1,6})?)+", re.ASCII)
+_BARE = re.compile(r"[0-9]{1,12}(?:\.[0-9]{1,6})?", re.ASCII)
+_NUMBER_LIST = re.compile(r"([0-9]{1,12}(?:\.[0-9]{1,6})?)(?:\s*,\s*[0-9]{1,12}(?:\.[0-9]{1,6})?)+", re.ASCII)
 _CLOCK = re.compile(rf"(?<![0-9])({_CLOCK_TEXT})(?![0-9])", re.ASCII)
-_UNIT = re.compile(rf"({_NUM})\s*(?:({_HOURS})|({_MINUTES})|({_SECONDS}))", re.ASCII)
-_COUNT = re.compile(rf"({_NUM})\s*(?:{_COUNT_UNITS})", re.ASCII)
+_UNIT = re.compile(rf"{_ALONE}({_NUM})\s*(?:({_HOURS})|({_MINUTES})|({_SECONDS}))", re.ASCII)
+_COUNT = re.compile(rf"{_ALONE}({_NUM})\s*(?:{_COUNT_UNITS})", re.ASCII)
 _USED = re.compile(r"[黑黒白흑백]\s*:|用时|用時|\bused\b|\b[bw]\s*:\s*[0-9]", re.ASCII)
 _OVERTIME_START = re.compile(
     r"[(\[{+/;]|读秒|讀秒|秒读|秒讀|秒読|초읽기|byo|overtime|canadian|fischer|加秒"
@@ -54,9 +62,11 @@ _OVERTIME_START = re.compile(
     re.ASCII,
 )
 _NO_PERIODS = re.compile(r"fischer|increment|bronstein|加秒|absolute", re.ASCII)
-_MULTIPLIED = re.compile(rf"(?<![0-9])([0-9]{{1,4}})\s*[x\u00d7*]\s*({_DUR})", re.ASCII)
-_SLASHED = re.compile(rf"({_DUR})\s*(moves|stones|手)?\s*/\s*({_DUR})\s*(moves|stones|手)?", re.ASCII)
-_SIMPLE = re.compile(rf"({_DUR})\s*simple", re.ASCII)
+_MULTIPLIED = re.compile(rf"{_ALONE}([0-9]{{1,4}})\s*[x\u00d7*]\s*({_DUR})(?![0-9])", re.ASCII)
+_SLASHED = re.compile(
+    rf"{_ALONE}({_DUR})\s*(moves|stones|手)?\s*/\s*({_DUR})(?![0-9])\s*(moves|stones|手)?", re.ASCII
+)
+_SIMPLE = re.compile(rf"{_ALONE}({_DUR})\s*simple", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +94,9 @@ class _Overtime(NamedTuple):
     periods: int | None
 
 
+_NOTHING = _Overtime(None, None)
+
+
 class _Found(NamedTuple):
     overtime: _Overtime
     props: tuple[str, ...]
@@ -96,6 +109,13 @@ def parse_time_control(props: Mapping[str, str]) -> TimeControl:
     when nothing reads. Byo-yomi is taken from the first source that gives it: text inside TM, then
     OT, then LT/LC, then TC/TT. Never raises.
     """
+    return _time_control(tuple((p, props[p]) for p in ("TM", *_OVERTIME_PROPS) if p in props))
+
+
+@functools.lru_cache(maxsize=65536)
+def _time_control(items: tuple[tuple[str, str], ...]) -> TimeControl:
+    """:func:`parse_time_control` of the (property id, text) pairs ``items``, cached."""
+    props = dict(items)
     tm_text = _clean(props.get("TM"))
     main, tm_overtime = _read_tm(tm_text)
     found = _find_overtime(tm_overtime, props)
@@ -138,12 +158,12 @@ def _bare_minutes(tm_text: str, props: Mapping[str, str]) -> bool:
 def _read_tm(text: str) -> tuple[float | None, _Overtime | None]:
     """(main time, overtime written inside TM) of a cleaned TM text; (None, None) when unreadable."""
     if _BARE.fullmatch(text):
-        return float(text), None
+        return _seconds(float(text)), None
     if not text or _USED.search(text):
         return None, None
     numbers = _NUMBER_LIST.fullmatch(text)
     if numbers:  # Jago "1800,0,30,5": the first number is the main time
-        return float(numbers[1]), None
+        return _seconds(float(numbers[1])), None
     start = _OVERTIME_START.search(text)
     if start is None:
         return _duration(text), None
@@ -174,15 +194,16 @@ def _read_overtime(text: str) -> _Overtime | None:
         return None
     for reader in (_multiplied, _slashed, _simple, _words):
         overtime = reader(text)
-        if overtime is not None:
+        if overtime is not None and overtime != _NOTHING:
             return overtime
-    return _Overtime(float(text), None) if _BARE.fullmatch(text) else None
+    seconds = _seconds(float(text)) if _BARE.fullmatch(text) else None
+    return None if seconds is None else _Overtime(seconds, None)
 
 
 def _multiplied(text: str) -> _Overtime | None:
     """``5x30 byo-yomi``, ``(5x1:00)``, ``3*30秒`` (and the multiplication sign): periods x length."""
     found = _MULTIPLIED.search(text)
-    return _Overtime(_duration(found[2]), int(found[1])) if found else None
+    return _Overtime(_duration(found[2]), _periods(int(found[1]))) if found else None
 
 
 def _slashed(text: str) -> _Overtime | None:
@@ -197,7 +218,7 @@ def _slashed(text: str) -> _Overtime | None:
     left, right = found[1], found[3]
     length_first = bool(found[4]) or (not _BARE.fullmatch(left) and bool(_BARE.fullmatch(right)))
     stones, length = (right, left) if length_first else (left, right)
-    return _Overtime(_duration(length), int(float(stones)) if _BARE.fullmatch(stones) else None)
+    return _Overtime(_duration(length), _periods(float(stones)) if _BARE.fullmatch(stones) else None)
 
 
 def _simple(text: str) -> _Overtime | None:
@@ -210,14 +231,29 @@ def _words(text: str) -> _Overtime | None:
     """``读秒3次30秒``, ``秒読み60秒5回``, ``1分钟5次``, ``30초 3회``: a length with a unit and/or a count."""
     clock = _CLOCK.search(text)
     unit = _UNIT.search(text)
-    seconds = _clock_seconds(clock[1]) if clock else (_unit_seconds(unit) if unit else None)
+    seconds = _seconds(_clock_seconds(clock[1]) if clock else (_unit_seconds(unit) if unit else None))
     periods = _count(text)
     return _Overtime(seconds, periods) if seconds is not None or periods is not None else None
 
 
+def _seconds(value: float | None) -> float | None:
+    """``value`` when it is a plausible length of a main time or period: 0 to a year; else None."""
+    return within(value, 0, _MAX_SECONDS)
+
+
+def _periods(value: float | None) -> int | None:
+    """``value`` as a whole number when it is a plausible count of periods or stones (0..1,000); else None."""
+    count = within(value, 0, _MAX_PERIODS)
+    return None if count is None else int(count)
+
+
 def _duration(text: str) -> float | None:
-    """Seconds in a length of time: bare seconds, a clock (``m:ss``, ``h:mm:ss``) or summed units."""
-    text = text.strip()
+    """Seconds in a length of time (see ``_any_duration``); None when unreadable or above a year."""
+    return _seconds(_any_duration(text.strip()))
+
+
+def _any_duration(text: str) -> float | None:
+    """Seconds in a stripped length of time: bare seconds, a clock (``m:ss``, ``h:mm:ss``) or summed units."""
     if _BARE.fullmatch(text):
         return float(text)
     clock = _CLOCK.search(text)
@@ -254,9 +290,9 @@ def _number(text: str) -> float | None:
 
 
 def _count(text: str) -> int | None:
-    """A period count: ``5``, ``5回``, ``3次``, ``3회``, ``五``; None when none is written."""
-    if text.isdigit() and text.isascii() and len(text) <= 6:
-        return int(text)
+    """A period count: ``5``, ``5回``, ``3次``, ``3회``, ``五``; None when none is written or above 1,000."""
+    if text.isdigit() and text.isascii():
+        return _periods(int(text)) if len(text) <= 6 else None
     found = _COUNT.search(text)
     value = _number(found[1]) if found else (cjk_numeral(text) if text else None)
-    return None if value is None else int(value)
+    return _periods(value)
