@@ -5,6 +5,8 @@ from __future__ import annotations
 import codecs
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipeline.ingest.charset import detect
 from pipeline.ingest.decode import codec_for, decode
@@ -108,6 +110,11 @@ def test_utf8_name_cut_mid_character_keeps_the_rest() -> None:
         ("Windows-1251", "cp1251"),
         ("foo", None),
         ("", None),
+        ("undefined", None),
+        ("unicode_escape", None),
+        ("raw-unicode-escape", None),
+        ("idna", None),
+        ("punycode", None),
     ],
 )
 def test_ca_spellings_map_to_codecs(spelling: str, codec: str | None) -> None:
@@ -116,3 +123,48 @@ def test_ca_spellings_map_to_codecs(spelling: str, codec: str | None) -> None:
 
 def test_detect_never_fails_on_noise() -> None:
     assert detect(bytes(range(128, 256)) * 3)
+
+
+def test_ca_naming_a_codec_that_fails_on_every_byte_falls_back_to_detection() -> None:
+    decoded = decode(b"(;CA[undefined]PB[\xff])")
+    assert (decoded.how, decoded.declared) == ("detected", "undefined")
+
+
+# Codec names a CA may hold that are no charset, or that raise more than UnicodeDecodeError.
+_TRICKY_CA = [
+    "undefined",
+    "rot13",
+    "idna",
+    "punycode",
+    "base64",
+    "hex",
+    "zlib",
+    "bz2",
+    "uu",
+    "quopri",
+    "utf-7",
+    "unicode_escape",
+    "raw_unicode_escape",
+    "utf-32",
+    "utf-16",
+    "utf-8-sig",
+    "cp65001",
+    "mbcs",
+    "charmap",
+    "hz",
+    "iso2022_jp",
+    "ascii",
+    "big5",
+    "",
+    "\x00",
+    "x" * 40,
+    "../../etc",
+    "utf-8\\",
+]
+
+
+@given(st.sampled_from(_TRICKY_CA), st.binary(max_size=200), st.booleans())
+@settings(max_examples=500)
+def test_decode_never_raises_whatever_the_ca(ca: str, body: bytes, ascii_only: bool) -> None:
+    data = b"(;CA[" + ca.encode() + b"]" + (bytes(b & 0x7F for b in body) if ascii_only else body)
+    assert isinstance(decode(data).text, str)

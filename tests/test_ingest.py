@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
 
 from pipeline.ingest import IngestError, IngestOptions, discover, ingest
@@ -110,3 +111,44 @@ def test_damaged_cache_means_a_full_parse(write, tmp_path: Path) -> None:
     cache = tmp_path / "out" / cache_mod.CACHE_PATH
     cache.write_bytes(cache.read_bytes()[:-200] + b"\x00" * 200)
     assert ingest(tmp_path / "raw", tmp_path / "out").parsed == 6
+
+
+def test_edit_that_keeps_size_and_modification_time_is_parsed_again(write, tmp_path: Path) -> None:
+    path = write("g.sgf", GAME.format(b="old", w="w", d=1, t=60).encode())
+    ingest(tmp_path / "raw", tmp_path / "out")
+    before = path.stat()
+    path.write_bytes(GAME.format(b="new", w="w", d=1, t=60).encode())  # same size, same inode
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # `touch -r`: the old time back
+    while path.stat().st_ctime_ns == before.st_ctime_ns:  # the change time ticks with a coarse clock
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    games = ingest(tmp_path / "raw", tmp_path / "out").games
+    assert games.column("black").to_pylist() == ["new"]
+
+
+def test_cache_written_without_inode_and_change_time_is_parsed_again(write, tmp_path: Path) -> None:
+    populate(write, 3)
+    ingest(tmp_path / "raw", tmp_path / "out")
+    old = cache_mod.load(tmp_path / "out")
+    assert old is not None
+    for name in ("file_inode", "file_ctime_ns"):
+        index = old.schema.get_field_index(name)
+        old = old.set_column(index, old.schema.field(index), pa.nulls(old.num_rows, pa.int64()))
+    cache_mod.save(old, tmp_path / "out")
+    assert ingest(tmp_path / "raw", tmp_path / "out").parsed == 6
+
+
+@pytest.mark.parametrize("kind", ["timeout", "crash"])
+def test_file_that_timed_out_or_killed_its_worker_is_parsed_again(write, tmp_path: Path, kind: str) -> None:
+    populate(write, 3)
+    ingest(tmp_path / "raw", tmp_path / "out")
+    old = cache_mod.load(tmp_path / "out")
+    assert old is not None
+    paths, kinds = old.column("source_path").to_pylist(), old.column("error_kind").to_pylist()
+    marked = [kind if p == "2024-05/g001.sgf" else k for p, k in zip(paths, kinds, strict=True)]
+    index = old.schema.get_field_index("error_kind")
+    cache_mod.save(
+        old.set_column(index, old.schema.field(index), pa.array(marked, pa.string())), tmp_path / "out"
+    )
+    again = ingest(tmp_path / "raw", tmp_path / "out")
+    [row] = [g for g in again.games.to_pylist() if g["source_path"] == "2024-05/g001.sgf"]
+    assert (again.parsed, row["error_kind"]) == (1, None)

@@ -97,3 +97,8 @@ def test_mutated_records_always_give_rows(seed: int, codec: str) -> None:
         else:
             data[at:at] = bytes([rng.choice(b"[]();\\")])
     assert rows_for_bytes(bytes(data), "m.sgf")
+
+
+def test_ca_naming_no_charset_keeps_the_game() -> None:
+    [row] = rows_for_bytes(b"(;CA[undefined]PB[\xff]RE[B+R])", "u.sgf")
+    assert (row["error_kind"], row["encoding_declared"], row["winner"]) == (None, "undefined", "B")

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import re
+import signal
+from collections.abc import Iterator
+from re import _constants, _parser  # type: ignore[attr-defined]
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sgfmill import sgf
 
+from pipeline.ingest import sgftext
 from pipeline.ingest.sgftext import SgfSyntaxError, parse_properties, read_collection
 
 
@@ -117,3 +124,68 @@ def test_reader_agrees_with_sgfmill(case: tuple[bytes, dict[str, str], int]) -> 
 def _spaces(value: str) -> str:
     """Values compared up to white space (sgfmill turns SimpleText line breaks into spaces)."""
     return " ".join(value.split())
+
+
+# Adversarial text: each input makes a backtracking tokeniser take minutes (quadratic or worse in its
+# length); read in linear time it takes milliseconds. The guard is a hang guard, not a speed assertion.
+_ADVERSARIAL = {
+    "whitespace after a tree": "(;)" + " " * 131072,
+    "unclosed value of letters": "(;C[" + "a" * 131072,
+    "unclosed value of names and brackets": "(;C[" + "a[" * 65536,
+    "unclosed value of names, brackets and backslashes": "(;C[" + "a[\\" * 43691,
+    "nodes with unclosed moves": "(;" + ";B[" * 43691,
+    "property name without a value": "(;" + "A" * 131072 + ")",
+    "property names without values in an unclosed tree": "(;" + "A" * 131072,
+}
+_REPEATS = (_constants.MAX_REPEAT, _constants.MIN_REPEAT)
+
+
+@pytest.fixture
+def hang_guard() -> Iterator[None]:
+    """Fail the test if it is still running after 20 s (SIGALRM; skipped where there is none)."""
+    if not hasattr(signal, "SIGALRM"):
+        pytest.skip("no SIGALRM on this platform")
+
+    def expired(signum: int, frame: object) -> None:
+        pytest.fail("hang guard: still running after 20 s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(20)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize("text", list(_ADVERSARIAL.values()), ids=list(_ADVERSARIAL))
+def test_adversarial_text_is_read_without_hanging(text: str, hang_guard: None) -> None:
+    assert len(read_collection(text)) == 1
+
+
+def test_deep_nesting_is_read_without_recursion(hang_guard: None) -> None:
+    [tree] = read_collection("(" * 100_000 + ";PB[x]" + "(;B[aa]" * 100_000)
+    assert (tree.root["PB"], tree.moves) == (["x"], 100_000)
+    assert tree.error == "truncated: 100001 game tree(s) not closed"
+
+
+def test_huge_property_name_with_a_value_is_a_property(hang_guard: None) -> None:
+    [tree] = read_collection("(;" + "a" * 131072 + "PB[x]" + "b" * 131072 + " )")
+    assert (tree.root, tree.error) == ({"PB": ["x"]}, "unexpected 'b' in game tree 0")
+
+
+def _greedy_unbounded(node: Any) -> int:
+    """How many greedy or lazy unbounded repeats a parsed pattern holds (possessive ones pass)."""
+    if isinstance(node, _parser.SubPattern):
+        return sum(_greedy_unbounded(item) for item in node.data)
+    if not isinstance(node, (list, tuple)):
+        return 0
+    repeat = len(node) == 2 and any(node[0] is r for r in _REPEATS) and node[1][1] == _constants.MAXREPEAT
+    return int(repeat) + sum(_greedy_unbounded(x) for x in node)
+
+
+def test_tokeniser_patterns_cannot_backtrack_into_repeats() -> None:
+    patterns = [v for v in vars(sgftext).values() if isinstance(v, re.Pattern)]
+    counts = {p.pattern: _greedy_unbounded(_parser.parse(p.pattern, p.flags)) for p in patterns}
+    assert len(counts) >= 4
+    assert counts == dict.fromkeys(counts, 0)

@@ -47,6 +47,9 @@ _ALIASES = {
     "utf16be": "utf-16-be",
 }
 _SEVEN_BIT = ("iso2022", "utf_7", "hz")
+# Codecs Python registers as text encodings that are no charset: they fail on every byte (undefined),
+# or read escapes and domain names, not characters (``\\]`` would lose its backslash).
+_NOT_CHARSETS = frozenset({"undefined", "unicode-escape", "raw-unicode-escape", "idna", "punycode"})
 #: Most replaced sequences a UTF-8 file may have and still be read as UTF-8 (cut names, mixed saves).
 UTF8_MAX_BROKEN = 3
 
@@ -71,7 +74,8 @@ class Decoded:
 def codec_for(declared: str) -> str | None:
     """Return the Python codec for a ``CA`` spelling (``UTF-8``, ``GB2312``, ``MS_KANJI``, ``foo``...).
 
-    Returns None when the name is unknown or is not an encoding of text.
+    Returns None when the name is unknown or is not a charset (``base64``, ``rot13``, ``idna``,
+    ``undefined``, ``unicode_escape``...).
     """
     key = re.sub(r"[^a-z0-9]", "", declared.lower())
     if key in _ALIASES:
@@ -80,7 +84,8 @@ def codec_for(declared: str) -> str | None:
         info = codecs.lookup(declared.strip())
     except (LookupError, ValueError):
         return None
-    return info.name if getattr(info, "_is_text_encoding", True) else None
+    charset = getattr(info, "_is_text_encoding", True) and info.name not in _NOT_CHARSETS
+    return info.name if charset else None
 
 
 def decode(data: bytes) -> Decoded:
@@ -146,7 +151,7 @@ def _by_declared(data: bytes, declared: str | None) -> Decoded | None:
         return None
     try:
         return Decoded(data.decode(codec), codec, "ca", declared)
-    except UnicodeDecodeError:
+    except (ValueError, LookupError):  # UnicodeDecodeError, or a codec's own UnicodeError or ValueError
         return None
 
 

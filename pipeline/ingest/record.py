@@ -25,6 +25,7 @@ from pipeline.ingest.normalise.gameinfo import (
 )
 from pipeline.ingest.normalise.ranks import Rank, parse_rank, split_name_rank
 from pipeline.ingest.normalise.result import parse_result
+from pipeline.ingest.normalise.text import repair_mojibake
 from pipeline.ingest.normalise.timecontrol import parse_time_control
 from pipeline.ingest.sgftext import GameTree, Properties, SgfSyntaxError, read_collection
 
@@ -117,9 +118,9 @@ def _player(name: str | None, rank_raw: str | None) -> tuple[str | None, Rank | 
 def _players(root: Properties) -> Row:
     row: Row = {}
     for colour, who in (("B", "black"), ("W", "white")):
-        raw_rank = _first(root, f"{colour}R")
-        name, rank = _player(_first(root, f"P{colour}"), raw_rank)
-        row[who] = name
+        raw_rank, raw = _first(root, f"{colour}R"), _first(root, f"P{colour}")
+        name, rank = _player(repair_mojibake(raw) or raw if raw else None, raw_rank)
+        row[who], row[f"{who}_raw"] = name, raw if raw != name else None
         row[f"{who}_rank"] = str(rank) if rank else None
         row[f"{who}_rank_uncertain"] = rank.uncertain if rank else None
         row[f"{who}_rank_raw"] = raw_rank
@@ -160,7 +161,7 @@ def _info(root: Properties, tree: GameTree) -> Row:
     app = " ".join(root.get("AP", [])).strip()
     komi_raw = _first(root, "KM") or _first(root, "KO")
     return {
-        "handicap": parse_handicap(_first(root, "HA")),
+        "handicap": parse_handicap(_first(root, "HA"), board_size=parse_board_size(_first(root, "SZ"))),
         "komi": parse_komi(komi_raw, fox="fox" in app.lower()),
         "komi_raw": komi_raw,
         "event": parse_event(_first(root, "EV"), _first(root, "GN"), _first(root, "TE")),

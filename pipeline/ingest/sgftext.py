@@ -15,7 +15,9 @@ Leniency, because the archives are as they are:
 Why not sgfmill here: sgfmill's tokeniser loops in Python over every token and builds every node,
 rejects the implicit-root layout, and stops a collection at its first bad tree. This reader works
 a node at a time with one regular expression (``bench/ingest_bench.py`` measures both). sgfmill
-stays the reference: the property tests check this reader against it.
+stays the reference: the property tests check this reader against it. Reading takes time linear in
+the text's length whatever the text (no pattern backtracks; a value left open is not scanned again
+for every name after it), so no file can stall the run here.
 
 Knows nothing of Go: what the properties mean is :mod:`pipeline.ingest.normalise`'s business.
 """
@@ -26,16 +28,25 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
-_VALUE = r"\[[^\\\]]*(?:\\.[^\\\]]*)*\]"
-_PROPS = rf"(?:\s*[A-Za-z]+\s*(?:{_VALUE}\s*)+)+"
+# Every repeat is possessive (``*+``, ``++``): the grammar never needs to give characters back, and
+# without backtracking no match attempt scans more than the text it consumes plus one run of letters
+# and spaces (for a property name with no value), so tokenising is linear in the text's length.
+_VALUE = r"\[[^\\\]]*+(?:\\.[^\\\]]*+)*+\]"
+_PROPS = rf"(?:\s*+[A-Za-z]++\s*+(?:{_VALUE}\s*+)++)++"
 # Groups: ( ) ; move-colour move-point rest-of-node bare-properties junk. A node's move, when it is
-# the node's first property, is captured apart so the hot loop needs no second look at the node.
+# the node's first property, is captured apart so the hot loop needs no second look at the node. Junk
+# takes a whole run of letters at once (a name with no value), else one character.
 _TOKEN = re.compile(
-    rf"\s*(?:(\()|(\))|(;)\s*(?:([BW])\s*\[([^\\\]]*)\])?(\s*{_PROPS}|)|({_PROPS})|(\S))", re.S
+    rf"\s*+(?:(\()|(\))|(;)\s*+(?:([BW])\s*+\[([^\\\]]*+)\])?(\s*+{_PROPS}|)|({_PROPS})|([A-Za-z]++|\S))",
+    re.S,
 )
-_PROP = re.compile(rf"([A-Za-z]+)\s*((?:{_VALUE}\s*)+)", re.S)
-_VALUES = re.compile(r"\[([^\\\]]*(?:\\.[^\\\]]*)*)\]", re.S)
-_START = re.compile(r"\(\s*(?:;|[A-Za-z]+\s*\[)")
+# The same tokens after the last ``]`` that can close a value, where no property can be complete: the
+# four empty groups stand for the move and properties a node there never has; junk is a whole run of
+# anything but space and ( ) ; at once; trailing space is eaten.
+_TAIL = re.compile(r"\s*+(?:(\()|(\))|(;)()()()()|([^\s();]++))|\s++")
+_PROP = re.compile(rf"([A-Za-z]++)\s*+((?:{_VALUE}\s*+)++)", re.S)
+_VALUES = re.compile(r"\[([^\\\]]*+(?:\\.[^\\\]]*+)*+)\]", re.S)
+_START = re.compile(r"\(\s*+(?:;|[A-Za-z]++\s*+\[)")
 _SOFT_BREAK = re.compile(r"\\(?:\r\n|\n\r|\n|\r)")
 _ESCAPE = re.compile(r"\\(.)", re.S)
 
@@ -70,10 +81,10 @@ def read_collection(text: str) -> list[GameTree]:
     Returns the trees in file order (at least one). Raises :class:`SgfSyntaxError` if ``text``
     holds no game tree (empty, not SGF).
     """
-    start = _START.search(text)
-    if start is None:
+    found = _START.search(text)
+    if found is None:
         raise SgfSyntaxError("no SGF game tree found")
-    tokens = _TOKEN.findall(text, start.start())
+    tokens = _tokens(text, found.start())
     trees: list[GameTree] = []
     i = 0
     while i < len(tokens):
@@ -83,6 +94,33 @@ def read_collection(text: str) -> list[GameTree]:
         else:
             i += 1  # junk between trees
     return trees
+
+
+def _tokens(text: str, start: int) -> list[tuple[str, ...]]:
+    """The tokens of ``text`` from ``start``, as tuples of the groups of :data:`_TOKEN`.
+
+    A value never closed (a truncated file) would make every later property name scan it to the end
+    of the text again: the text after the last ``]`` that can close a value is read by :data:`_TAIL`.
+    """
+    cut = max(start, _closing_end(text))
+    return _TOKEN.findall(text, start, cut) + _TAIL.findall(text, cut)
+
+
+def _closing_end(text: str) -> int:
+    """The index after the last ``]`` that closes any value open before it, or 0 when there is none.
+
+    A ``]`` after an odd run of backslashes is escaped, and one after an even run closes, whichever
+    ``[`` opened the value (the run lies inside it). So a value opened after this index never closes.
+    """
+    close = text.rfind("]")
+    while close >= 0:
+        run = close
+        while run and text[run - 1] == "\\":
+            run -= 1
+        if (close - run) % 2 == 0:
+            return close + 1
+        close = text.rfind("]", 0, run)
+    return 0
 
 
 class _Walker:
@@ -147,7 +185,7 @@ def _read_tree(tokens: list[tuple[str, ...]], start: int, index: int) -> tuple[G
                 walker.root(bare, bare=True)
                 nodes = 1
         elif junk and walker.junk is None:
-            walker.junk = f"unexpected {junk!r} in game tree {index}"
+            walker.junk = f"unexpected {junk[0]!r} in game tree {index}"
     return walker.finish(f"truncated: {len(walker.children)} game tree(s) not closed"), len(tokens)
 
 

@@ -1,70 +1,138 @@
 """workers: files -> rows, in batches, in worker processes; every file gives at least one row.
 
+Whatever one file holds, it gets its own row and the run goes on (guards: :mod:`~pipeline.ingest.budget`,
+:mod:`~pipeline.ingest.pool`):
+
+- a failure anywhere in reading, decoding, parsing or normalising it gives an ``internal`` row whose
+  message names the file and the error;
+- a file still being read after the per-file time budget gives a ``timeout`` row (SIGALRM in the main
+  thread of the process that reads it, a watchdog thread elsewhere: see the budget);
+- rows that Arrow cannot hold (an integer too large for its column) make the batch convert file by
+  file, and the file whose rows do not convert gives one ``bad_value`` row naming the column and value;
+- a worker process that dies (a segfault, the OOM killer, ``os._exit``) costs only its batch, which is
+  read again in a fresh process (:func:`recover`); a batch that kills that one too is split in halves,
+  each read in a fresh process, down to the file that kills its worker: it gets one ``crash`` row naming
+  it and how its worker ended, every other file keeps its rows;
+- worker processes end with their parent, so a killed run leaves no worker blocked.
+
 Knows nothing of the cache or of where the files were found: it reads the files of the entries it is
-given and turns each into rows (:mod:`pipeline.ingest.record`).
+given and turns each into rows (:mod:`pipeline.ingest.record`). Does not know how to stop code that
+never returns to the interpreter (a C extension that does not check for signals). With ``workers`` 1
+the files are read in the caller's process (to debug, to profile): nothing protects the run from a file
+that kills it.
 """
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
+from collections.abc import Callable, Generator
+from contextlib import closing
 
 import pyarrow as pa
 
+from pipeline.ingest import sources
+from pipeline.ingest.budget import FileBudget, FileTimeout
 from pipeline.ingest.discover import FileEntry
+from pipeline.ingest.pool import WorkerDied, in_fresh_process, ordered_map
 from pipeline.ingest.record import Row, error_row, rows_for_bytes
 from pipeline.ingest.schema import CACHE
 
 BATCH = 128
 Progress = Callable[[int], None]
+Batches = Generator[tuple[list[FileEntry], pa.Table], None, None]
 
 
-def parse_all(todo: list[FileEntry], workers: int | None, progress: Progress | None) -> list[pa.Table]:
-    """The tables of every batch of ``todo``, in order, parsed in ``workers`` processes (None: every core)."""
+def parse_all(todo: list[FileEntry], workers: int | None, file_timeout_s: float = 10.0) -> Batches:
+    """Each batch of ``todo`` (:data:`BATCH` files, in order) with its table (schema CACHE), in order,
+    parsed in ``workers`` worker processes (None: one per core, at most one per batch; even a single
+    batch is read in a worker, so that a file that kills its process cannot stop the run), or in the
+    caller's process for ``workers`` 1.
+
+    ``file_timeout_s`` is each file's time budget (0: none). Never raises for anything a file holds;
+    closing the iterator stops the workers.
+    """
     batches = [todo[i : i + BATCH] for i in range(0, len(todo), BATCH)]
-    count = min(workers or os.cpu_count() or 1, max(len(batches), 1))
-    if count <= 1:
-        return _collect(batches, map(parse_batch, batches), progress)
-    with ProcessPoolExecutor(count, mp_context=get_context("fork")) as pool:
-        return _collect(batches, pool.map(parse_batch, batches), progress)
+    parse = functools.partial(parse_batch, file_timeout_s=file_timeout_s)
+    if workers == 1 or not batches:
+        yield from ((batch, parse(batch)) for batch in batches)
+        return
+    count = min(workers or os.cpu_count() or 1, len(batches))
+    with closing(ordered_map(parse, batches, count)) as results:
+        for batch, table in zip(batches, results, strict=True):
+            yield batch, recover(batch, file_timeout_s) if isinstance(table, WorkerDied) else table
 
 
-def _collect(
-    batches: list[list[FileEntry]], results: Iterator[pa.Table], progress: Progress | None
-) -> list[pa.Table]:
-    tables = []
-    for batch, table in zip(batches, results, strict=True):
-        tables.append(table)
-        if progress:
-            progress(len(batch))
-    return tables
+def recover(batch: list[FileEntry], file_timeout_s: float = 10.0) -> pa.Table:
+    """The table of ``batch``, whose worker died: read in a fresh process; if that one dies too, each
+    half the same way, down to the single files that kill their worker, which get a ``crash`` row."""
+    table = in_fresh_process(functools.partial(parse_batch, file_timeout_s=file_timeout_s), batch)
+    if not isinstance(table, WorkerDied):
+        return table
+    if len(batch) == 1:
+        return crash_table(batch[0], table)
+    half = len(batch) // 2
+    return pa.concat_tables([recover(batch[:half], file_timeout_s), recover(batch[half:], file_timeout_s)])
 
 
-def parse_batch(batch: list[FileEntry]) -> pa.Table:
+def crash_table(entry: FileEntry, died: WorkerDied) -> pa.Table:
+    """The one ``crash`` row of the file ``entry``, whose reading ended its worker as ``died`` says."""
+    message = f"crash: reading {entry.rel} ended its worker process ({died.how()}), also when read alone"
+    return _file_table(entry, [error_row(entry.rel, "crash", message) | entry.row_columns()])
+
+
+def parse_batch(batch: list[FileEntry], file_timeout_s: float = 10.0) -> pa.Table:
     """The rows of every file in ``batch``, each with its cache key, as a table of schema CACHE.
 
     Never raises. Runs in the worker processes, which also build the Arrow table: the parent only
-    concatenates.
+    concatenates. One conversion for the batch; file by file only when that one fails.
     """
-    rows = []
-    for entry in batch:
-        for row in _rows_for_file(entry):
-            row.update(entry.row_columns())
-            rows.append(row)
-    return pa.Table.from_pylist(rows, schema=CACHE)
+    with FileBudget(file_timeout_s) as budget:
+        files = [_file_rows(entry, data, budget) for entry, data in sources.contents(batch)]
+    try:
+        return pa.Table.from_pylist([row for rows in files for row in rows], schema=CACHE)
+    except Exception:  # some file's value does not fit its column: find that file, keep the others
+        return pa.concat_tables([_file_table(entry, rows) for entry, rows in zip(batch, files, strict=True)])
 
 
-def _rows_for_file(entry: FileEntry) -> list[Row]:
+def _file_rows(entry: FileEntry, data: bytes | OSError, budget: FileBudget) -> list[Row]:
+    rows = _rows_for_file(entry, data, budget)
+    for row in rows:
+        row.update(entry.row_columns())
+    return rows
+
+
+def _rows_for_file(entry: FileEntry, data: bytes | OSError, budget: FileBudget) -> list[Row]:
     if entry.error_kind is not None:
         return [error_row(entry.rel, entry.error_kind, entry.error or entry.error_kind)]
+    if isinstance(data, OSError):
+        return [error_row(entry.rel, "unreadable", f"unreadable: {data.strerror or data}")]
     try:
-        with open(entry.path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        return [error_row(entry.rel, "unreadable", f"unreadable: {e.strerror or e}")]
-    try:
-        return rows_for_bytes(data, entry.rel)
+        return budget.run(rows_for_bytes, data, entry.rel)
+    except FileTimeout:
+        message = f"timeout: reading {entry.rel} took longer than the budget of {budget.seconds:g} s a file"
+        return [error_row(entry.rel, "timeout", message)]
     except Exception as e:  # a bug of ours must not lose the file: it becomes a row that says so
-        return [error_row(entry.rel, "internal", f"internal error while reading: {e!r}")]
+        return [error_row(entry.rel, "internal", f"internal error while reading {entry.rel}: {e!r}")]
+
+
+def _file_table(entry: FileEntry, rows: list[Row]) -> pa.Table:
+    """The table of one file's rows; one ``bad_value`` row instead when they do not convert."""
+    try:
+        return pa.Table.from_pylist(rows, schema=CACHE)
+    except Exception:
+        row = error_row(entry.rel, "bad_value", bad_value_message(entry.rel, rows))
+        row.update(entry.row_columns())
+        return pa.Table.from_pylist([row], schema=CACHE)
+
+
+def bad_value_message(source_path: str, rows: list[Row]) -> str:
+    """What in ``rows`` (of the file ``source_path``) the CACHE schema cannot hold: column and value."""
+    for field in CACHE:
+        for row in rows:
+            try:
+                pa.array([row.get(field.name)], type=field.type)
+            except Exception as e:
+                value = repr(row.get(field.name))[:100]
+                return f"bad value in {source_path}: column {field.name} cannot hold {value} ({e})"
+    return f"bad value in {source_path}: its rows do not convert to the table"

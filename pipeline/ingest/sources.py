@@ -1,0 +1,117 @@
+"""sources: the bytes of the entries discovery found: files, and members of archives read in place.
+
+Decisions:
+
+- A batch is read in its order. A run of consecutive members of one archive (same path and key) is read
+  through one open of it (:class:`~pipeline.ingest.archives.Reader`) in the archive's order, and given
+  back in the batch's (discovery lists members in the archive's order, so none waits for another).
+- The archive a thread read last stays open for the thread's next batch. Batches are consecutive slices
+  of the entries, so one large archive spans many batches: reopening would parse a zip's whole central
+  directory again (0.1 s for 20,000 members) and decompress a tar.gz/bz2/xz from its start (quadratic).
+  With it a worker makes one forward pass over a compressed tar, however many batches it reads of it.
+  One archive a thread (a forked worker opens its own, never its parent's), closed when the thread
+  reads from another one; it is the only state kept between calls, and it changes nothing but speed.
+
+Knows how to read; nothing of what the bytes mean, nor of how archives are listed.
+"""
+
+from __future__ import annotations
+
+import errno
+import itertools
+import os
+import threading
+from collections.abc import Iterator
+
+from pipeline.ingest import archives
+from pipeline.ingest.discover import FileEntry
+
+_Key = tuple[int, str, int, int, int, int]
+
+
+def contents(batch: list[FileEntry]) -> Iterator[tuple[FileEntry, bytes | OSError]]:
+    """Each entry of ``batch``, in order, with its bytes or the OSError that reading them raised.
+
+    An entry that discovery flagged (``error_kind`` set) is never opened: it comes with empty bytes. A
+    member of an archive comes with its bytes (never unpacked to disk), or an OSError saying why not.
+    """
+    for key, run in itertools.groupby(batch, _archive):
+        if key is None:
+            for entry in run:
+                yield entry, _read(entry)
+        else:
+            yield from _members(key, list(run))
+
+
+def _archive(entry: FileEntry) -> _Key | None:
+    """The key of the archive ``entry`` is to be read from; None for a file, or an entry not to be read."""
+    if entry.member is None or entry.member.offset < 0 or entry.error_kind is not None:
+        return None
+    return (os.getpid(), entry.path, entry.size, entry.mtime_ns, entry.inode, entry.ctime_ns)
+
+
+def _read(entry: FileEntry) -> bytes | OSError:
+    if entry.error_kind is not None:
+        return b""
+    if entry.member is not None:  # rebuilt from the cache, its archive unlisted: its rows are reused
+        return OSError(errno.ENOENT, f"member {entry.rel} was not listed (its archive is, next run)")
+    try:
+        with open(entry.path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        return e
+
+
+def _members(key: _Key, run: list[FileEntry]) -> Iterator[tuple[FileEntry, bytes | OSError]]:
+    """The members ``run`` of the archive ``key``, read in the archive's order, given in ``run``'s."""
+    try:
+        reader = _HELD.reader(key, run[0])
+    except OSError as e:
+        for entry in run:
+            yield entry, e
+        return
+    done: dict[int, bytes | OSError] = {}
+    given = 0
+    for i in sorted(range(len(run)), key=lambda i: _offset(run[i])):
+        done[i] = _read_member(reader, run[i])
+        while given in done:
+            yield run[given], done.pop(given)
+            given += 1
+
+
+def _offset(entry: FileEntry) -> int:
+    return entry.member.offset if entry.member is not None else -1
+
+
+def _read_member(reader: archives.Reader, entry: FileEntry) -> bytes | OSError:
+    assert entry.member is not None  # _archive keys members only
+    try:
+        return reader.read(entry.member)
+    except OSError as e:
+        return e
+
+
+class _Held(threading.local):
+    """The archive this thread read last, open (see the module), under its key."""
+
+    def __init__(self) -> None:
+        self.key: _Key | None = None
+        self.open: archives.Reader | None = None
+
+    def reader(self, key: _Key, entry: FileEntry) -> archives.Reader:
+        """The open archive of ``key`` (that of ``entry``). Raises OSError if it cannot be opened."""
+        if self.open is None or self.key != key:
+            self.release()
+            assert entry.member is not None  # _archive keys members only
+            self.open = archives.Reader(entry.path, entry.member.fmt)
+            self.key = key
+        return self.open
+
+    def release(self) -> None:
+        """Close the archive held, unless another process (the parent of a fork) opened it."""
+        if self.open is not None and self.key is not None and self.key[0] == os.getpid():
+            self.open.close()
+        self.key, self.open = None, None
+
+
+_HELD = _Held()
