@@ -1,4 +1,5 @@
-"""The audit stage through `ratings run`: which games count, and why the others do not (RULES.md §0)."""
+"""The audit stage through `ratings run`: which games count, and why the others do not (docs/rules.md
+("Validity"))."""
 
 from __future__ import annotations
 

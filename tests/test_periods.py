@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pyarrow as pa
 import pytest
 
-from pipeline.audit.periods import KINDS, PeriodError, bounds, following, kind_of, period_of, span
+from pipeline.audit.periods import KINDS, PeriodError, bounds, following, kind_of, period_of, periods_of, span
 
 D = dt.date
 
@@ -34,6 +35,18 @@ def test_period_of_labels_the_period_holding_the_day(day: dt.date, kind: str, la
 def test_period_of_rejects_an_unknown_kind_naming_it() -> None:
     with pytest.raises(PeriodError, match="'week'"):
         period_of(D(2024, 5, 1), "week")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_periods_of_labels_each_day_of_a_column_and_keeps_nulls(kind: str) -> None:
+    days = [D(2024, 5, 17), None, D(2023, 12, 31), D(2024, 5, 17), D(987, 2, 3)]
+    got = periods_of(pa.chunked_array([days[:2], days[2:]], pa.date32()), kind)
+    assert got.to_pylist() == [None if day is None else period_of(day, kind) for day in days]
+
+
+def test_periods_of_rejects_an_unknown_kind_even_without_days() -> None:
+    with pytest.raises(PeriodError, match="'week'"):
+        periods_of(pa.array([], pa.date32()), "week")
 
 
 @pytest.mark.parametrize(

@@ -15,187 +15,137 @@ which games count. Decisions (RULES.md is silent):
 - an inter-club event exempts a game from ``non_member`` only when one side is a member;
 - ``duplicate`` compares the two players (either colour), the date and the main-line moves; for
   games with fewer than ``min_moves`` moves (no moves to compare) the result must match too; the
-  earlier copy in ``seq`` order is kept;
+  earlier copy in ``seq`` order is kept; a missing name matches no name (such rows are ``parse_error``);
 - the opponent cap counts only games that pass every other rule, per unordered pair and period.
+
+How: columnar work over the whole table (Arrow compute and numpy, :mod:`~pipeline.audit.columns`): one
+sort for ``seq``, Python only once per distinct name, event, (event, round) and date, the duplicates and
+the cap as window functions over integer group codes, ``reasons``/``notes`` built from flag columns.
+Measured by ``bench/audit_bench.py`` on 10^6 games (2 cores shared with other work, median of 3): the
+pandas version with per-row Python it replaced took 20.8 s and 1,040 MB over the loaded table; this one
+1.9 s and 558 MB, 447 MB of which is the output itself: the copy of the table into ``seq`` order (a table
+already in that order is not copied, 1.4 s). The engine was chosen by timing the same steps at 10^6 on
+the same integer codes: duplicates 0.37 s here, 0.17 s in polars, 0.78 s in DuckDB; the cap 0.26, 1.9 and
+0.65 s; the sort 0.2-0.6, 1.2 and 0.9 s (polars and DuckDB first convert the string keys, 100-300 MB
+more). Arrow with numpy was as fast or faster but for the duplicates (0.2 s), kept memory flat (no
+second copy of the columns in another format) and needs no new dependency.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-import pandas as pd
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from pipeline.audit.periods import period_of
-from pipeline.config.events import INTER_CLUB, Event, Events
+from pipeline.audit.checks import Rows, flags, over_cap, pairs, vague
+from pipeline.audit.columns import Flags, flag, listed, mapped, mapped_together, stacked
+from pipeline.audit.periods import periods_of
+from pipeline.config.events import Event, Events
 from pipeline.config.roster import Roster
+from pipeline.ingest.schema import GAMES_INGEST
 from pipeline.output.tables import GAMES
 from pipeline.rules.base import REASONS, Validity
-
-Check = Callable[[pd.DataFrame, Validity, Roster], "pd.Series[bool]"]
 
 
 def audit(games: pa.Table, roster: Roster, events: Events, valid: Validity) -> pa.Table:
     """``games`` (schema :data:`~pipeline.ingest.schema.GAMES_INGEST`) with the audit columns of
-    :data:`~pipeline.output.tables.GAMES`, in ``seq`` order. Never raises for any row's values."""
-    df = _order(games.to_pandas())
-    df = _identify(df, roster, events)
-    vague = (df["date_precision"] == "year") & (valid.period != "year")  # a year only: no month to file it in
-    df["period"] = [
-        None if pd.isna(d) or v else period_of(d, valid.period)
-        for d, v in zip(df["date"], vague, strict=True)
-    ]
-    unknown_speed = df["speed"].isna() | (df["speed"] == "unknown")
-    df["speed_used"] = df["speed"].where(~unknown_speed, valid.unknown_speed)
-    flags = _flags(df, valid, roster)
-    excluded = [code for code in REASONS[:-1] if valid.excludes(code)]  # all but the cap itself
-    flags["opponent_cap"] = _over_cap(df, ~flags[excluded].any(axis=1), valid.opponent_cap)
-    df["reasons"] = _listed(flags, [c for c in REASONS if valid.excludes(c)])
-    df["notes"] = _listed(flags, [c for c in REASONS if not valid.excludes(c)])
-    _note(df, unknown_speed & ~flags["parse_error"], "speed_unknown")
-    _note(df, df["parse_error"].isna() & flags["parse_error"], "missing_player")
-    df["counted"] = df["reasons"].map(len) == 0
-    return pa.Table.from_pandas(df, schema=GAMES, preserve_index=False)
+    :data:`~pipeline.output.tables.GAMES`, in ``seq`` order. Never raises for any row's values.
+
+    Raises :class:`~pipeline.audit.periods.PeriodError` if ``valid.period`` is not a period kind, and
+    KeyError if ``games`` lacks a column of the schema.
+    """
+    table = _identified(_ordered(games.select(list(GAMES_INGEST.names))), roster, events)
+    undated = pa.array(vague(table, valid.period))
+    period = pc.if_else(undated, pa.scalar(None, pa.string()), periods_of(table["date"], valid.period))
+    added = {
+        "speed_used": pc.if_else(pa.array(_unknown_speed(table)), valid.unknown_speed, table["speed"]),
+        "period": period,
+        "seq": pa.array(np.arange(table.num_rows, dtype=np.int64)),
+    }
+    found = _flagged(Rows(table, valid, roster, pairs(table)), period)
+    return _assembled(table, added | _listed(found, valid, table.num_rows))
 
 
-def _note(df: pd.DataFrame, where: pd.Series[bool], note: str) -> None:
-    """Append ``note`` to the ``notes`` of the rows ``where`` is true (in place)."""
-    df.loc[where, "notes"] = df.loc[where, "notes"].map(lambda n: [*n, note])
+def _flagged(rows: Rows, period: pa.Array | pa.ChunkedArray) -> dict[str, Flags]:
+    """The mask of every reason code (:func:`~pipeline.audit.checks.flags`, then the opponent cap over
+    the games no other excluding rule removed) and of the notes ``speed_unknown`` and ``missing_player``."""
+    found = flags(rows)
+    blocking = [found[code] for code in REASONS[:-1] if rows.valid.excludes(code)]  # all but the cap
+    found["opponent_cap"] = over_cap(rows, period, ~np.any(blocking, axis=0))
+    found["speed_unknown"] = _unknown_speed(rows.table) & ~found["parse_error"]
+    found["missing_player"] = flag(pc.is_null(rows.table["parse_error"])) & found["parse_error"]
+    return found
 
 
-def _order(df: pd.DataFrame) -> pd.DataFrame:
-    """Rows by date (undated last), time of day (unknown first), path and index; ``seq`` numbers them."""
-    keys = pd.DataFrame(
+def _unknown_speed(table: pa.Table) -> Flags:
+    """No time setting in the record, or none the speed classes know."""
+    speed = table["speed"]
+    return flag(pc.or_kleene(pc.is_null(speed), pc.equal(speed, "unknown")))
+
+
+def _ordered(games: pa.Table) -> pa.Table:
+    """Rows by date (undated last), time of day (unknown first), path and index: the ``seq`` order."""
+    date = games["date"]
+    keys = pa.table(
         {
-            "undated": df["date"].isna(),
-            "date": df["date"].map(lambda d: "" if pd.isna(d) else d.isoformat()),
-            "time": df["time_of_day"].fillna(""),
-            "path": df["source_path"],
-            "index": df["game_index"],
+            "undated": pc.is_null(date),
+            "date": pc.fill_null(date, pa.scalar(0, pa.date32())),  # any day: the undated sort last anyway
+            "time": pc.fill_null(games["time_of_day"], ""),
+            "path": games["source_path"],
+            "index": games["game_index"],
         }
     )
-    order = keys.sort_values(list(keys.columns), kind="stable").index
-    df = df.loc[order].reset_index(drop=True)
-    df["seq"] = range(len(df))
-    return df
+    order = pc.sort_indices(keys, [(name, "ascending") for name in keys.column_names]).to_numpy()
+    if np.array_equal(order, np.arange(len(order))):
+        return games  # already in seq order: no copy of the table
+    return games.take(order)
 
 
-def _identify(df: pd.DataFrame, roster: Roster, events: Events) -> pd.DataFrame:
-    """Canonical player names through the roster; the configured event, its kind and the stage."""
-    for side in ("black", "white"):
-        df[f"{side}_player"] = df[side].map(lambda n: None if pd.isna(n) else roster.resolve(n))
-    found = {ev: events.match(ev) for ev in df["event"].dropna().unique()}
-    matched: list[Event | None] = [None if pd.isna(ev) else found[ev] for ev in df["event"]]
-    df["event_name"] = [e.name if e else None for e in matched]
-    df["event_kind"] = [e.kind if e else None for e in matched]
-    df["stage"] = [
-        events.stage(e, r if isinstance(r, str) else None) if e else None
-        for e, r in zip(matched, df["round"], strict=True)
-    ]
-    return df
+def _identified(table: pa.Table, roster: Roster, events: Events) -> pa.Table:
+    """``table`` with the canonical player names (through the roster), the configured event, its kind
+    and the stage (each resolved once per distinct name, event and event with round)."""
+    players = mapped(stacked([table["black"], table["white"]]), roster.resolve, pa.string())
+    event = table["event"]
+    found = {ev: events.match(ev) for ev in pc.unique(event).drop_null().to_pylist()}
+
+    def stage(ev: str | None, round_: str | None) -> str | None:
+        matched = found[ev] if ev is not None else None
+        return events.stage(matched, round_) if matched else None
+
+    added = {
+        "black_player": players.slice(0, table.num_rows),
+        "white_player": players.slice(table.num_rows),
+        "event_name": mapped(event, lambda ev: _name(found[ev]), pa.string()),
+        "event_kind": mapped(event, lambda ev: _kind(found[ev]), pa.string()),
+        "stage": mapped_together([event, table["round"]], stage, pa.string()),
+    }
+    for name, column in added.items():
+        table = table.append_column(name, column)
+    return table
 
 
-def _flags(df: pd.DataFrame, valid: Validity, roster: Roster) -> pd.DataFrame:
-    """One boolean column per reason code (except the opponent cap): does the rule apply?"""
-    parsed = df["parse_error"].isna() & _named(df["black_player"]) & _named(df["white_player"])
-    flags = pd.DataFrame({code: check(df, valid, roster) & parsed for code, check in _CHECKS.items()})
-    flags.insert(0, "parse_error", ~parsed)
-    return flags
+def _name(event: Event | None) -> str | None:
+    return None if event is None else event.name
 
 
-def _named(names: pd.Series[Any]) -> pd.Series[bool]:
-    return names.map(lambda n: isinstance(n, str) and bool(n.strip()))
+def _kind(event: Event | None) -> str | None:
+    return None if event is None else event.kind
 
 
-def _wrong_type(df: pd.DataFrame, valid: Validity, roster: Roster) -> pd.Series[bool]:
-    return ~df["game_type"].fillna(1).isin(valid.game_types)
+def _listed(found: dict[str, Flags], valid: Validity, rows: int) -> dict[str, pa.Array]:
+    """``reasons`` (the excluding codes that apply, RULES.md order), ``notes`` (the codes that apply
+    but do not exclude, then ``speed_unknown`` and ``missing_player``) and ``counted``."""
+    reasons = [code for code in REASONS if valid.excludes(code)]
+    notes = [*(code for code in REASONS if not valid.excludes(code)), "speed_unknown", "missing_player"]
+    counted = ~np.any([found[code] for code in reasons], axis=0)
+    return {
+        "reasons": listed([found[code] for code in reasons], reasons, rows),
+        "notes": listed([found[code] for code in notes], notes, rows),
+        "counted": pa.array(counted, pa.bool_()),
+    }
 
 
-def _missing_date(df: pd.DataFrame, valid: Validity, roster: Roster) -> pd.Series[bool]:
-    """No date, or only a year where the periods are shorter than a year (``DT[2024]``: which month?)."""
-    return df["date"].isna() | ((df["date_precision"] == "year") & (valid.period != "year"))
-
-
-def _no_result(df: pd.DataFrame, valid: Validity, roster: Roster) -> pd.Series[bool]:
-    return df["winner"].isna()
-
-
-def _draw(df: pd.DataFrame, valid: Validity, roster: Roster) -> pd.Series[bool]:
-    return df["winner"] == "draw"
-
-
-def _no_show(df: pd.DataFrame, valid: Validity, roster: Roster) -> pd.Series[bool]:
-    decisive = df["winner"].isin(["B", "W"])
-    return decisive & ((df["result_how"] == "forfeit") | (df["moves"].fillna(0) < valid.min_moves))
-
-
-def _handicap(df: pd.DataFrame, valid: Validity, roster: Roster) -> pd.Series[bool]:
-    return df["handicap"].fillna(0) >= valid.handicap_from
-
-
-def _non_member(df: pd.DataFrame, valid: Validity, roster: Roster) -> pd.Series[bool]:
-    if not roster.configured:
-        return pd.Series(False, index=df.index)
-    black, white = df["black_player"].map(_member(roster)), df["white_player"].map(_member(roster))
-    inter_club = df["event_kind"].isin(list(INTER_CLUB))
-    return ~(black & white) & ~(inter_club & (black | white))  # an inter-club game needs one member
-
-
-def _member(roster: Roster) -> Callable[[Any], bool]:
-    return lambda name: isinstance(name, str) and roster.is_member(name)
-
-
-def _self_play(df: pd.DataFrame, valid: Validity, roster: Roster) -> pd.Series[bool]:
-    return df["black_player"].notna() & (df["black_player"] == df["white_player"])
-
-
-def _duplicate(df: pd.DataFrame, valid: Validity, roster: Roster) -> pd.Series[bool]:
-    short = df["moves"].fillna(0) < valid.min_moves
-    pair = [sorted((str(b), str(w))) for b, w in zip(df["black_player"], df["white_player"], strict=True)]
-    key = pd.DataFrame(
-        {
-            "b": [p[0] for p in pair],  # the pair unordered: the same game written with the colours swapped
-            "w": [p[1] for p in pair],
-            "d": df["date"].map(lambda d: "" if pd.isna(d) else d.isoformat()),
-            "m": df["move_signature"].fillna(""),
-            "r": df["result"].fillna("").where(short, ""),
-        }
-    )
-    return key.duplicated(keep="first")
-
-
-_CHECKS: dict[str, Check] = {
-    "wrong_game_type": _wrong_type,
-    "missing_date": _missing_date,
-    "no_result": _no_result,
-    "draw": _draw,
-    "no_show": _no_show,
-    "handicap": _handicap,
-    "non_member": _non_member,
-    "self_play": _self_play,
-    "duplicate": _duplicate,
-}
-
-
-def _over_cap(df: pd.DataFrame, eligible: pd.Series[bool], cap: int) -> pd.Series[bool]:
-    """Games beyond the first ``cap`` between the same two players in a period (0: no cap)."""
-    if cap <= 0:
-        return pd.Series(False, index=df.index)
-    pair = [
-        tuple(sorted((b, w))) if e else None
-        for b, w, e in zip(df["black_player"], df["white_player"], eligible, strict=True)
-    ]
-    keys = pd.DataFrame({"period": df["period"], "pair": pair})[eligible]
-    nth = keys.groupby(["period", "pair"]).cumcount()
-    return (nth >= cap).reindex(df.index, fill_value=False)
-
-
-def _listed(flags: pd.DataFrame, codes: list[str]) -> pd.Series[Any]:
-    """Per row, the codes among ``codes`` whose flag is set, in the order given."""
-    chosen = flags[codes]
-    return pd.Series(
-        [[c for c, hit in zip(codes, row, strict=True) if hit] for row in chosen.itertuples(index=False)],
-        index=flags.index,
-        dtype=object,
-    )
+def _assembled(table: pa.Table, added: dict[str, pa.Array]) -> pa.Table:
+    """The table of schema GAMES: ``table``'s columns and the ``added`` ones, in the schema's order."""
+    columns = [added[f.name] if f.name in added else table[f.name] for f in GAMES]
+    return pa.Table.from_arrays(columns, schema=GAMES)

@@ -1,5 +1,6 @@
 """periods: dates -> rating-period labels (``2024-05``, ``2024-Q2``, ``2024-H1``, ``2024``) and back.
 
+One date (:func:`period_of`) or a whole date column (:func:`periods_of`, each distinct day computed once).
 Knows nothing of games or rule sets: only the calendar arithmetic of the four period kinds.
 """
 
@@ -7,6 +8,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+
+import pyarrow as pa
+
+from pipeline.audit.columns import mapped
 
 KINDS = ("month", "quarter", "half", "year")
 _LABEL = re.compile(r"(\d{4})(?:-(\d{2})|-Q([1-4])|-H([12]))?\Z")
@@ -29,7 +34,21 @@ def period_of(day: dt.date, kind: str) -> str:
         return f"{day.year:04d}-H{1 if day.month <= 6 else 2}"
     if kind == "year":
         return f"{day.year:04d}"
-    raise PeriodError(f"bad period kind: {kind!r} (expected one of {', '.join(KINDS)})")
+    raise _bad_kind(kind)
+
+
+def periods_of(days: pa.Array | pa.ChunkedArray, kind: str) -> pa.Array:
+    """The :func:`period_of` label of each day of ``days`` (a ``date32`` column), null for a null day.
+
+    Raises :class:`PeriodError` if ``kind`` is not one of :data:`KINDS` (whether or not a day is given).
+    """
+    if kind not in KINDS:
+        raise _bad_kind(kind)
+    return mapped(days, lambda day: period_of(day, kind), pa.string())
+
+
+def _bad_kind(kind: str) -> PeriodError:
+    return PeriodError(f"bad period kind: {kind!r} (expected one of {', '.join(KINDS)})")
 
 
 def bounds(label: str) -> tuple[dt.date, dt.date]:

@@ -1,0 +1,159 @@
+"""checks: one boolean column per reason code of RULES.md §0, computed over the whole games table.
+
+Each check reads the ordered table (ingest columns plus the canonical names and the event kind) and
+returns a numpy mask: does the rule apply to the row? :func:`flags` gives them all (the
+checks other than ``parse_error`` only for rows that were read and name both players) and
+:func:`over_cap` the opponent cap, which depends on the others. Knows nothing of how the rows were
+ordered or of how reasons are listed: masks in table order out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline.audit.columns import (
+    Codes,
+    Flags,
+    codes,
+    flag,
+    groups,
+    later_copies,
+    mapped,
+    nth_in_group,
+    stacked,
+)
+from pipeline.config.events import INTER_CLUB
+from pipeline.config.roster import Roster
+from pipeline.rules.base import Validity
+
+
+@dataclass(frozen=True, slots=True)
+class Rows:
+    """The ordered games (``table``) with what every check reads: the rules and the roster, and ``pair``,
+    a code per row naming its two canonical players whichever colour each had (:func:`pairs`)."""
+
+    table: pa.Table
+    valid: Validity
+    roster: Roster
+    pair: Codes
+
+
+Check = Callable[[Rows], Flags]
+
+
+def pairs(table: pa.Table) -> Codes:
+    """Per row, a code for the unordered pair of canonical names (``a`` v ``b`` and ``b`` v ``a`` share
+    it); a missing name is a value of its own."""
+    names = codes(_sides(table))
+    black, white = names[: table.num_rows], names[table.num_rows :]
+    return groups([np.minimum(black, white), np.maximum(black, white)])
+
+
+def _sides(table: pa.Table) -> pa.ChunkedArray:
+    """The canonical names of both sides in one column: Black's rows, then White's."""
+    return stacked([table["black_player"], table["white_player"]])
+
+
+def _both(table: pa.Table, fn: Callable[[str], bool]) -> tuple[Flags, Flags]:
+    """``fn`` of Black's and of White's canonical name (null: False), once per distinct name."""
+    found = flag(mapped(_sides(table), fn, pa.bool_()))
+    return found[: table.num_rows], found[table.num_rows :]
+
+
+def flags(rows: Rows) -> dict[str, Flags]:
+    """The mask of every reason code but ``opponent_cap``, in RULES.md order (``parse_error`` first)."""
+    table = rows.table
+    black, white = _both(table, lambda name: bool(name.strip()))  # more than white space
+    parsed = flag(pc.is_null(table["parse_error"])) & black & white
+    return {"parse_error": ~parsed} | {code: check(rows) & parsed for code, check in _CHECKS.items()}
+
+
+def over_cap(rows: Rows, period: pa.Array | pa.ChunkedArray, eligible: Flags) -> Flags:
+    """Games beyond the first ``opponent_cap`` (in table order) between the same two players in a
+    ``period``, among the ``eligible`` ones with a period; none when the cap is 0."""
+    over = np.zeros(len(eligible), dtype=np.bool_)
+    if rows.valid.opponent_cap <= 0:
+        return over
+    where = np.flatnonzero(eligible & flag(pc.is_valid(period)))
+    group = groups([codes(pc.take(period, pa.array(where))), rows.pair[where]])
+    over[where] = nth_in_group(group) >= rows.valid.opponent_cap
+    return over
+
+
+def _wrong_type(rows: Rows) -> Flags:
+    """Not one of the configured game types (no ``GM``: Go, type 1)."""
+    game_type = pc.fill_null(rows.table["game_type"], 1).cast(pa.int64())
+    return ~flag(pc.is_in(game_type, value_set=pa.array(rows.valid.game_types, pa.int64())))
+
+
+def vague(table: pa.Table, period_kind: str) -> Flags:
+    """A year only (``DT[2024]``) where the periods (``period_kind``) are shorter than a year: which month?"""
+    return flag(pc.equal(table["date_precision"], "year")) & (period_kind != "year")
+
+
+def _missing_date(rows: Rows) -> Flags:
+    return flag(pc.is_null(rows.table["date"])) | vague(rows.table, rows.valid.period)
+
+
+def _no_result(rows: Rows) -> Flags:
+    return flag(pc.is_null(rows.table["winner"]))
+
+
+def _draw(rows: Rows) -> Flags:
+    return flag(pc.equal(rows.table["winner"], "draw"))
+
+
+def _no_show(rows: Rows) -> Flags:
+    """A decisive result by forfeit, or with fewer than ``min_moves`` moves on the main line."""
+    decisive = flag(pc.is_in(rows.table["winner"], value_set=pa.array(["B", "W"])))
+    forfeit = flag(pc.equal(rows.table["result_how"], "forfeit"))
+    return decisive & (forfeit | _short(rows))
+
+
+def _short(rows: Rows) -> Flags:
+    return flag(pc.less(pc.fill_null(rows.table["moves"], 0), rows.valid.min_moves))
+
+
+def _handicap(rows: Rows) -> Flags:
+    return flag(pc.greater_equal(pc.fill_null(rows.table["handicap"], 0), rows.valid.handicap_from))
+
+
+def _non_member(rows: Rows) -> Flags:
+    """A side off the roster (no roster: nobody); an inter-club event needs only one member."""
+    table, roster = rows.table, rows.roster
+    if not roster.configured:
+        return np.zeros(table.num_rows, dtype=np.bool_)
+    black, white = _both(table, roster.is_member)
+    inter_club = flag(pc.is_in(table["event_kind"], value_set=pa.array(sorted(INTER_CLUB))))
+    return ~(black & white) & ~(inter_club & (black | white))
+
+
+def _self_play(rows: Rows) -> Flags:
+    return flag(pc.equal(rows.table["black_player"], rows.table["white_player"]))
+
+
+def _duplicate(rows: Rows) -> Flags:
+    """A later copy (table order) of a game with the same two players, date and main line; for games
+    shorter than ``min_moves`` (no moves to compare) the result as written must match too."""
+    table = rows.table
+    signature = pc.fill_null(table["move_signature"], "")
+    result = pc.if_else(pa.array(_short(rows)), pc.fill_null(table["result"], ""), "")
+    return later_copies(groups([rows.pair, codes(table["date"]), codes(signature), codes(result)]))
+
+
+_CHECKS: dict[str, Check] = {
+    "wrong_game_type": _wrong_type,
+    "missing_date": _missing_date,
+    "no_result": _no_result,
+    "draw": _draw,
+    "no_show": _no_show,
+    "handicap": _handicap,
+    "non_member": _non_member,
+    "self_play": _self_play,
+    "duplicate": _duplicate,
+}
