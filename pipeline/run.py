@@ -1,9 +1,9 @@
-"""run: the stages in order, each configured once, writing the outputs of DESIGN.md's contract.
+"""run: the stages in order, each configured once, writing the contract's outputs (README.md, "Outputs").
 
-:func:`plan` turns a configuration into everything the stages need (it reads the roster and events
-files and checks the rule-set name, so a bad configuration fails before any output is touched);
-:func:`run_all` runs ingest -> audit -> rate -> write. Knows nothing of the command line: options
-come in, a report goes out.
+:func:`plan` turns a configuration into everything the stages need (it checks the folders and the
+rule-set name, reads the roster and events files, so a bad configuration fails before any output is
+touched, and picks each player's starting rating on the rule set's scale); :func:`run_all` runs
+ingest -> audit -> rate -> write. Knows nothing of the command line: options come in, a report goes out.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,13 +26,16 @@ from pipeline.reports.leaderboards import leaderboards
 from pipeline.reports.summary import audit_counts, ingest_counts
 from pipeline.rules.base import RuleSet, Validity
 from pipeline.rules.replay import Rated, rate
+from pipeline.rules.scales import RATING_KEYS, SCALES, starting_ratings
 
 DEFAULT_RULE_SET = "club"
 
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """A checked configuration: folders, the rule set's name and validity, the roster and the events."""
+    """A checked configuration: folders, the rule set's name and validity, the roster (each player's
+    ``rating`` the one the rule set starts them at), the events, and the warnings of planning (starting
+    ratings set aside or out of range), which a run adds to its own."""
 
     raw: Path
     out: Path
@@ -42,6 +45,7 @@ class Plan:
     roster: Roster
     events: Events
     settings: dict[str, Any]
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +64,9 @@ class RunReport:
 def plan(config: RunConfig, rule_set: str | None = None) -> Plan:
     """Check ``config`` (``rule_set`` overrides its ``[run] rule_set``) and load its roster and events.
 
-    Raises :class:`ConfigError` if the rule set is unknown or the roster or events file is bad.
+    Raises :class:`ConfigError` if the rule set is unknown, the raw folder is not an existing folder, the
+    output folder exists but is not a folder (each named by where its value came from: the file and key,
+    the flag or the default), or the roster or events file is bad.
     """
     name = rule_set or config.rule_set or DEFAULT_RULE_SET
     where = f"{config.source}: [run] rule_set" if config.source and not rule_set else "--rules"
@@ -68,7 +74,9 @@ def plan(config: RunConfig, rule_set: str | None = None) -> Plan:
         valid = rules.validity(name, config.validity, config.period)
     except rules.UnknownRuleSet as e:
         raise ConfigError(f"{where}: {e}") from None
-    roster = load_roster(config.roster_path) if config.roster_path else Roster()
+    check_folders(config)
+    roster = load_roster(config.roster_path, RATING_KEYS) if config.roster_path else Roster()
+    roster, warnings = starting_ratings(roster, SCALES.get(name))
     events = (
         load_events(config.events_path) if config.events_path else Events((), rules.implicit_event_kind(name))
     )
@@ -81,7 +89,26 @@ def plan(config: RunConfig, rule_set: str | None = None) -> Plan:
         "roster": _digest(config.roster_path),
         "events": _digest(config.events_path),
     }
-    return Plan(config.raw, config.out, name, valid, rule_set_, roster, events, settings)
+    return Plan(config.raw, config.out, name, valid, rule_set_, roster, events, settings, warnings)
+
+
+def check_folders(config: RunConfig) -> None:
+    """Check ``config``'s folders (also for ``ratings ingest``, which needs no plan).
+
+    Raises :class:`ConfigError` if ``raw`` is not an existing folder or ``out`` exists but is not one, the
+    message starting with where the value came from (:meth:`~pipeline.config.RunConfig.origin`).
+    """
+    raw, out = config.origin("raw"), config.origin("out")
+    if not config.raw.is_dir():
+        found = (
+            f"{config.raw.absolute()} is a file"
+            if config.raw.exists()
+            else f"looked for {config.raw.absolute()}"
+        )
+        raise ConfigError(f"{raw.place} must be an existing folder, got {raw.written!r} ({found})")
+    if config.out.exists() and not config.out.is_dir():
+        found = f"{config.out.absolute()} is a file"
+        raise ConfigError(f"{out.place} must be a folder (or not exist yet), got {out.written!r} ({found})")
 
 
 def run_all(plan_: Plan, options: IngestOptions) -> RunReport:
@@ -109,7 +136,8 @@ def run_all(plan_: Plan, options: IngestOptions) -> RunReport:
         {name: rated.periods for name in ("ratings", "changes")},  # the contract wants their partitions
     )
     players = len(set(rated.ratings.column("player").to_pylist()))
-    return RunReport(ingested, counts, rated.periods, players, plan_.out, rated.warnings, sorted(reports))
+    warnings = [*plan_.warnings, *rated.warnings]
+    return RunReport(ingested, counts, rated.periods, players, plan_.out, warnings, sorted(reports))
 
 
 def _manifest(
@@ -128,7 +156,7 @@ def _manifest(
         "games": counts["games"],
         "counts": counts,
         "periods": rated.periods,
-        "warnings": rated.warnings,
+        "warnings": [*plan_.warnings, *rated.warnings],
         "timings_s": {k: round(v, 3) for k, v in timings.items()},
     }
 

@@ -186,3 +186,40 @@ def test_default_rule_sets_rate_the_configured_game_type() -> None:
 
     assert "tga" not in parse_names(None, RunConfig()) and "hkga" in parse_names(None, RunConfig())
     assert parse_names(None, RunConfig(rule_set="tga")) == ["tga"]
+
+
+def test_rule_sets_scored_on_too_few_games_are_flagged_and_named_in_one_warning(
+    write, tmp_path: Path
+) -> None:
+    for k in range(3):
+        write(f"g{k}.sgf", sgf("x", "y", "B+R", f"2024-05-0{k + 1}").encode())
+    result = run_backtest(tmp_path, ["club", "hkga"])
+    assert summary_of(result)["too_few"].to_dict() == {"club": True, "hkga": True}
+    assert [w for w in result.warnings if "too few" in w] == [
+        f"too few decisive games to rank these rule sets (club 3, hkga 3; at least {backtest.MIN_SCORED} "
+        "wanted): their differences are mostly noise"
+    ]
+
+
+def test_rule_sets_scored_on_enough_games_are_not_flagged(league: backtest.Backtest) -> None:
+    assert not summary_of(league)["too_few"].any() and not league.warnings
+
+
+def test_backtest_passes_on_the_warnings_about_starting_ratings(write, tmp_path: Path) -> None:
+    write("a.sgf", sgf("x", "y", "B+R", black_rank="1d", white_rank="1d").encode())
+    roster = tmp_path / "roster.toml"
+    roster.write_text('[[player]]\nname = "x"\nrank = "1d"\nrating = 100\n', encoding="utf-8")
+    config = RunConfig(raw=tmp_path / "raw", out=tmp_path / "out", roster_path=roster)
+    result = backtest.backtest(backtest.plans(config, ["club", "hkga"]), IngestOptions(workers=1))
+    assert [w for w in result.warnings if "x 100" in w] == [
+        f"hkga: {roster}: 1 plain rating too far from the declared rank to be on hkga's scale, not used "
+        "(the rank is): x 100 (1d starts at 2100); give one on this scale as rating = { gor = ... }"
+    ]
+
+
+def test_the_printed_table_shows_the_games_scored_and_the_warning(write, tmp_path: Path) -> None:
+    write("a.sgf", sgf("x", "y", "B+R").encode())
+    result = cli(tmp_path, "--rules", "club,egf")
+    assert result.exit_code == 0, result.output
+    assert "scored" in result.output and "1 (too few)" in result.output
+    assert "warning: too few decisive games" in " ".join(result.output.split())

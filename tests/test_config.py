@@ -65,8 +65,8 @@ def test_ingest_section_keeps_its_meaning(tmp_path: Path) -> None:
     content = '[ingest]\nraw = "r"\nout = "o"\nworkers = 3\nspeed_threshold_minutes = 45\n'
     config = load(_write(tmp_path, content))
     assert (config.raw, config.out, config.workers, config.speed_threshold_s) == (
-        Path("r"),
-        Path("o"),
+        tmp_path / "r",
+        tmp_path / "o",
         3,
         2700.0,
     )
@@ -198,7 +198,7 @@ def test_bad_value_names_file_key_and_expectation(
     ("section", "known"),
     [
         ("run", "events, period, roster, rule_set"),
-        ("ingest", "out, raw, speed_threshold_minutes, workers"),
+        ("ingest", "file_timeout_seconds, out, raw, scheduler, speed_threshold_minutes, workers"),
         (
             "validity",
             "draw, game_types, handicap, handicap_from, min_moves, no_show, non_member, opponent_cap",

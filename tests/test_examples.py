@@ -1,11 +1,12 @@
 """The example configurations in config/examples/: one run configuration per rule set, each loading, planning
 and running end to end on the shipped sample; and the story the tga example tells on the sample's Gomoku
-records (docs/sample.md, "Gomoku": every number below is worked there by hand from RULES.md §4).
+records (docs/sample.md, "Gomoku": every number below is worked there by hand from docs/rules.md ("tga")).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import os
 import subprocess
 import sys
 import tomllib
@@ -58,9 +59,31 @@ def test_every_other_example_is_a_roster_or_an_events_file_that_loads(path: Path
 
 
 @pytest.mark.parametrize("path", RUN_CONFIGS, ids=lambda p: p.name)
-def test_example_loads_and_plans(path: Path) -> None:
+def test_example_loads_and_plans(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)  # the examples leave raw to the default: data/raw of the working directory
     planned = plan(load(path))
     assert planned.rule_set == path.stem and planned.roster.configured and planned.events.events
+
+
+INGEST_KEYS = ("raw", "out", "workers", "speed_threshold_minutes", "file_timeout_seconds", "scheduler")
+
+
+@pytest.mark.parametrize("path", RUN_CONFIGS, ids=lambda p: p.name)
+def test_example_ingest_keys_uncommented_are_the_defaults_seen_from_the_repository_root(
+    path: Path, tmp_path: Path
+) -> None:
+    text = path.read_text(encoding="utf-8")
+    ingest = text[text.index("[ingest]") :].split("\n[", 1)[0]  # the section alone: no companion files
+    for key in INGEST_KEYS:
+        assert f"\n# {key} = " in ingest, f"{path.name} does not show [ingest] {key}"
+        ingest = ingest.replace(f"\n# {key} = ", f"\n{key} = ")
+    copy = tmp_path / path.name
+    copy.write_text(ingest, encoding="utf-8")
+    config = load(copy)
+    # relative to the file's folder: from the example's own folder they name the repository's data/
+    relative = [os.path.relpath(folder, tmp_path.resolve()) for folder in (config.raw, config.out)]
+    assert [(path.parent / r).resolve() for r in relative] == [RAW, ROOT / "data" / "processed"]
+    assert (config.workers, config.file_timeout_s) == (None, 10.0)
 
 
 @pytest.mark.parametrize("path", RUN_CONFIGS, ids=lambda p: p.name)

@@ -149,8 +149,17 @@ def test_bad_rank_names_the_player_and_the_value(tmp_path: Path) -> None:
         ('aliases = [""]', "aliases", "a list of non-empty strings, got ['']"),
         ("rank = 3", "rank", "a rank such as"),
         ('member = "yes"', "member", "of type boolean (true or false), got 'yes'"),
-        ('rating = "100"', "rating", "a number, got '100'"),
-        ("rating = true", "rating", "a number, got True"),
+        (
+            'rating = "100"',
+            "rating",
+            "a number, or a table of numbers by rule set or scale, e.g. { club = 100, gor = 2100 }, "
+            "got '100'",
+        ),
+        (
+            "rating = true",
+            "rating",
+            "a number, or a table of numbers by rule set or scale, e.g. { club = 100, gor = 2100 }, got True",
+        ),
         ("fixed = 1", "fixed", "of type boolean (true or false), got 1"),
     ],
 )

@@ -5,7 +5,6 @@ tables, the Parquet files written. Knows nothing of how the predictions are made
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from pathlib import Path
 from typing import Annotated, Any
@@ -14,6 +13,7 @@ import pandas as pd
 import pyarrow.compute as pc
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from pipeline import config as config_mod
 from pipeline.cli.common import ConfigOpt, console, fail
@@ -37,7 +37,8 @@ def backtest_command(
 
     Scored on the decisive games every rule set rated for both players: the share won by the higher-rated
     player, the mean log-loss (coin toss: 0.6931) and the Brier score (coin toss: 0.25), and a calibration
-    table. Writes <out>/backtest/summary.parquet and calibration.parquet (outside the run's snapshots).
+    table; "scored" is how many games each rule set's figures rest on (fewer than 200: a warning).
+    Writes <out>/backtest/summary.parquet and calibration.parquet (outside the run's snapshots).
 
     Example: ratings backtest --rules club,hkga,egf --raw data/raw --out data/processed
     """
@@ -48,7 +49,12 @@ def backtest_command(
         fail(str(e), 2)
     try:
         result = backtest.backtest(
-            checked, IngestOptions(workers=settings.workers, speed_threshold_s=settings.speed_threshold_s)
+            checked,
+            IngestOptions(
+                workers=settings.workers,
+                speed_threshold_s=settings.speed_threshold_s,
+                file_timeout_s=settings.file_timeout_s,
+            ),
         )
     except IngestError as e:
         fail(str(e), 2)
@@ -58,6 +64,8 @@ def backtest_command(
     shown.print(calibration_table(result.calibration.to_pandas()))
     for name in result.summary.filter(pc.equal(result.summary.column("games_rated"), 0)).column("rules"):
         shown.print(f"{name}: rated none of the decisive games, left out of the comparison")
+    for warning in result.warnings:
+        shown.print(Text("warning: ", style="yellow") + Text(warning))
     shown.print(f"written: {written[0]}, {written[1]}")
 
 
@@ -66,20 +74,19 @@ def _settings(path: Path | None, raw: Path | None, out: Path | None) -> config_m
         settings = config_mod.load(path)
     except config_mod.ConfigError as e:
         fail(str(e), 2)
-    overrides: dict[str, Any] = {"raw": raw, "out": out}
-    return dataclasses.replace(settings, **{k: v for k, v in overrides.items() if v is not None})
+    return config_mod.with_overrides(settings, raw=raw, out=out)
 
 
 def summary_table(summary: pd.DataFrame, n: int) -> Table:
-    """One row per rule set (metrics on the ``n`` common games), then the coin toss for reference."""
+    """One row per rule set (metrics on the ``n`` common games it was scored on, marked ``too few`` below
+    :data:`~pipeline.reports.backtest.MIN_SCORED`), then the coin toss for reference."""
     table = Table(title=f"backtest: {n} decisive game{'' if n == 1 else 's'} rated by every rule set")
-    for column in ("rule set", "predictor", "rated", "n", "higher-rated wins", "log-loss", "Brier"):
+    for column in ("rule set", "predictor", "rated", "scored", "higher-rated wins", "log-loss", "Brier"):
         table.add_column(column, justify="left" if column in ("rule set", "predictor") else "right")
     for row in summary.to_dict("records"):
         metrics = [_number(row[k]) for k in ("higher_rated_wins", "log_loss", "brier")]
-        table.add_row(
-            str(row["rules"]), str(row["predictor"]), str(row["games_rated"]), str(row["n"]), *metrics
-        )
+        scored = f"{row['n']} (too few)" if row["too_few"] else str(row["n"])
+        table.add_row(str(row["rules"]), str(row["predictor"]), str(row["games_rated"]), scored, *metrics)
     coin = (0.5, forecast.COIN_LOG_LOSS, forecast.COIN_BRIER)
     table.add_row("coin toss", "p = 0.5", "", str(n), *map(_number, coin), style="dim")
     return table

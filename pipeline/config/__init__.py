@@ -1,16 +1,27 @@
 """config: the run's TOML configuration (``config/ratings.toml``), read and validated once at start-up.
 
 Sections: ``[run]`` (``rule_set``, ``period``, ``roster``, ``events``), ``[ingest]`` (``raw``, ``out``,
-``workers``, ``speed_threshold_minutes``), ``[validity]`` (the validity rules' settings) and ``[rules]``
-(parameters of the chosen rule set, which checks them itself). Every key is
-optional; an omitted rule-set setting stays None (or out of :attr:`RunConfig.validity`) so that the rule
-set's default applies. Knows nothing of what the stages do with the values, nor which rule set names
-are registered, nor what the roster and events files hold (:mod:`pipeline.config.roster`,
-:mod:`pipeline.config.events`).
+``workers``, ``speed_threshold_minutes``, ``file_timeout_seconds``, ``scheduler``), ``[validity]`` (the
+validity rules' settings) and ``[rules]`` (parameters of the chosen rule set, which checks them itself).
+Every key is optional; an omitted rule-set setting stays None (or out of :attr:`RunConfig.validity`) so
+that the rule set's default applies.
+
+Paths (C1): a path written in a configuration file is relative to that file's folder (``[run] roster``
+and ``events``, ``[ingest] raw`` and ``out``); a path given by a flag (:func:`with_overrides`) is relative
+to the working directory, and so are the defaults ``data/raw`` and ``data/processed`` when neither gives
+one. :attr:`RunConfig.origins` remembers where each ``raw``/``out``/``workers``/``scheduler`` came from,
+so that a later check (:func:`pipeline.run.plan`) names the file and key or the flag.
+
+Knows nothing of what the stages do with the values, nor which rule set names are registered, nor what
+the roster and events files hold (:mod:`pipeline.config.roster`, :mod:`pipeline.config.events`).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import os
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,7 +33,17 @@ DEFAULT_PATH = Path("config/ratings.toml")
 PERIODS = ("month", "quarter", "half", "year")
 SECTIONS = ("run", "ingest", "validity", "rules")
 RUN_KEYS = ("rule_set", "period", "roster", "events")
-INGEST_KEYS = ("raw", "out", "workers", "speed_threshold_minutes")
+INGEST_KEYS = ("raw", "out", "workers", "speed_threshold_minutes", "file_timeout_seconds", "scheduler")
+DEFAULT_RAW, DEFAULT_OUT = Path("data/raw"), Path("data/processed")
+#: The flag that overrides each setting :func:`with_overrides` takes.
+FLAGS = {"raw": "--raw", "out": "--out", "workers": "--workers", "scheduler": "--scheduler"}
+_ADDRESS = re.compile(r"(tcp|tls|ws|wss|ucx)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):[0-9]{1,5}")
+#: What ``[ingest] scheduler`` and ``--scheduler`` may hold ("" means none: parse on this machine).
+SCHEDULER = Kind(
+    "a Dask scheduler address such as 'tcp://HOST:8786' (or \"\" for none)",
+    lambda v: isinstance(v, str) and (v == "" or _ADDRESS.fullmatch(v) is not None),
+    str,
+)
 
 
 def _validity_kinds() -> tuple[tuple[str, Kind[Any]], ...]:
@@ -42,20 +63,36 @@ def _validity_kinds() -> tuple[tuple[str, Kind[Any]], ...]:
 
 
 @dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a setting came from: ``place`` starts a message about it (``config/ratings.toml: [ingest]
+    raw`` or ``--raw``), ``written`` is its value as written there (``'nope'``, not the resolved path),
+    ``value`` the value it gave (to tell when it was replaced since)."""
+
+    place: str
+    written: str
+    value: object
+
+
+@dataclass(frozen=True, slots=True)
 class RunConfig:
     """The run's settings after defaults.
 
-    ``raw``/``out`` folders (relative to the working directory), ``workers`` (None: every core),
-    ``speed_threshold_s``; ``rule_set`` and ``period`` (None: the rule set's default); ``roster_path`` and
-    ``events_path`` (None: no such file); ``validity``: only the ``[validity]`` keys given, checked
-    (``game_types`` as a tuple of ints); ``source``: the file read (None when none was); ``rules``: the
-    ``[rules]`` table of rule-set parameters, unchecked here (the chosen rule set checks it).
+    ``raw``/``out`` folders (see the module docstring for what they are relative to), ``workers`` (None:
+    every core), ``speed_threshold_s``, ``file_timeout_s`` (the longest one file may take to parse),
+    ``scheduler`` (the Dask scheduler to parse on; None: this machine's processes);
+    ``rule_set`` and ``period`` (None: the rule set's default); ``roster_path`` and ``events_path`` (None:
+    no such file); ``validity``: only the ``[validity]`` keys given, checked (``game_types`` as a tuple of
+    ints); ``source``: the file read (None when none was); ``rules``: the ``[rules]`` table of rule-set
+    parameters, unchecked here (the chosen rule set checks it); ``origins``: for each of ``raw``, ``out``
+    and ``workers`` that the file or a flag gave, where (:class:`Origin`); absent: the default.
     """
 
-    raw: Path = Path("data/raw")
-    out: Path = Path("data/processed")
+    raw: Path = DEFAULT_RAW
+    out: Path = DEFAULT_OUT
     workers: int | None = None
     speed_threshold_s: float = 1800.0
+    file_timeout_s: float = 10.0
+    scheduler: str | None = None
     rule_set: str | None = None
     period: str | None = None
     roster_path: Path | None = None
@@ -63,13 +100,29 @@ class RunConfig:
     validity: dict[str, Any] = field(default_factory=dict)
     source: Path | None = None
     rules: Table | None = None
+    origins: Mapping[str, Origin] = field(default_factory=dict)
+
+    def origin(self, key: str) -> Origin:
+        """Where ``key`` (``raw``, ``out``, ``workers``, ``scheduler``) came from; for a default, a place
+        that says so.
+
+        A value replaced without its origin (``dataclasses.replace`` rather than :func:`with_overrides`)
+        is taken to come from its flag, the only other source there is.
+        """
+        value, found = getattr(self, key), self.origins.get(key)
+        if found is not None and found.value == value:
+            return found
+        if found is None and value == getattr(RunConfig(), key):
+            return Origin(f"[ingest] {key} (not set: the default)", str(value), value)
+        return Origin(FLAGS[key], str(value), value)
 
 
 def load(path: Path | None) -> RunConfig:
     """Read ``path`` (or :data:`DEFAULT_PATH` when it exists, else return the defaults).
 
-    Raises :class:`ConfigError` if the file named is missing, is not TOML, holds an unknown section or key,
-    or a value of the wrong type or out of range.
+    Raises :class:`ConfigError` if the file named is missing, a folder, unreadable, not UTF-8 or not TOML
+    (:func:`~pipeline.config.toml.read_toml`), holds an unknown section or key, or a value of the wrong
+    type or out of range. Does not check that the folders exist (:func:`pipeline.run.plan` does).
     """
     if path is None:
         if not DEFAULT_PATH.exists():
@@ -80,11 +133,13 @@ def load(path: Path | None) -> RunConfig:
     ingest, run = root.table("ingest"), root.table("run")
     ingest.check_keys(INGEST_KEYS)
     run.check_keys(RUN_KEYS)
-    return RunConfig(
-        raw=Path(ingest.get("raw", text(), "data/raw")),
-        out=Path(ingest.get("out", text(), "data/processed")),
+    config = RunConfig(
+        raw=_folder(ingest, "raw", DEFAULT_RAW),
+        out=_folder(ingest, "out", DEFAULT_OUT),
         workers=ingest.get("workers", integer(0, "of type int, 0 (every core) or more"), 0) or None,
         speed_threshold_s=60.0 * ingest.get("speed_threshold_minutes", number(positive=True), 30.0),
+        file_timeout_s=ingest.get("file_timeout_seconds", number(positive=True), 10.0),
+        scheduler=ingest.get("scheduler", SCHEDULER, "") or None,
         rule_set=run.optional("rule_set", text()),
         period=run.optional("period", one_of(*PERIODS)),
         roster_path=_companion(run, "roster"),
@@ -93,6 +148,54 @@ def load(path: Path | None) -> RunConfig:
         source=path,
         rules=root.table("rules"),
     )
+    return dataclasses.replace(config, origins=_origins(ingest, config))
+
+
+def _origins(ingest: Table, config: RunConfig) -> dict[str, Origin]:
+    """The origin of each setting of :data:`FLAGS` the ``[ingest]`` section gave."""
+    return {
+        key: Origin(ingest.place(key), str(ingest.data[key]), getattr(config, key))
+        for key in FLAGS
+        if key in ingest.data
+    }
+
+
+def with_overrides(
+    config: RunConfig,
+    *,
+    raw: Path | None = None,
+    out: Path | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+) -> RunConfig:
+    """``config`` with the flags given (None: not given) in place of its values, and their origins set to
+    the flag (``--raw``...). Paths stay as given (relative to the working directory); ``workers`` 0 means
+    every core (None), and ``scheduler`` "" none, as in the file.
+
+    Raises :class:`ConfigError` if ``scheduler`` is not a scheduler address (:data:`SCHEDULER`).
+    """
+    if scheduler is not None and not SCHEDULER.accepts(scheduler):
+        raise ConfigError(f"--scheduler must be {SCHEDULER.expected}, got {scheduler!r}")
+    replaced = dataclasses.replace(
+        config,
+        raw=raw if raw is not None else config.raw,
+        out=out if out is not None else config.out,
+        workers=(workers or None) if workers is not None else config.workers,
+        scheduler=(scheduler or None) if scheduler is not None else config.scheduler,
+    )
+    flags = {"raw": raw, "out": out, "workers": workers, "scheduler": scheduler}
+    given = {key: flag for key, flag in flags.items() if flag is not None}
+    flagged = {key: Origin(FLAGS[key], str(flag), getattr(replaced, key)) for key, flag in given.items()}
+    return dataclasses.replace(replaced, origins={**config.origins, **flagged})
+
+
+def _folder(ingest: Table, key: str, default: Path) -> Path:
+    """``[ingest] key`` relative to the folder of the file read (an absolute path is kept), as an absolute
+    path without ``..`` (the folder's links resolved first, so ``..`` means its real parent), else
+    ``default`` (relative to the working directory). Raises :class:`ConfigError` if the value is not a
+    string."""
+    value = ingest.optional(key, text())
+    return default if value is None else Path(os.path.normpath(ingest.path.parent.resolve() / value))
 
 
 def _companion(run: Table, key: str) -> Path | None:

@@ -142,9 +142,10 @@ class Events:
 def load_events(path: Path) -> Events:
     """Read the events file ``path`` (``[[event]]`` tables, each with optional ``[[event.award]]`` tables).
 
-    Raises :class:`ConfigError` (naming the file, ``[[event]] #n`` and the key) if the file is missing or
-    not TOML, holds an unknown key or kind, a bad class, a value that is not a TOML date where one is due,
-    rank text that is not a rank, a value of the wrong type, or a name used twice.
+    Raises :class:`ConfigError` (naming the file, ``[[event]] #n`` and the key) if the file is missing,
+    unreadable, not UTF-8 or not TOML (:func:`~pipeline.config.toml.read_toml`), holds an unknown key or
+    kind, a bad class, a value that is not a TOML date where one is due, rank text that is not a rank, a
+    value of the wrong type, or a name used twice.
     """
     root = Table(path, "", read_toml(path))
     root.check_keys(["event"])

@@ -1,17 +1,23 @@
 """roster: the club's players (``config/roster.toml``) and how SGF player names map to them.
 
 A name matches a player when, NFKC-folded (:func:`pipeline.ingest.normalise.text.fold`) and casefolded, it
-equals
-the player's canonical name or one of their aliases. Knows nothing of games, ratings or rule sets: what a
-declared rank, a starting rating or a fixed player means is for the rule set to decide.
+equals the player's canonical name or one of their aliases.
+
+A starting ``rating`` is a plain number, or a table of numbers by rule set or scale family
+(``rating = { club = 100, gor = 2100 }``): the caller says which keys a table may hold
+(:func:`load_roster`) and which apply to the rule set it runs (:meth:`Player.rating_under`). Knows nothing
+of games, ratings or rule sets: what a declared rank, a starting rating, a key or a fixed player means is
+for the caller and the rule set to decide (:func:`pipeline.run.plan` picks each player's rating).
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.config.toml import Table, boolean, list_of, number, rank, read_toml, text
+from pipeline.config.toml import Kind, Table, boolean, list_of, number, rank, read_toml, text
 from pipeline.ingest.normalise.text import fold
 
 PLAYER_KEYS = ("name", "aliases", "rank", "member", "rating", "fixed")
@@ -27,8 +33,9 @@ class Player:
     """One roster entry.
 
     ``name`` is canonical (NFKC-folded); ``aliases`` are other spellings as written; ``rank`` is the declared
-    rank in canonical form (``1d``) or None; ``rating`` a starting rating or None; ``fixed`` True for a
-    reference player whose rating is never updated.
+    rank in canonical form (``1d``) or None; ``rating`` a starting rating given as a plain number, or None;
+    ``ratings`` the starting ratings given as a table, by key (rule set or scale family); ``fixed`` True
+    for a reference player whose rating is never updated.
     """
 
     name: str
@@ -37,6 +44,13 @@ class Player:
     member: bool = True
     rating: float | None = None
     fixed: bool = False
+    ratings: Mapping[str, float] = field(default_factory=dict)
+
+    def rating_under(self, keys: Sequence[str]) -> tuple[float | None, bool]:
+        """(the starting rating under the first of ``keys`` the table holds, else the plain number, else
+        None; True when it is the plain number)."""
+        found = next((self.ratings[key] for key in keys if key in self.ratings), None)
+        return (found, False) if found is not None else (self.rating, self.rating is not None)
 
 
 def _claim(index: dict[str, int], spelling: str, owner: int) -> int | None:
@@ -53,6 +67,7 @@ class Roster:
     """
 
     players: tuple[Player, ...] = ()
+    source: Path | None = field(default=None, compare=False)
     _index: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -64,6 +79,13 @@ class Roster:
                     names = f"{self.players[other].name!r} and {player.name!r}"
                     raise ValueError(f"roster: {spelling!r} names both {names}")
         object.__setattr__(self, "_index", index)
+
+    def with_ratings(self, ratings: Mapping[str, float | None]) -> Roster:
+        """A copy whose players named in ``ratings`` (canonical names) have that plain ``rating``."""
+        players = tuple(
+            dataclasses.replace(p, rating=ratings[p.name]) if p.name in ratings else p for p in self.players
+        )
+        return dataclasses.replace(self, players=players)
 
     @property
     def configured(self) -> bool:
@@ -88,37 +110,62 @@ class Roster:
         return player is not None and player.member
 
 
-def load_roster(path: Path) -> Roster:
-    """Read the roster file ``path`` (``[[player]]`` tables).
+def load_roster(path: Path, rating_keys: Collection[str] | None = None) -> Roster:
+    """Read the roster file ``path`` (``[[player]]`` tables); a ``rating`` table may hold the keys
+    ``rating_keys`` only (None: any key).
 
-    Raises :class:`ConfigError` (naming the file, ``[[player]] #n`` and the key) if the file is missing or
-    not TOML, holds an unknown key, a value of the wrong type, rank text that is not a rank, a name used
-    twice or an alias that names two players.
+    Raises :class:`ConfigError` (naming the file, ``[[player]] #n`` and the key) if the file is missing,
+    unreadable, not UTF-8 or not TOML (:func:`~pipeline.config.toml.read_toml`), holds an unknown key, a
+    value of the wrong type (a ``rating`` that is neither a number nor a table of numbers under
+    ``rating_keys``), rank text that is not a rank, a name used twice or an alias that names two players.
     """
     root = Table(path, "", read_toml(path))
     root.check_keys(["player"])
     index: dict[str, int] = {}
     players: list[Player] = []
     for table in root.tables("player", "player"):
-        player = _player(table)
+        player = _player(table, rating_keys)
         _check_unique(table.named(player.name), index, players, player)
         players.append(player)
-    return Roster(tuple(players))
+    return Roster(tuple(players), source=path)
 
 
-def _player(table: Table) -> Player:
+def _player(table: Table, rating_keys: Collection[str] | None) -> Player:
     """Build one player from its ``[[player]]`` table. Raises :class:`ConfigError` for a bad key or value."""
     name = fold(table.required("name", text()))
     table = table.named(name)
     table.check_keys(PLAYER_KEYS)
+    rating = table.optional("rating", _rating(rating_keys))
     return Player(
         name=name,
         aliases=table.get("aliases", list_of(text(), "a list of non-empty strings"), ()),
         rank=table.optional("rank", rank()),
         member=table.get("member", boolean(), True),
-        rating=table.optional("rating", number()),
+        rating=rating if isinstance(rating, float) else None,
         fixed=table.get("fixed", boolean(), False),
+        ratings=rating if isinstance(rating, dict) else {},
     )
+
+
+def _rating(keys: Collection[str] | None) -> Kind[float | dict[str, float]]:
+    """A plain number, or a table of numbers whose keys are among ``keys`` (None: any)."""
+    plain = number()
+    listed = f" (keys: {', '.join(keys)})" if keys is not None else ""
+
+    def accepts(value: object) -> bool:
+        if isinstance(value, dict):
+            return all((keys is None or k in keys) and plain.accepts(v) for k, v in value.items())
+        return plain.accepts(value)
+
+    def convert(value: object) -> float | dict[str, float]:
+        if isinstance(value, dict):
+            return {str(k): float(v) for k, v in value.items()}
+        return plain.convert(value)
+
+    expected = (
+        f"a number, or a table of numbers by rule set or scale{listed}, e.g. {{ club = 100, gor = 2100 }}"
+    )
+    return Kind(expected, accepts, convert)
 
 
 def _check_unique(table: Table, index: dict[str, int], before: list[Player], player: Player) -> None:

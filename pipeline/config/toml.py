@@ -3,11 +3,14 @@
 Every failure is a :class:`ConfigError` whose message names the file, the place (``[run]``,
 ``[[player]] #2 (羽焰)``), the key, what was expected and the value found:
 ``"<file>: [section] key must be <expected>, got <value>"``.
-Knows nothing of what any key means; the configuration modules say which keys exist and what they hold.
+A file is read as TOML requires, UTF-8 without a byte-order mark; a file in another encoding is refused
+with a message saying which encoding it looks like (:func:`utf8_text`). Knows nothing of what any key
+means; the configuration modules say which keys exist and what they hold.
 """
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import datetime as dt
 import tomllib
@@ -16,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, NoReturn, TypeVar
 
+from pipeline.ingest.charset import detect
 from pipeline.ingest.normalise.ranks import parse_rank
 
 T = TypeVar("T")
@@ -31,15 +35,78 @@ class ConfigError(Exception):
 def read_toml(path: Path) -> dict[str, Any]:
     """Return the parsed contents of the TOML file ``path``.
 
-    Raises :class:`ConfigError` if the file is missing or is not valid TOML.
+    Raises :class:`ConfigError` if the file is missing, is a folder, cannot be read, is not UTF-8 (TOML's
+    only encoding: the message names the encoding it looks like, see :func:`utf8_text`) or is not valid TOML.
     """
     try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
+        data = path.read_bytes()
     except FileNotFoundError:
         raise ConfigError(f"{path}: configuration file not found") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a folder, not a configuration file") from None
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot be read ({e.strerror or e})") from None
+    try:
+        return tomllib.loads(utf8_text(path, data))
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
+
+
+#: Byte-order marks, longest first (UTF-32's starts with UTF-16's), and what a message calls them.
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF8, "UTF-8"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+#: The codecs :func:`pipeline.ingest.charset.detect` names, as people know them.
+_KNOWN_AS = {
+    "gb18030": "GB18030 (GBK, GB2312)",
+    "cp950": "Big5",
+    "cp949": "EUC-KR (CP949)",
+    "cp932": "Shift_JIS (CP932)",
+    "cp1252": "Windows-1252 (Latin-1)",
+}
+
+
+def utf8_text(path: Path, data: bytes) -> str:
+    """``data`` (the bytes of ``path``) decoded as UTF-8.
+
+    Raises :class:`ConfigError` naming ``path`` if ``data`` starts with a byte-order mark (a UTF-8 one
+    too: TOML text has none, and tomllib would report "Invalid statement" at line 1) or is not UTF-8:
+    the message says what it looks like (UTF-16 with or without a byte-order mark, or the likeliest
+    encoding) and where the first byte that is not UTF-8 is.
+    """
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            if name == "UTF-8":
+                raise ConfigError(
+                    f"{path}: starts with a UTF-8 byte-order mark; save it as UTF-8 without one"
+                )
+            raise ConfigError(
+                f"{path}: not UTF-8 (looks like {name} with a byte-order mark); save it as UTF-8"
+            )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise ConfigError(
+            f"{path}: not UTF-8 (looks like {_looks_like(data)}; the first byte that is not UTF-8 is on "
+            f"line {line}); save it as UTF-8"
+        ) from None
+
+
+def _looks_like(data: bytes) -> str:
+    """What bytes that are not UTF-8 look like: UTF-16 without a byte-order mark (NUL bytes at every other
+    place of ASCII text), else the likeliest encoding (:func:`pipeline.ingest.charset.detect`)."""
+    head = data[:64]
+    if len(head) >= 4 and head[1::2].count(0) * 2 >= len(head) // 2 and not head[0::2].count(0):
+        return "UTF-16 (little-endian, no byte-order mark)"
+    if len(head) >= 4 and head[0::2].count(0) * 2 >= len(head) // 2 and not head[1::2].count(0):
+        return "UTF-16 (big-endian, no byte-order mark)"
+    codec = detect(data)
+    return _KNOWN_AS.get(codec, codec)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,13 +200,13 @@ class Table:
     where: str
     data: Mapping[str, Any]
 
-    def _at(self, key: str) -> str:
+    def place(self, key: str) -> str:
         """``<file>: <where> <key>``, the start of every message about ``key``."""
         return f"{self.path}: {self.where} {key}" if self.where else f"{self.path}: {key}"
 
     def fail(self, key: str, expected: str, value: object) -> NoReturn:
         """Raise :class:`ConfigError` ``"<file>: <where> <key> must be <expected>, got <value>"``."""
-        raise ConfigError(f"{self._at(key)} must be {expected}, got {_show(value)}")
+        raise ConfigError(f"{self.place(key)} must be {expected}, got {_show(value)}")
 
     def named(self, label: str) -> Table:
         """The same table with ``(label)`` added to its place, e.g. the player's name."""
@@ -150,7 +217,7 @@ class Table:
         for key in self.data:
             if key not in known:
                 listed = ", ".join(sorted(known))
-                raise ConfigError(f"{self._at(repr(key))} is not a known key; expected one of: {listed}")
+                raise ConfigError(f"{self.place(repr(key))} is not a known key; expected one of: {listed}")
 
     def _value(self, key: str, kind: Kind[T]) -> T:
         """The value of ``key`` (present) converted. Raises :class:`ConfigError` if ``kind`` rejects it."""

@@ -4,7 +4,9 @@ Titles (champion, runner-up) fall on the day their event ends: its ``ends`` date
 its last game in the records, counted or not (a final lost by forfeit still ends the event). Manual
 awards fall on their own date. A name is resolved through the roster, else matched (case and width
 aside) to a player of the records; a name that is neither gives a warning, and the award goes to the
-name as written. Knows nothing of what an award is worth: that is the rule set's business.
+name as written. Titles of an event with no game in the records are still awarded on its ``ends``
+date, with a warning (a raw folder that lost the event's files must not pass unnoticed). Knows
+nothing of what an award is worth: that is the rule set's business.
 """
 
 from __future__ import annotations
@@ -34,6 +36,11 @@ def due_awards(
         titles = [(k, p) for k, p in (("champion", event.champion), ("runner_up", event.runner_up)) if p]
         if titles and end is None:
             warnings.append(f"event {event.name!r}: no games and no 'ends' date, titles not awarded")
+        elif titles and event.name not in last:
+            warnings.append(
+                f"event {event.name!r}: titles awarded on its 'ends' date {end} with no game of the event"
+                " in the records"
+            )
         found = [
             DueAward(Award(p, end, None, None, k.replace("_", "-"), event.name), k, event.kind)
             for k, p in titles

@@ -22,7 +22,7 @@ from pipeline.ingest.normalise.ranks import Rank, parse_rank
 
 #: Reason codes a configuration may turn from "exclude" to "count"; the others always exclude.
 OPTIONAL_REASONS = ("draw", "no_show", "handicap", "non_member")
-#: Every reason code of RULES.md §0, in the order ``reasons`` lists them.
+#: Every reason code (docs/rules.md ("Reason codes")), in the order ``reasons`` lists them.
 REASONS = (
     "parse_error",
     "wrong_game_type",

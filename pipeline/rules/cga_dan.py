@@ -1,4 +1,5 @@
-"""rules.cga_dan: Chinese Weiqi Association dan tournaments, scoring and promotion (seed 003, RULES.md §3).
+"""rules.cga_dan: Chinese Weiqi Association dan tournaments, scoring and promotion (docs/rules.md
+("cga-dan")).
 
 Ranks are professional dans 1..9 (``9p``, ``P9``, ``9d`` and ``九段`` all mean dan 9; kyu or unknown: 1),
 labelled ``1d`` .. ``9d``. A player starts at the roster's declared rank, else the rank the record gives

@@ -1,13 +1,14 @@
-"""rules.club: the club points system of seed 001 (RULES.md §1), the design's default.
+"""rules.club: the club proposal's points system (docs/rules.md ("club")), the default rule set.
 
 Monthly. Every game of the month uses the ranks fixed at the previous computation; a win earns
 the opponent's coefficient times the game points (slow 10, fast 5), a loss costs the player's own
 coefficient times the game points; bonus points come from configured events; after the month the
 rank floats to the highest whose base score the rating reaches. Knows nothing of SGF or files.
 
-Decisions (RULES.md is silent): a player with no declared rank and none in the record starts
-"below 5k" (0); a counted draw (only if the configuration counts draws) gives 0 points; the
-arena streak runs across months within one event; professional ranks are "above 5d".
+Decisions (the proposal is silent; docs/rules.md ("club"), "Decisions"): a player with no declared
+rank and none in the record starts "below 5k" (0); a counted draw (only if the configuration counts
+draws) gives 0 points; the arena streak runs across months within one event; professional ranks are
+"above 5d".
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from pipeline.rules.base import (
     noted,
 )
 
-#: (label, base score, coefficient), from the lowest rank up (seed 001's internal rank table).
+#: (label, base score, coefficient), from the lowest rank up (the club proposal's internal rank table).
 TABLE: tuple[tuple[str, float, float], ...] = (
     ("below 5k", 0, 0.05),
     ("5k", 10, 0.1),

@@ -1,22 +1,23 @@
-"""rules.gor: the GoR family — ``hkga`` (seed 000), ``egf`` (EGD before 2021), ``egf2021`` (EGD now).
+"""rules.gor: the GoR family — ``hkga`` (the HKGA introduction), ``egf`` (EGD before 2021), ``egf2021``
+(EGD now).
 
-One implementation, three formulas (RULES.md §2). For each game the two players' ratings are
-adjusted for the handicap (the receiver gains ``100 × (H − 0.5)``), each side's expected score
-``Se`` comes from the formula, and the change is ``con × (Sa − Se) × class weight × stage weight``
-(plus the EGD 2021 bonus). Games of one configured event are rated from each player's rating at
-their first game in it and their changes applied together after its last game, across periods if
-need be (:mod:`pipeline.rules.gor_rules`); games in no event one by one. A rating never falls
-below the formula's floor. Knows nothing of SGF or files.
+One implementation, three formulas (docs/rules.md ("hkga"), ("egf"), ("egf2021")). For each game the two
+players' ratings are adjusted for the handicap (the receiver gains ``100 × (H − 0.5)``), each side's expected
+score ``Se`` comes from the formula, and the change is ``con × (Sa − Se) × class weight × stage weight`` (plus
+the EGD 2021 bonus). Games of one configured event are rated from each player's rating at their first game in
+it and their changes applied together after its last game, across periods if need be
+(:mod:`pipeline.rules.gor_rules`); games in no event one by one. A rating never falls below the formula's
+floor. Knows nothing of SGF or files.
 
-Decisions (RULES.md is silent): a player with no declared or recorded rank starts as 20k (100);
-amateur dans above 7d start as 7d; a rating's rank is the grade whose starting rating is nearest
-(1d: 2050-2149), continuing below 20k down to 30k (EGD's scale: ratings under 50, e.g. egf2021's floor
-of −900, read 21k-30k); ``HA[1]`` (no komi) counts as half a stone (+50), as EGD does, although the audit
-calls only ``HA`` >= 2 a handicap game; the winner of a no-show keeps a row (delta 0, a note) in
-``changes`` and so counts a game and a win in the snapshot's tallies; games in no event weigh as
-class ``default_class`` (A unless configured); the EGD 2021 bonus is not weighted; when the floor
-clips a rating, the period's changes sum to more than the rating moved (the snapshot's ``delta``
-is what the rating did).
+Decisions (the sources are silent; docs/rules.md ("hkga"), "Decisions"): a player with no declared or recorded
+rank starts as 20k (100); amateur dans above 7d start as 7d; a rating's rank is the grade whose starting
+rating is nearest (1d: 2050-2149), continuing below 20k down to 30k (EGD's scale: ratings under 50, e.g.
+egf2021's floor of −900, read 21k-30k); ``HA[1]`` (no komi) counts as half a stone (+50), as EGD does,
+although the audit calls only ``HA`` >= 2 a handicap game; the winner of a no-show keeps a row (delta 0, a
+note) in ``changes`` and so counts a game and a win in the snapshot's tallies; games in no event weigh as
+class ``default_class`` (A unless configured); the EGD 2021 bonus is not weighted; when the floor clips a
+rating, the period's changes sum to more than the rating moved (the snapshot's ``delta`` is what the rating
+did).
 """
 
 from __future__ import annotations
@@ -29,10 +30,11 @@ from pipeline.ingest.normalise.ranks import Rank
 from pipeline.rules.base import Validity
 
 DEFAULTS = Validity(excluded=frozenset())
-#: cga: half-yearly lists; games not actually played (no-shows) are not rated (seed 003).
+#: cga: half-yearly lists; games not actually played (no-shows) are not rated (docs/rules.md ("cga")).
 CGA_DEFAULTS = Validity(period="half", excluded=frozenset({"no_show"}))
 CLASS_WEIGHTS = {"A": 1.0, "B": 0.75, "C": 0.5}
-#: seed 000 table III: ``con`` at 100, 200, ... 2700 (linear between rows, flat outside).
+#: The HKGA introduction's table III (docs/rules.md ("hkga")): ``con`` at 100, 200, ... 2700 (linear
+#: between rows, flat outside).
 CON_TABLE = (
     *(116, 110, 105, 100, 95, 90, 85, 80, 75, 70, 65, 60, 55, 51),
     *(47, 43, 39, 35, 31, 27, 24, 21, 18, 15, 13, 11, 10),
@@ -40,8 +42,8 @@ CON_TABLE = (
 
 
 def rating_for_rank(rank: Rank | None) -> float:
-    """The starting rating of a rank (seed 000 table I): 20k = 100 ... 1k = 2000, 1d = 2100 ... 7d = 2700;
-    professionals 1p = 2700, +30 per dan; None or weaker than 20k: 100."""
+    """The starting rating of a rank (the HKGA introduction's table I): 20k = 100 ... 1k = 2000,
+    1d = 2100 ... 7d = 2700; professionals 1p = 2700, +30 per dan; None or weaker than 20k: 100."""
     if rank is None:
         return 100.0
     if rank.kind == "k":
@@ -60,7 +62,7 @@ def rank_for_rating(rating: float) -> str:
 
 
 def con_table(rating: float) -> float:
-    """``con`` of seed 000 table III at ``rating``, linear between the 100-point rows."""
+    """``con`` of the HKGA introduction's table III at ``rating``, linear between the 100-point rows."""
     position = min(max(rating / 100 - 1, 0.0), len(CON_TABLE) - 1.0)
     low = int(position)
     high = min(low + 1, len(CON_TABLE) - 1)
@@ -97,7 +99,7 @@ class Formula(Protocol):
 
 
 class _GorScale:
-    """Ranks as seed 000 table I maps them to ratings (the GoR members share it)."""
+    """Ranks as the HKGA introduction's table I maps them to ratings (the GoR members share it)."""
 
     def initial(self, rank: Rank | None) -> float:
         return rating_for_rank(rank)
@@ -108,9 +110,9 @@ class _GorScale:
 
 @dataclass(frozen=True, slots=True)
 class Classic(_GorScale):
-    """The GoR of seed 000 / EGD before 2021: ``a = 205 − R_A/20`` in [70, 200] from the weaker side A;
-    ``Se(A) = 1/(e^(D/a) + 1)``; ε taken from the stronger side only (``split`` False: hkga) or half
-    from each (``split`` True: egf)."""
+    """The GoR of the HKGA introduction / EGD before 2021: ``a = 205 − R_A/20`` in [70, 200] from the
+    weaker side A; ``Se(A) = 1/(e^(D/a) + 1)``; ε taken from the stronger side only (``split`` False:
+    hkga) or half from each (``split`` True: egf)."""
 
     epsilon: float
     split: bool
@@ -152,15 +154,17 @@ def _beta(rating: float) -> float:
     return -7 * math.log(3300 - min(rating, 3299.0))
 
 
-#: seed 003: the starting rating of a professional dan d is 2200 + 40 d (1d 2240 ... 9d 2560).
+#: docs/rules.md ("cga"): the starting rating of a professional dan d is 2200 + 40 d (1d 2240 ... 9d
+#: 2560).
 CGA_DAN_BASE, CGA_DAN_STEP = 2200.0, 40.0
 
 
 @dataclass(frozen=True, slots=True)
 class Elo:
-    """The Chinese Weiqi Association's rating (seed 003): ``ΔR = K (W − We)``, ``We`` the logistic Elo
-    expectation ``1/(1 + 10^((R_opp − R)/scale))``; no floor. Ranks are professional dans: ``9p``,
-    ``9d`` and ``九段`` all mean dan 9 (a kyu rank is read as 1d); the rating does not move the dan."""
+    """The Chinese Weiqi Association's rating (docs/rules.md ("cga")): ``ΔR = K (W − We)``, ``We`` the
+    logistic Elo expectation ``1/(1 + 10^((R_opp − R)/scale))``; no floor. Ranks are professional dans:
+    ``9p``, ``9d`` and ``九段`` all mean dan 9 (a kyu rank is read as 1d); the rating does not move the
+    dan."""
 
     k: float = 10.0
     scale: float = 400.0

@@ -86,8 +86,8 @@ class GorRules(RosterRules):
         return self._report(changes, self._roster) if self._report else {}
 
     def newcomer(self, name: str, recorded: Rank | None) -> PlayerState:
-        """A first-seen player: the roster's rating, else the rating of the declared or recorded rank;
-        never below the formula's floor."""
+        """A first-seen player: the roster's rating (the one :func:`pipeline.run.plan` picked for this rule
+        set's scale), else the rating of the declared or recorded rank; never below the formula's floor."""
         declared, player = self.declared(name)
         rating = player.rating if player is not None and player.rating is not None else None
         rank = declared or recorded
@@ -164,7 +164,7 @@ class _Ledger:
         points = con * (score - se) * class_weight * stage_weight
         bonus = formula.bonus(base[player])
         note = None
-        if game.no_show and score == 1:  # seed 000 §7: the game is not rated for the winner
+        if game.no_show and score == 1:  # the HKGA introduction §7 (docs/rules.md ("hkga"))
             points, bonus, note = 0.0, 0.0, "no-show: not rated for the winner"
         elif self.start[player].fixed:
             points, bonus, note = 0.0, 0.0, "fixed rating"

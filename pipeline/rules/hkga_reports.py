@@ -1,15 +1,16 @@
-"""rules.hkga_reports: the two reports of seed 000 (RULES.md §2), from the ``hkga`` run's changes.
+"""rules.hkga_reports: the HKGA introduction's two reports (docs/rules.md ("Fees and certification")),
+from the ``hkga`` run's changes.
 
-- ``fees.parquet`` (seed 000 §3.1): the registration fee a non-member owes for a calendar year.
+- ``fees.parquet`` (its §3.1): the registration fee a non-member owes for a calendar year.
   Members are free; a non-member pays $30 a year, which covers the first 20 rated games, then $1 a
   game for games 21–90; games after the 90th are free, so at most $100 a year.
-- ``certification.parquet`` (seed 000 §9): a player may apply for a strength certificate once their
+- ``certification.parquet`` (its §9): a player may apply for a strength certificate once their
   record holds at least 10 valid wins.
 
-Decisions (the seed is silent or the data cannot say more):
+Decisions (the introduction is silent or the data cannot say more):
 
 - A *rated game* of a player is one of their rows in ``changes`` — except a win by the opponent's
-  no-show (the row ``pipeline.rules.gor_rules`` notes :data:`NO_SHOW_WIN`): seed 000 §7 says the game
+  no-show (the row ``pipeline.rules.gor_rules`` notes :data:`NO_SHOW_WIN`): its §7 says the game
   is not rated for the winner, so it is not a rated game for the fee, and not a *valid win* (the
   game was not played). The absentee's loss is rated, so it is a rated game for them. A game a side
   is not rated in (a non-member in an inter-club event) has no row and is no rated game either. A
@@ -38,12 +39,12 @@ from pipeline.config.roster import Roster
 
 #: The ``note`` of a no-show winner's change row (written by :mod:`pipeline.rules.gor_rules`).
 NO_SHOW_WIN = "no-show: not rated for the winner"
-#: Seed 000 §3.1, in dollars.
+#: The HKGA introduction §3.1, in dollars.
 ANNUAL_FEE = 30
 GAMES_COVERED = 20
 PER_GAME = 1
 FREE_AFTER = 90
-#: Seed 000 §9: valid wins needed to apply for a certificate.
+#: The HKGA introduction §9: valid wins needed to apply for a certificate.
 WINS_FOR_CERTIFICATE = 10
 
 FEES = pa.schema(

@@ -1,9 +1,9 @@
-"""rules.tga: the Taiwan Gomoku Association's dan and kyu certification (seed 002, RULES.md §4).
+"""rules.tga: the Taiwan Gomoku Association's dan and kyu certification (docs/rules.md ("tga")).
 
 Yearly periods; Gomoku (GM 4) only; draws, handicap games, non-members and no-shows reach the rule set (a
 forfeit is never a valid game, but it shows a bye or an incomplete event: Articles 8.6, 10); no per-opponent
-cap (seed 002 has none). A player starts at the roster's declared rank, else the rank the record gives them
-in their first counted game, else ``?`` (dan 0 in the formulas). ``PlayerState.rating`` is the rank's
+cap (the TGA rules have none). A player starts at the roster's declared rank, else the rank the record gives
+them in their first counted game, else ``?`` (dan 0 in the formulas). ``PlayerState.rating`` is the rank's
 sortable number (:func:`~pipeline.rules.tga_rules.rating_of`: dan, ``1 − kyu``, −20 for ``?``) and ``rank``
 its label; ranks change only by the promotions and awards below.
 

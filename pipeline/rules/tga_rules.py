@@ -1,5 +1,5 @@
 """rules.tga_rules: the tables, formulas and per-event criteria of the Taiwan Gomoku Association's
-rules (seed 002, RULES.md §4), used by :mod:`pipeline.rules.tga`.
+rules (docs/rules.md ("tga")), used by :mod:`pipeline.rules.tga`.
 
 Ranks and their numbers: a rank label is ``20k`` .. ``1k``, ``1d`` .. ``9d`` or ``?`` (unknown). In every
 formula a kyu (and an unknown rank) is dan 0 (Article 8.1). The sortable number of a label
