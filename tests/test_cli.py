@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -74,3 +76,65 @@ def test_missing_config_file_exits_2(tmp_path: Path) -> None:
     result = runner.invoke(app, ["run", "--config", str(tmp_path / "none.toml")])
     assert result.exit_code == 2
     assert "not found" in result.output
+
+
+# --- help ----------------------------------------------------------------------------------------
+
+HELP_WIDTH = 78  # click wraps help text at the terminal width (80) less its margin of 2
+
+
+def description(output: str) -> list[list[str]]:
+    """The paragraphs of the text above the options of a help screen, each a list of its lines."""
+    text = re.split(r"\n(?:╭─ )?(?:Options|Arguments)", output)[0]
+    text = "\n".join(line.rstrip() for line in text.splitlines())
+    paragraphs = [p for p in text.split("\n\n")[1:] if p.strip()]  # the first is the usage line
+    return [p.splitlines() for p in paragraphs]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_at_80_columns_breaks_lines_only_where_the_next_word_would_not_fit(command: str) -> None:
+    result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    for lines in description(result.output):
+        if lines[0].lstrip().startswith("Example:"):
+            continue
+        for line, after in itertools.pairwise(lines):
+            next_word = after.split()[0]
+            assert len(line) + 1 + len(next_word) > HELP_WIDTH, f"broken early: {line!r} / {after!r}"
+
+
+@pytest.mark.parametrize("command", sorted(set(COMMANDS) - {"backtest", "export"}))  # options of other owners
+def test_help_metavars_are_plain_words(command: str) -> None:
+    result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    for typed in ("<bool>", "<int", "<str>", "<path>", "<text>"):
+        assert typed not in result.output
+
+
+@pytest.mark.parametrize("command", [*COMMANDS, None])
+def test_dash_h_shows_the_help(command: str | None) -> None:
+    result = runner.invoke(app, [command, "-h"] if command else ["-h"])
+    assert result.exit_code == 0, result.output
+    assert "Usage:" in result.output
+
+
+def test_version_prints_the_package_version() -> None:
+    from pipeline import __version__
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0, result.output
+    assert __version__ in result.output
+
+
+def test_show_report_help_names_the_rule_sets_that_write_each_report() -> None:
+    text = " ".join(runner.invoke(app, ["show", "--help"]).output.split())
+    for report in ("promotions (cga-dan, tga)", "fees (hkga, tga)", "certification (hkga)"):
+        assert report in text
+    assert "promotions (hkga)" not in text
+
+
+def test_workers_0_means_one_per_core(write, tmp_path: Path) -> None:
+    write("a.sgf", b"(;PB[x]PW[y]RE[B+R]DT[2024-05-01];B[pd])")
+    args = ["ingest", "--raw", str(tmp_path / "raw"), "--out", str(tmp_path / "out"), "--workers", "0"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output

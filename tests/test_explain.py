@@ -83,8 +83,9 @@ def may(black: str, white: str, result: str, day: int, slow: bool = True, **kw: 
 
 @pytest.fixture(scope="module")
 def seed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """Seed 001's example for 羽焰 (1d, 100): May in the seed's order, and June's win over 二黑 (3d by
-    then, thanks to three slow May wins over 阿扬); the roster gives every rank."""
+    """The club proposal's example for 羽焰 (1d, 100; docs/rules.md ("club")): May in the example's order,
+    and June's win over 二黑 (3d by then, thanks to three slow May wins over 阿扬); the roster gives every
+    rank."""
     games = [
         may("羽焰", "凝兰", "B+R", 1),  # win vs 5k, slow: 0.1 x 10
         may("凝兰", "羽焰", "W+R", 2),  # again
@@ -107,7 +108,8 @@ def seed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 def test_seed_example_equation_has_exactly_the_seeds_terms(seed: tuple[Path, Path]) -> None:
     code, output = explain(seed, "羽焰", "--period", "2024-05")
     assert code == 0, output
-    # 100 + 3 - 5 - 10 + 30 + 20 - 10 = 128 (seed 001: 100+0.1*10*3+(-1*5)+(-1*10)+3*10+2*10+(-1*5*2)=128)
+    # 100 + 3 - 5 - 10 + 30 + 20 - 10 = 128
+    # (the club proposal: 100+0.1*10*3+(-1*5)+(-1*10)+3*10+2*10+(-1*5*2)=128)
     assert "128 = 100 + 0.1×10×3 − 1×5 − 1×10 + 3×10 + 2×10 − 1×5×2" in output.splitlines()
 
 
@@ -115,7 +117,7 @@ def test_default_period_is_the_players_latest_rated_period(seed: tuple[Path, Pat
     code, output = explain(seed, "羽焰")
     assert code == 0, output
     assert output.splitlines()[0] == "羽焰, 2024-06 (club)"
-    assert "143 = 128 + 3×5" in output.splitlines()  # seed 001: 128+3*5=143
+    assert "143 = 128 + 3×5" in output.splitlines()  # the club proposal: 128+3*5=143
 
 
 def test_each_counted_game_is_a_line_with_opponent_result_speed_and_points(seed: tuple[Path, Path]) -> None:
@@ -138,7 +140,15 @@ def test_an_alias_typed_in_full_width_finds_the_player(seed: tuple[Path, Path]) 
 def test_a_case_different_name_finds_the_player(seed: tuple[Path, Path]) -> None:
     code, output = explain(seed, "FISH")
     assert code == 0, output
-    assert output.splitlines()[0] == "fish, 2024-06 (club)"
+    assert output.splitlines()[0] == "fish, 2024-05 (club)"  # fish played in May only
+
+
+def test_default_period_is_the_latest_in_which_the_player_played(seed: tuple[Path, Path]) -> None:
+    # 凝兰 played three games in May and none in June, where the ratings carry her at 10 - 3 = 7
+    code, output = explain(seed, "凝兰")
+    assert code == 0, output
+    assert output.splitlines()[0] == "凝兰, 2024-05 (club)"
+    assert "counted games (3):" in output.splitlines()
 
 
 def test_unknown_player_exits_2_and_suggests_close_names(seed: tuple[Path, Path]) -> None:

@@ -13,7 +13,8 @@ from pipeline.cli import app
 def test_promotions_report_shows_the_evidence(tmp_path: Path) -> None:
     raw, out = tmp_path / "raw", tmp_path / "out"
     raw.mkdir()
-    for i in range(8):  # RULES.md §3 golden: 8 straight wins of a 1d over 1d players -> 2d at the 8th
+    # docs/rules.md ("cga-dan") example: 8 straight wins of a 1d over 1d players -> 2d at the 8th
+    for i in range(8):
         text = sgf("P", f"o{i}", "B+R", f"2024-05-{i + 1:02d}", black_rank="1d", white_rank="1d", seed=i)
         (raw / f"g{i}.sgf").write_text(text, encoding="utf-8")
     config = tmp_path / "ratings.toml"

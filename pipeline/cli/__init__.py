@@ -1,27 +1,92 @@
 """cli: the ``ratings`` command, a thin layer over the library.
 
 Each module of this package holds the command functions of one feature; this one builds the typer
-app and registers them. Commands turn options into a configuration, run the library, render its
-results with rich, and map the library's exceptions to exit codes: 0 done (bad records are data,
-not failures), 2 bad configuration or arguments, 1 anything else.
+app and registers them, with ``-h``/``--help`` on every command and ``--version`` on the app. Commands
+turn options into a configuration, run the library, render its results, and map the library's
+exceptions to exit codes: 0 done (bad records are data, not failures), 2 bad configuration or
+arguments, 1 anything else, 130 interrupted.
+
+Help is plain click text, reflowed to the terminal: a docstring's paragraphs are rewrapped (so the
+line breaks of the source never cut a sentence), its ``Example:`` lines stay one per line, and the
+commands' list shows each command's first sentence whole.
 """
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
+from typing import Annotated, Any
+
 import typer
 
+from pipeline import __version__
 from pipeline.cli import backtest, explain, export, plot, reports, run
 
-app = typer.Typer(
-    help="sgf-ratings: SGF game records in, ratings out.\n\nExample: ratings run --raw data/raw",
-    no_args_is_help=True,
-    add_completion=False,
+_COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
+    ("run", run.run_command),
+    ("ingest", run.ingest_command),
+    ("audit", reports.audit_command),
+    ("show", reports.show_command),
+    ("export", export.export_command),
+    ("plot", plot.plot_command),
+    ("explain", explain.explain_command),
+    ("backtest", backtest.backtest_command),
 )
-app.command("run")(run.run_command)
-app.command("ingest")(run.ingest_command)
-app.command("audit")(reports.audit_command)
-app.command("show")(reports.show_command)
-app.command("export")(export.export_command)
-app.command("plot")(plot.plot_command)
-app.command("explain")(explain.explain_command)
-app.command("backtest")(backtest.backtest_command)
+_KEEP_LINES = "\b\n"  # click: print the paragraph that starts with this line as it is written
+
+
+def help_text(doc: str | None) -> str:
+    """``doc`` as click help: paragraphs as they are (click rewraps them), a paragraph of ``Example:``
+    lines marked to keep its lines."""
+    paragraphs = [p.strip() for p in _dedent(doc).split("\n\n") if p.strip()]
+    return "\n\n".join(
+        _KEEP_LINES + p if all(line.startswith("Example:") for line in p.splitlines()) else p
+        for p in paragraphs
+    )
+
+
+def short_help(doc: str | None) -> str:
+    """The first sentence of ``doc``'s first paragraph, on one line (the commands' list)."""
+    first = " ".join(_dedent(doc).split("\n\n")[0].split())
+    return first.split(". ", 1)[0].rstrip(".")
+
+
+def _dedent(doc: str | None) -> str:
+    return inspect.cleandoc(doc or "")
+
+
+def _version(shown: bool) -> None:
+    if shown:
+        typer.echo(f"ratings (sgf-ratings) {__version__}")
+        raise typer.Exit()
+
+
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit"),
+    ] = False,
+) -> None:
+    """sgf-ratings: SGF game records in, ratings out.
+
+    Example: ratings run --raw data/raw
+    """
+
+
+def build() -> typer.Typer:
+    """The ``ratings`` app: every command, help reflowed, ``-h`` and ``--version``."""
+    made = typer.Typer(
+        no_args_is_help=True,
+        add_completion=False,
+        rich_markup_mode=None,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    made.callback(help=help_text(_main.__doc__))(_main)
+    for name, function in _COMMANDS:
+        made.command(name, help=help_text(function.__doc__), short_help=short_help(function.__doc__))(
+            function
+        )
+    return made
+
+
+app = build()

@@ -1,11 +1,18 @@
-"""cli.common: the options, consoles and exit path every ``ratings`` command shares.
+"""cli.common: the options, consoles, output formats and exit path every ``ratings`` command shares.
 
-Knows nothing of the library beyond the configuration: commands map the library's exceptions to
-exit codes through :func:`fail` (2 bad configuration or arguments).
+Options with one metavar each (FILE, DIR, P, NAME, N, FORMAT); :func:`fail` (exit codes: 2 bad
+configuration or arguments); :func:`output_folder`, whose "no output yet" message suggests the
+``ratings run`` command that would make one, with the paths this command used; the roster of the
+configuration (for aliases); the console. Tables fitted to the terminal and ``--format csv|json``
+are :mod:`pipeline.cli.tables`.
+Knows nothing of the library beyond the configuration and the output folder's games file.
 """
 
 from __future__ import annotations
 
+import os
+import shlex
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -14,17 +21,50 @@ from rich.console import Console
 from rich.text import Text
 
 from pipeline import config as config_mod
+from pipeline.config.roster import Roster, load_roster
+from pipeline.output.folder import GAMES_FILE
+
+_PIPED_WIDTH = 160  # columns of a table whose output is piped or captured, with no COLUMNS set
+
+
+class Format(StrEnum):
+    """What a listing command prints: a table for people, or CSV or JSON for scripts."""
+
+    table = "table"
+    csv = "csv"
+    json = "json"
+
 
 ConfigOpt = Annotated[
-    Path | None, typer.Option("--config", help="TOML configuration (default: config/ratings.toml)")
+    Path | None,
+    typer.Option("--config", metavar="FILE", help="TOML configuration (default: config/ratings.toml)"),
 ]
 OutOpt = Annotated[
     Path | None,
     typer.Option(
-        "--out", help="Output folder of `ratings run` (default: \\[ingest] out of the configuration)"
+        "--out",
+        metavar="DIR",
+        help="Output folder of `ratings run` (default: [ingest] out of the configuration)",
     ),
 ]
-PeriodOpt = Annotated[str | None, typer.Option("--period", help="Rating period, e.g. 2024-05, 2024-Q2, 2024")]
+PeriodOpt = Annotated[
+    str | None, typer.Option("--period", metavar="P", help="Rating period, e.g. 2024-05, 2024-Q2, 2024")
+]
+PlayerOpt = Annotated[
+    str | None, typer.Option("--player", metavar="NAME", help="Player name or alias (any case or width)")
+]
+TopOpt = Annotated[int | None, typer.Option("--top", metavar="N", help="Show only the first N rows")]
+FormatOpt = Annotated[
+    Format,
+    typer.Option(
+        "--format",
+        metavar="FORMAT",
+        help="table (for people), csv or json (every column in full, for scripts)",
+    ),
+]
+WideOpt = Annotated[
+    bool, typer.Option("--wide", help="Every column, however wide the terminal (default: what fits)")
+]
 
 
 def fail(message: str, code: int) -> NoReturn:
@@ -33,17 +73,64 @@ def fail(message: str, code: int) -> NoReturn:
     raise typer.Exit(code)
 
 
-def output_folder(out: Path | None, config: Path | None) -> Path:
-    """``--out`` when given, else the configuration's ``[ingest] out`` (exit 2 for a bad configuration)."""
-    if out is not None:
-        return out
+def settings_of(config: Path | None) -> config_mod.RunConfig:
+    """The configuration ``config`` names (or the default file, or the defaults); exits 2 if it is bad."""
     try:
-        return config_mod.load(config).out
+        return config_mod.load(config)
     except config_mod.ConfigError as e:
         fail(str(e), 2)
 
 
-def console() -> Console:
-    """A console for tables: the terminal's width, or 160 columns when the output is piped or captured."""
+def output_folder(out: Path | None, config: Path | None) -> Path:
+    """``--out`` when given, else the configuration's ``[ingest] out``, holding the output of a run.
+
+    Exits 2 for a bad configuration, and when the folder holds no output yet: the message then suggests
+    the ``ratings run`` command that makes it, with the configuration, raw folder and output folder
+    this command used (absolute paths, so that it works as printed from any folder).
+    """
+    settings = settings_of(config)
+    folder = out if out is not None else settings.out
+    if not (folder / GAMES_FILE).exists():
+        fail(_no_output(folder, settings), 2)
+    return folder
+
+
+def _no_output(folder: Path, settings: config_mod.RunConfig) -> str:
+    """The message for an output folder without ``games.parquet``, with the command that would fill it."""
+    command = ["ratings", "run"]
+    if settings.source is not None:
+        command += ["--config", str(settings.source.resolve())]
+    said = f"no output in {folder} (no {GAMES_FILE})"
+    raw = settings.raw.resolve()
+    command += ["--raw", str(raw) if raw.is_dir() else "DIR", "--out", str(folder.resolve())]
+    suggested = shlex.join(command)
+    if raw.is_dir():
+        return f"{said}: run `{suggested}` first"
+    return (
+        f"{said}, and no folder of records at {raw}: run `{suggested}` first, DIR the folder of SGF records"
+    )
+
+
+def roster_of(out: Path | None, config: Path | None) -> Roster | None:
+    """The configuration's roster (for aliases no record used), None when it has none.
+
+    Exits 2 for a bad configuration or roster file named by ``--config``; when ``--out`` alone was
+    given, a default configuration that cannot be read gives no roster (it may be another run's: the
+    names a roster adds only count for players of the output, see :func:`pipeline.reports.resolve_player`).
+    """
+    try:
+        found = config_mod.load(config)
+        return load_roster(found.roster_path) if found.roster_path else None
+    except config_mod.ConfigError as e:
+        if out is not None and config is None:
+            return None
+        fail(str(e), 2)
+
+
+def console(width: int | None = None) -> Console:
+    """A console for tables: ``width`` columns when given; else the terminal's width (``COLUMNS`` when
+    set), or 160 columns when the output is piped or captured."""
+    if width is not None:
+        return Console(width=width)
     found = Console()
-    return found if found.is_terminal else Console(width=160)
+    return found if found.is_terminal or "COLUMNS" in os.environ else Console(width=_PIPED_WIDTH)

@@ -9,52 +9,42 @@ explanation is built.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.cells import cell_len
 from rich.text import Text
 
-from pipeline import config as config_mod
-from pipeline.cli.common import ConfigOpt, OutOpt, PeriodOpt, console, fail, output_folder
-from pipeline.config.roster import Roster, load_roster
+from pipeline.cli.common import ConfigOpt, OutOpt, PeriodOpt, console, fail, output_folder, roster_of
 from pipeline.reports import ReportError
 from pipeline.reports import explain as explain_mod
 
 
 def explain_command(
-    player: Annotated[str, typer.Argument(help="Player name or alias (any case or width)")],
+    player: Annotated[
+        str,
+        typer.Argument(metavar="NAME", hidden=True, help="Player name or alias (see the description)"),
+    ],
     period: PeriodOpt = None,
     out: OutOpt = None,
     config: ConfigOpt = None,
 ) -> None:
-    """Explain a player's rating in a period (default: the latest they were rated in): the equation
-    from the start to the end, each counted game with its opponent, result, speed and points, the
-    games not counted and why, and the period's awards and promotions.
+    """Explain a player's rating in a period: the equation from the start to the end, each counted game
+    with its opponent, result, speed and points, the games not counted and why, and the period's awards
+    and promotions.
+
+    The period defaults to the latest in which the player's rating or rank changed, or they had counted
+    games or awards. NAME matches a roster alias or any spelling the records used, in any case or width;
+    an unknown name gets the closest names as suggestions.
 
     Example: ratings explain 羽焰 --period 2024-05
     """
     folder = output_folder(out, config)
     try:
-        found = explain_mod.explain(folder, player, period, _roster(out, config))
+        found = explain_mod.explain(folder, player, period, roster_of(out, config))
     except ReportError as e:
         fail(str(e), 2)
     render(found)
-
-
-def _roster(out: Path | None, config: Path | None) -> Roster | None:
-    """The configuration's roster (for its aliases); None when ``--out`` alone was given, or no roster.
-
-    Exits 2 for a bad configuration or roster file.
-    """
-    if out is not None and config is None:
-        return None
-    try:
-        found = config_mod.load(config)
-        return load_roster(found.roster_path) if found.roster_path else None
-    except config_mod.ConfigError as e:
-        fail(str(e), 2)
 
 
 def render(found: explain_mod.Explanation) -> None:

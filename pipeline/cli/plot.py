@@ -1,8 +1,11 @@
-"""cli.plot: the ``ratings plot`` command: PNG charts over :mod:`pipeline.reports.plots`.
+"""cli.plot: the ``ratings plot`` command: charts over :mod:`pipeline.reports.plots`.
 
 One typer command function, registered by :mod:`pipeline.cli`. It checks that the options fit the kind
-of chart, calls the library, and maps :class:`~pipeline.reports.ReportError` to exit status 2 and
-:class:`~pipeline.reports.plots.PlotError` (no CJK font) to 1. Knows nothing of how the charts are drawn.
+of chart, calls the library, and maps :class:`~pipeline.reports.ReportError` (an unknown player or
+period, a file suffix that is no chart format) to exit status 2 and
+:class:`~pipeline.reports.fonts.PlotError` (no CJK font) to 1. The chart file is ``--image FILE``
+(``--png`` is its former name, still accepted; the suffix picks the format: ``--out`` names the output
+folder, as in every command). Knows nothing of how the charts are drawn.
 """
 
 from __future__ import annotations
@@ -13,8 +16,10 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import ConfigOpt, OutOpt, PeriodOpt, console, fail, output_folder
+from pipeline import reports
+from pipeline.cli.common import ConfigOpt, OutOpt, PeriodOpt, console, fail, output_folder, roster_of
 from pipeline.reports import ReportError, plots
+from pipeline.reports.fonts import PlotError
 
 
 class Kind(StrEnum):
@@ -25,13 +30,28 @@ class Kind(StrEnum):
 
 
 def plot_command(
-    png: Annotated[
-        Path, typer.Option("--png", metavar="FILE", help="PNG file to write (its folder is created)")
+    image: Annotated[
+        Path,
+        typer.Option(
+            "--image",
+            "--png",
+            metavar="FILE",
+            help=f"Chart file to write, its format from the suffix ({', '.join(sorted(plots.FORMATS))}); "
+            "its folder is created. --png is the same option",
+        ),
     ],
     player: Annotated[
         list[str] | None,
         typer.Option(
             "--player", metavar="NAME", help="Player name or alias, repeat for several (--kind history)"
+        ),
+    ] = None,
+    top: Annotated[
+        int | None,
+        typer.Option(
+            "--top",
+            metavar="N",
+            help=f"Without --player: the N best of the latest period (default {plots.DEFAULT_TOP})",
         ),
     ] = None,
     period: PeriodOpt = None,
@@ -41,26 +61,38 @@ def plot_command(
     out: OutOpt = None,
     config: ConfigOpt = None,
 ) -> None:
-    """Draw a chart as a PNG: the rating history of one or more players (a line each, a point at the end
-    of every rated period), or the distribution of the ratings at the end of a period (default: the
-    latest). Names in Chinese, Japanese or Korean are set in a CJK font.
+    """Draw a chart (PNG, JPEG, SVG or PDF, from the file's suffix): the rating history of players (a
+    line each, a point at the end of every rated period; without --player the top 10 of the latest
+    period), or the distribution of the ratings at the end of a period (default: the latest). Titles
+    name the rule set and the period; ranks (tga) are labelled as ranks. Names in Chinese, Japanese or
+    Korean are set in a CJK font.
 
-    Example: ratings plot --player 羽焰 --player 凝兰 --png history.png
-    Example: ratings plot --kind distribution --period 2024-05 --png spread.png
+    Example: ratings plot --player 羽焰 --player 凝兰 --image history.png
+    Example: ratings plot --top 5 --image top5.svg
+    Example: ratings plot --kind distribution --period 2024-05 --image spread.pdf
     """
     out = output_folder(out, config)
     players = player or []
+    _check_options(kind, players, period, top)
+    try:
+        roster = roster_of(out, config) if players else None
+        players = [reports.resolve_player(out, name, roster) for name in players]
+        if kind is Kind.history:
+            written = plots.history_chart(out, players, image, top or plots.DEFAULT_TOP)
+        else:
+            written = plots.distribution_chart(out, period, image)
+    except ReportError as e:
+        fail(str(e), 2)
+    except PlotError as e:
+        fail(str(e), 1)
+    console().print(f"wrote {written} ({written.stat().st_size} bytes)")
+
+
+def _check_options(kind: Kind, players: list[str], period: str | None, top: int | None) -> None:
+    """Exit 2 naming an option that does not apply to ``kind`` with the others given."""
     if kind is Kind.history and period is not None:
         fail("--period does not apply to --kind history (the chart covers every rated period)", 2)
     if kind is Kind.distribution and players:
         fail("--player does not apply to --kind distribution (the chart covers every rated player)", 2)
-    try:
-        if kind is Kind.history:
-            written = plots.history_chart(out, players, png)
-        else:
-            written = plots.distribution_chart(out, period, png)
-    except ReportError as e:
-        fail(str(e), 2)
-    except plots.PlotError as e:
-        fail(str(e), 1)
-    console().print(f"wrote {written} ({written.stat().st_size} bytes)")
+    if top is not None and (kind is Kind.distribution or players):
+        fail("--top does not apply with --player or --kind distribution (it picks the players to draw)", 2)

@@ -1,33 +1,102 @@
-"""cli.reports: the ``ratings audit`` and ``ratings show`` commands, rich tables over :mod:`pipeline.reports`.
+"""cli.reports: the ``ratings audit`` and ``ratings show`` commands, over :mod:`pipeline.reports`.
 
-Two typer command functions, registered by :mod:`pipeline.cli`. They turn options into a query,
-render the DataFrame it returns, and map :class:`~pipeline.reports.ReportError` to exit status 2.
-Knows nothing of how the output folder is laid out or read.
+Two typer command functions, registered by :mod:`pipeline.cli`. They turn options into a query and
+print the DataFrame it returns: a table fitted to the terminal (:func:`pipeline.cli.tables.fitted`;
+ratings with two decimals), or every column in full as CSV or JSON (``--format``); they map
+:class:`~pipeline.reports.ReportError` to exit status 2. Knows nothing of how the output folder is laid
+out or read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
 import pandas as pd
 import typer
-from rich.table import Table
+from rich.cells import cell_len
 
 from pipeline import reports
-from pipeline.cli.common import ConfigOpt, OutOpt, PeriodOpt, console, fail, output_folder
+from pipeline.cli.common import (
+    ConfigOpt,
+    Format,
+    FormatOpt,
+    OutOpt,
+    PeriodOpt,
+    PlayerOpt,
+    TopOpt,
+    WideOpt,
+    console,
+    fail,
+    output_folder,
+    roster_of,
+)
+from pipeline.cli.tables import (
+    Column,
+    cell_text,
+    column_texts,
+    fitted,
+    is_numeric,
+    print_frame,
+    table_width,
+    unsigned_zero,
+)
 from pipeline.rules.base import REASONS
 
 Row = Mapping[Hashable, Any]  # a DataFrame row as a dict
 
+#: The audit table's columns (the values of :func:`_audit_cells`, in order).
+AUDIT_TABLE = (
+    Column("date"),
+    Column("game", drop=3),
+    Column("period", wide=True),
+    Column("black"),
+    Column("white"),
+    Column("result", wrap=True),
+    Column("speed", wrap=True, drop=2),
+    Column("event/stage", wrap=True, drop=4),
+    Column("counted"),
+    Column("reasons", wrap=True),
+    Column("points", wrap=True),
+    Column("source", wrap=True, wide=True),
+)
+#: The standings table's columns, by the standings column each shows.
+STANDINGS_TABLE = {
+    "place": Column("place", right=True),
+    "player": Column("player"),
+    "rank": Column("rank", drop=3),
+    "rating": Column("rating", right=True),
+    "delta": Column("delta", right=True),
+    "games": Column("games", right=True, drop=1),
+    "wins": Column("wins", right=True, drop=2),
+    "losses": Column("losses", right=True, drop=2),
+    "draws": Column("draws", right=True, drop=2),
+    "bonus": Column("bonus", right=True, drop=4),
+    "rating_before": Column("before", right=True, wide=True),
+    "member": Column("member", wide=True),
+}
+#: Report columns a narrow terminal does without first (the evidence and the date say them), by order.
+_REPORT_DROPS = {"period": 5, "event": 4, "threshold": 3, "value": 3, "games": 2}
+_SHORT_ID = 8  # hex digits of a game id in the table (csv and json have all 16)
+
 
 def audit_command(
-    player: Annotated[
-        str | None, typer.Option("--player", help="Player name or alias (any case or width)")
-    ] = None,
+    player: PlayerOpt = None,
     period: PeriodOpt = None,
-    reason: Annotated[str | None, typer.Option("--reason", help=f"Reason code: {', '.join(REASONS)}")] = None,
+    reason: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--reason",
+            metavar="CODE",
+            help=f"Reason code, repeatable or comma-separated (any of them applies): {', '.join(REASONS)}",
+        ),
+    ] = None,
+    counted: Annotated[bool, typer.Option("--counted", help="Only the games that counted")] = False,
+    excluded: Annotated[bool, typer.Option("--excluded", help="Only the games not counted")] = False,
+    fmt: FormatOpt = Format.table,
+    wide: WideOpt = False,
     out: OutOpt = None,
     config: ConfigOpt = None,
 ) -> None:
@@ -35,134 +104,175 @@ def audit_command(
 
     Filters combine; with none, every record is listed. --reason CODE also finds games counted although
     the rule applies (when the configuration counts them). Points: the change each player's rating took
-    from the game, bonus included (shown in brackets).
+    from the game, bonus included (shown in brackets). The table shows the columns that fit the terminal
+    (--wide: every column, with the game's file); --format csv or json gives every column in full.
 
     Example: ratings audit --player 羽焰 --period 2024-05
+    Example: ratings audit --reason draw,handicap --excluded --format csv
     """
-    out = output_folder(out, config)
+    if counted and excluded:
+        fail("--counted and --excluded exclude each other: give one", 2)
+    folder = output_folder(out, config)
+    codes = [code.strip() for given in reason or () for code in given.split(",") if code.strip()]
     try:
-        games = reports.audit_games(out, player=player, period=period, reason=reason)
+        games = reports.audit_games(
+            folder,
+            player=player,
+            period=period,
+            reasons=codes or None,
+            counted=True if counted else False if excluded else None,
+            roster=roster_of(out, config) if player is not None else None,
+        )
     except reports.ReportError as e:
         fail(str(e), 2)
-    shown = console()
-    shown.print(audit_table(games, _title("audit", out, player=player, period=period, reason=reason)))
-    shown.print(f"{len(games)} game{'' if len(games) == 1 else 's'}, {int(games['counted'].sum())} counted")
+    if fmt is not Format.table:
+        print_frame(_audit_frame(games, folder, fmt), fmt)
+        return
+    filters = {"player": player, "period": period, "reason": ",".join(codes) or None}
+    title = _title(
+        "audit", folder, counted="" if counted else None, excluded="" if excluded else None, **filters
+    )
+    pairs = [cell_len(_points(c, bonus=False)) for changes in games["changes"] for c in changes]
+    columns = [replace(c, least=max(pairs, default=1)) if c.name == "points" else c for c in AUDIT_TABLE]
+    _print_table(title, columns, [_audit_cells(g) for g in games.to_dict("records")], wide)
+    console().print(
+        f"{len(games)} game{'' if len(games) == 1 else 's'}, {int(games['counted'].sum())} counted"
+    )
 
 
 def show_command(
     period: PeriodOpt = None,
-    top: Annotated[
-        int | None, typer.Option("--top", min=1, help="Show only the first N players (rows with --report)")
-    ] = None,
+    top: TopOpt = None,
     report: Annotated[
         str | None,
         typer.Option(
             "--report",
-            help=f"Show a rule set's report table instead: {', '.join(sorted(reports.REPORT_FILES))} (hkga)",
+            metavar="NAME",
+            help="Show a report table of the run instead: "
+            + "; ".join(f"{n} ({', '.join(r)})" for n, r in reports.REPORT_RULE_SETS.items()),
         ),
     ] = None,
+    fmt: FormatOpt = Format.table,
+    wide: WideOpt = False,
     out: OutOpt = None,
     config: ConfigOpt = None,
 ) -> None:
-    """Show the standings at the end of a period (default: the latest), best rating first; or, with
-    --report NAME, a table the run's rule set wrote (hkga: fees, certification; every year at once).
+    """Show the standings at the end of a period (default: the latest), best rating first.
+
+    With --report NAME, show instead a table the run's rule set wrote, every year at once: promotions
+    (cga-dan, tga), fees (hkga, tga) or certification (hkga). The table shows the columns that fit the
+    terminal, ratings with two decimals (--wide: every column); --format csv or json gives every column
+    with its full value.
 
     Example: ratings show --period 2024-05 --top 10
-    Example: ratings show --report fees
+    Example: ratings show --report fees --format csv
     """
-    out = output_folder(out, config)
+    folder = output_folder(out, config)
     if report is not None:
-        _show_report(out, report, period, top)
+        _show_report(folder, report, period, top, fmt, wide)
         return
     try:
-        table = reports.standings(out, period=period, top=top)
-        rated = reports.rated_periods(out)
+        table = reports.standings(folder, period=period, top=top)
+        rated = reports.rated_periods(folder)
     except reports.ReportError as e:
         fail(str(e), 2)
+    if fmt is not Format.table:
+        print_frame(table, fmt)
+        return
     shown = period or (rated[-1] if rated else None)
     if shown is None:
-        console().print(f"no rated period in {out}: no game was counted")
+        console().print(f"no rated period in {folder}: no game was counted")
         return
-    console().print(standings_table(table, f"standings {shown}: {out}"))
+    names = [c for c in STANDINGS_TABLE if c not in ("draws", "bonus") or (table[c] != 0).any()]
+    rows = standings_cells(table, names)
+    _print_table(f"standings {shown}: {folder}", [STANDINGS_TABLE[n] for n in names], rows, wide)
 
 
-def _show_report(out: Path, name: str, period: str | None, top: int | None) -> None:
-    """Print the report table ``name`` of ``out`` (exit 2 if it has none, or --period was given)."""
+def _show_report(out: Path, name: str, period: str | None, top: int | None, fmt: Format, wide: bool) -> None:
+    """Print the report table ``name`` of ``out`` (no rows when the run's rule set computes none: the
+    same table under every rule set, saying so); exit 2 if --period was given."""
     if period is not None:
         fail(f"--period does not apply to --report {name} (the table covers the whole run)", 2)
     try:
         frame = reports.rule_set_report(out, name, top=top)
     except reports.ReportError as e:
         fail(str(e), 2)
-    console().print(report_table(frame, f"{name}: {out}"))
-    console().print(f"{len(frame)} row{'' if len(frame) == 1 else 's'}")
+    if fmt is not Format.table:
+        print_frame(frame, fmt)
+        return
+    texts = {c: column_texts(frame[c]) for c in frame.columns}
+    columns = [_report_column(str(c), texts[c], is_numeric(frame[c])) for c in frame.columns]
+    rows = list(zip(*texts.values(), strict=True)) if len(frame) else []
+    _print_table(f"{name}: {out}", columns, rows, wide)
+    console().print(f"{len(frame)} row{'' if len(frame) == 1 else 's'}{_why_empty(out, name, frame)}")
 
 
-def report_table(frame: pd.DataFrame, title: str) -> Table:
-    """One row per row of ``frame``, every column; numbers right-aligned, booleans yes/no, nulls blank."""
-    table = Table(title=title)
-    for name in frame.columns:
-        numeric = pd.api.types.is_numeric_dtype(frame[name]) and not pd.api.types.is_bool_dtype(frame[name])
-        table.add_column(str(name), justify="right" if numeric else "left")
-    for row in frame.to_dict("records"):
-        table.add_row(*(_report_cell(v) for v in row.values()))
-    return table
+def _why_empty(out: Path, name: str, frame: pd.DataFrame) -> str:
+    """Why a report has no rows, when the run's rule set computes no such report; else nothing."""
+    rule_set, writers = reports.run_rule_set(out), reports.REPORT_RULE_SETS[name]
+    if len(frame) or rule_set in writers:
+        return ""
+    return f": the run's rule set ({rule_set}) computes no {name} report ({', '.join(writers)} do)"
 
 
-def _report_cell(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return "" if value is None or value is pd.NaT else _text(value)
+def _report_column(name: str, texts: Sequence[str], numeric: bool) -> Column:
+    """A report table's column: numbers right-aligned; text with spaces may wrap (names, dates and
+    ranks do not); the game id only with --wide; the columns of :data:`_REPORT_DROPS` leave a narrow
+    terminal first."""
+    wrap = not numeric and any(" " in t for t in texts)
+    return Column(name, wrap=wrap, right=numeric, drop=_REPORT_DROPS.get(name, 0), wide=name == "game_id")
 
 
-def audit_table(games: pd.DataFrame, title: str) -> Table:
-    """One row per game of :func:`pipeline.reports.audit_games`."""
-    table = Table(title=title)
-    for name in ("date", "period", "black", "white", "result", "speed", "event/stage"):
-        table.add_column(name)
-    table.add_column("counted")
-    table.add_column("reasons")
-    table.add_column("points")
-    for game in games.to_dict("records"):
-        table.add_row(
-            _text(game["date"]),
-            _text(game["period"]),
-            _text(game["black"]),
-            _text(game["white"]),
-            _text(game["result"]),
-            _speed(game),
-            _event(game),
-            "yes" if game["counted"] else "no",
-            _reasons(game),
-            "\n".join(_points(c) for c in game["changes"]),
-        )
-    return table
+def _print_table(title: str, columns: Sequence[Column], rows: Sequence[Sequence[str]], wide: bool) -> None:
+    """Print a :func:`~pipeline.cli.tables.fitted` table (with ``wide``, as wide as it needs)."""
+    width = console().width
+    table = fitted(title, columns, rows, width, wide)
+    console(max(width, table_width(table)) if wide else None).print(table)
 
 
-def standings_table(standings: pd.DataFrame, title: str) -> Table:
-    """One row per player of :func:`pipeline.reports.standings`; draws and bonus columns only when some
-    row has them."""
-    columns = ["place", "player", "rank", "rating", "delta", "games", "wins", "losses"]
-    columns += [c for c in ("draws", "bonus") if (standings[c] != 0).any()]
-    table = Table(title=title)
-    for name in columns:
-        table.add_column(name, justify="left" if name in ("player", "rank") else "right")
-    for row in standings.to_dict("records"):
-        table.add_row(*(_cell(name, row) for name in columns))
-    return table
+def standings_cells(standings: pd.DataFrame, names: Sequence[str]) -> list[list[str]]:
+    """The texts of the standings columns ``names``, row by row: ratings and changes with two decimals
+    when any is fractional, changes signed, a rank that moved with the one before it (``3d→4d``)."""
+    texts = {n: column_texts(standings[n], signed=n in ("delta", "bonus")) for n in names}
+    if "bonus" in texts:
+        texts["bonus"] = [
+            "" if v == 0 else t for v, t in zip(standings["bonus"], texts["bonus"], strict=True)
+        ]
+    if "rank" in texts:
+        texts["rank"] = [
+            f"{b}→{r}" if isinstance(b, str) and b != r else t
+            for r, b, t in zip(standings["rank"], standings["rank_before"], texts["rank"], strict=True)
+        ]
+    return [[texts[n][i] for n in names] for i in range(len(standings))]
 
 
-def _cell(name: str, row: Row) -> str:
-    value = row[name]
-    if name == "bonus":
-        return _signed(value) if value else ""
-    if name == "delta":
-        return _signed(value)
-    if name == "rating":
-        return _number(value)
-    if name == "rank" and row["rank_before"] not in (None, value):
-        return f"{value} (was {row['rank_before']})"
-    return _text(value)
+def _audit_cells(game: Row) -> list[str]:
+    """The texts of :data:`AUDIT_TABLE` for one row of :func:`pipeline.reports.audit_games`."""
+    return [
+        cell_text(game["date"]),
+        str(game["game_id"])[:_SHORT_ID],
+        cell_text(game["period"]),
+        cell_text(game["black"]),
+        cell_text(game["white"]),
+        cell_text(game["result"]),
+        _speed(game),
+        _event(game),
+        "yes" if game["counted"] else "no",
+        _reasons(game),
+        "\n".join(_points(c) for c in game["changes"]),
+        cell_text(game["source"]),
+    ]
+
+
+def _audit_frame(games: pd.DataFrame, out: Path, fmt: Format) -> pd.DataFrame:
+    """The audit rows for csv or json: every column with the record's ``source_path`` and
+    ``game_index``; for csv the ``changes`` as a ``points`` text (``羽焰 +1;凝兰 -1``)."""
+    where = reports.read_games(out, columns=["game_id", "source_path", "game_index"])
+    frame = games.merge(where, on="game_id", how="left", validate="one_to_one")
+    if fmt is Format.csv:
+        frame["points"] = [";".join(_points(c) for c in changes) for changes in frame["changes"]]
+        frame = frame.drop(columns="changes")
+    return frame
 
 
 def _speed(game: Row) -> str:
@@ -186,30 +296,20 @@ def _reasons(game: Row) -> str:
     return "\n".join(lines)
 
 
-def _points(change: dict[str, Any]) -> str:
-    """``羽焰 +30`` or, with a bonus, ``羽焰 +30 (+10 team match win)``."""
+def _points(change: dict[str, Any], bonus: bool = True) -> str:
+    """``羽焰 +30`` or, with a bonus (when ``bonus``), ``羽焰 +30 (+10 team match win)``."""
     text = f"{change['player']} {_signed(change['delta'])}"
-    if change["bonus"]:
+    if change["bonus"] and bonus:
         text += f" ({_signed(change['bonus'])} {change['bonus_rule'] or 'bonus'})"
     return text
 
 
 def _signed(value: float) -> str:
-    """``+30``, ``-5``, ``0``."""
-    text = _number(value)
-    return text if text == "0" or text.startswith("-") else f"+{text}"
-
-
-def _number(value: float) -> str:
-    """At most two decimals, trailing zeros dropped: 30, -0.5, 128.25."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
-
-
-def _text(value: Any) -> str:
-    return "" if value is None or (isinstance(value, float) and value != value) else str(value)
+    """``+30``, ``-5``, ``+0.5``, ``0``: at most two decimals, trailing zeros dropped."""
+    text = f"{value:+.2f}".rstrip("0").rstrip(".")
+    return unsigned_zero(text)
 
 
 def _title(command: str, out: Path, **filters: str | None) -> str:
-    given = " ".join(f"--{k} {v}" for k, v in filters.items() if v is not None)
+    given = " ".join(f"--{k} {v}".rstrip() for k, v in filters.items() if v is not None)
     return f"{command}: {out}" + (f" ({given})" if given else "")

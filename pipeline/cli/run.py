@@ -1,32 +1,57 @@
 """cli.run: the ``ratings run`` and ``ratings ingest`` commands: configuration in, the library's
-stages run, the end-of-run tables out (with a progress bar for large folders)."""
+stages run, the end-of-run tables out (with a progress bar for large folders).
+
+Ctrl-C stops the bar and exits 130 with one line saying how many files parsed so far are kept in the
+cache for the next run and that nothing was published. Knows nothing of
+how the stages work; the end-of-run warnings about awards come from :mod:`pipeline.reports.summary`.
+"""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+import signal
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from pipeline import config as config_mod
-from pipeline.cli.common import ConfigOpt, fail
-from pipeline.ingest import IngestError, IngestOptions, IngestResult
+from pipeline.cli.common import ConfigOpt, fail, settings_of
+from pipeline.ingest import IngestError, IngestOptions, IngestResult, Interrupted
 from pipeline.ingest import ingest as ingest_stage
+from pipeline.output import folder as outputs
 from pipeline.reports.summary import ingest_counts
-from pipeline.run import RunReport, plan, run_all
+from pipeline.run import RunReport, check_folders, plan, run_all
 
 _PROGRESS_FROM = 300  # files to parse before a progress bar is worth showing
 
-RawOpt = Annotated[Path | None, typer.Option("--raw", help="Folder of SGF records, read recursively")]
-OutOpt = Annotated[Path | None, typer.Option("--out", help="Folder for the outputs")]
+RawOpt = Annotated[
+    Path | None, typer.Option("--raw", metavar="DIR", help="Folder of SGF records, read recursively")
+]
+OutOpt = Annotated[Path | None, typer.Option("--out", metavar="DIR", help="Folder for the outputs")]
 WorkersOpt = Annotated[
-    int | None, typer.Option("--workers", min=1, help="Worker processes (default: every core)")
+    int | None,
+    typer.Option(
+        "--workers", metavar="N", min=0, help="Worker processes; 0 (the default) means one per core"
+    ),
+]
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Parse on the Dask cluster of this scheduler (tcp://HOST:8786); its workers must read the raw "
+        "folder at the same path",
+    ),
+]
+RulesOpt = Annotated[
+    str | None, typer.Option("--rules", metavar="NAME", help="Rule set name, e.g. club, hkga, tga")
 ]
 
 
@@ -34,56 +59,123 @@ def run_command(
     config: ConfigOpt = None,
     raw: RawOpt = None,
     out: OutOpt = None,
-    rules: Annotated[str | None, typer.Option("--rules", help="Rule set name, e.g. club")] = None,
+    rules: RulesOpt = None,
     workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Run every stage: ingest, audit, rate, and write the snapshots; end with a summary.
 
+    The output folder switches to the new output only when every stage is done: a failure or Ctrl-C
+    leaves the previous output as it was.
+
     Example: ratings run --config config/ratings.toml --raw data/raw --out data/processed --rules club
     """
-    settings = _settings(config, raw, out, workers)
+    settings = _settings(config, raw, out, workers, scheduler)
     try:
         checked = plan(settings, rules)
     except config_mod.ConfigError as e:
         fail(str(e), 2)
-    with _progress() as options:
-        try:
+    try:
+        with _terminate_as_interrupt(), _progress() as options:
             report = run_all(
                 checked,
                 dataclasses.replace(
-                    options, workers=settings.workers, speed_threshold_s=settings.speed_threshold_s
+                    options,
+                    workers=settings.workers,
+                    speed_threshold_s=settings.speed_threshold_s,
+                    file_timeout_s=settings.file_timeout_s,
+                    scheduler=settings.scheduler,
                 ),
             )
-        except IngestError as e:
-            fail(str(e), 2)
+    except IngestError as e:
+        fail(str(e), 2)
+    except KeyboardInterrupt as e:
+        interrupted(settings.out, e)
     Console().print(run_table(report))
 
 
-def ingest_command(raw: RawOpt = None, out: OutOpt = None, workers: WorkersOpt = None) -> None:
+def ingest_command(
+    raw: RawOpt = None, out: OutOpt = None, workers: WorkersOpt = None, scheduler: SchedulerOpt = None
+) -> None:
     """Parse new and changed files under the raw folder into the cache (out/.cache) and count them.
 
     Example: ratings ingest --raw data/raw --out data/processed --workers 2
     """
-    settings = _settings(None, raw, out, workers)
-    with _progress() as options:
-        try:
+    settings = _settings(None, raw, out, workers, scheduler)
+    try:
+        check_folders(settings)
+    except config_mod.ConfigError as e:
+        fail(str(e), 2)
+    try:
+        with _terminate_as_interrupt(), _progress() as options:
             result = ingest_stage(
-                settings.raw, settings.out, dataclasses.replace(options, workers=settings.workers)
+                settings.raw,
+                settings.out,
+                dataclasses.replace(
+                    options,
+                    workers=settings.workers,
+                    file_timeout_s=settings.file_timeout_s,
+                    scheduler=settings.scheduler,
+                ),
             )
-        except IngestError as e:
-            fail(str(e), 2)
-    Console().print(ingest_table(result, ingest_counts(result.games), settings.out))
+    except IngestError as e:
+        fail(str(e), 2)
+    except KeyboardInterrupt as e:
+        interrupted(settings.out, e)
+    counts = ingest_counts(result.games)
+    table = ingest_table(result, counts, settings.out)
+    table.add_row("warnings", f"{counts['warnings']} in records")
+    Console().print(table)
+
+
+def interrupted(out: Path, stop: KeyboardInterrupt | None = None) -> NoReturn:
+    """Say on standard error that the run was interrupted (by ``stop``: an :class:`Interrupted` tells
+    how many files parsed so far the cache keeps) and what became of ``out``; exit 130."""
+    kept = (
+        f"the previous output in {out} is intact"
+        if (out / outputs.GAMES_FILE).exists()
+        else f"{out} is as it was"
+    )
+    parsed = ""
+    if isinstance(stop, Interrupted):
+        parsed = (
+            f"{stop.kept:,} file{'s' if stop.kept != 1 else ''} parsed so far "
+            f"{'are' if stop.kept != 1 else 'is'} kept in the cache; "
+            if stop.kept
+            else "no file was parsed yet; "
+        )
+    Console(stderr=True).print(
+        f"interrupted: {parsed}nothing was published; {kept}", soft_wrap=True, markup=False
+    )
+    raise typer.Exit(130)
 
 
 def _settings(
-    path: Path | None, raw: Path | None, out: Path | None, workers: int | None
+    path: Path | None, raw: Path | None, out: Path | None, workers: int | None, scheduler: str | None
 ) -> config_mod.RunConfig:
+    """The configuration with the flags given over it (``--workers 0``: one per core). Exits 2 with the
+    message for a bad ``--scheduler``."""
     try:
-        settings = config_mod.load(path)
+        return config_mod.with_overrides(
+            settings_of(path), raw=raw, out=out, workers=workers, scheduler=scheduler
+        )
     except config_mod.ConfigError as e:
         fail(str(e), 2)
-    overrides: dict[str, Any] = {"raw": raw, "out": out, "workers": workers}
-    return dataclasses.replace(settings, **{k: v for k, v in overrides.items() if v is not None})
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """While the ``with`` lasts, SIGTERM (a plain ``kill``, a service manager stopping the job) is
+    Ctrl-C: the parse so far is checkpointed and nothing is published. The previous handler after."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 @contextmanager
@@ -101,36 +193,52 @@ def _progress() -> Iterator[IngestOptions]:
 
 
 def ingest_table(result: IngestResult, c: dict[str, Any], out: Path) -> Table:
-    """The ingest table: files, games, parse errors by kind, encodings, unknown fields."""
-    table = Table(title=f"ingest: {out}", show_header=False)
+    """The ingest table: files, game records (read, and with a parse error by kind), the files'
+    encodings, speeds, unknown fields, and the records' parse warnings."""
+    table = Table(title=escape(f"ingest: {out}"), show_header=False)
     table.add_row(
         "files", f"{c['files']} ({result.parsed} parsed, {result.reused} unchanged) in {result.seconds:.2f} s"
     )
-    table.add_row("games", str(c["games"]))
+    unreadable = c["records"] - c["games"]
+    table.add_row("records", f"{c['records']} ({c['games']} games, {unreadable} with a parse error)")
     table.add_row("parse errors", _pairs(c["parse_errors"]) or "none")
-    table.add_row("encodings", _pairs(c["encodings"]))
-    table.add_row("speed", _pairs(c["speed"]))
+    table.add_row("encodings", f"{_pairs(c['encodings']) or 'none'} (files)")
+    table.add_row("speed", _pairs(c["speed"]) or "none")
     table.add_row("unknown", _pairs(c["unknown"]))
-    table.add_row("warnings", str(c["warnings"]))
     return table
 
 
-def run_table(report: RunReport) -> Table:
-    """The end-of-run table: the ingest rows, then games counted and excluded by reason, players, periods."""
+def run_table(report: RunReport, extra_warnings: Sequence[str] = ()) -> Table:
+    """The end-of-run table: the ingest rows, then the records counted and excluded by reason, players,
+    periods, the warnings (the records' parse warnings and the run's, each of the run's on a row) and
+    what was written. ``extra_warnings`` are added to the run's unless already among them."""
     c = report.counts
     table = ingest_table(report.ingest, c, report.out)
-    table.title = f"ratings: {report.out}"
-    table.add_row("counted", f"{c['counted']} of {c['counted'] + c['excluded']} game records")
-    table.add_row("excluded", _pairs(c["reasons"]) or "none")
+    table.title = escape(f"ratings: {report.out}")
+    table.add_row("counted", f"{c['counted']} of {c['counted'] + c['excluded']} records")
+    reasons = _pairs(c["reasons"])
+    table.add_row("excluded", f"{c['excluded']}" + (f" ({reasons})" if reasons else ""))
     table.add_row("players rated", str(report.players))
-    span = f"{report.periods[0]} .. {report.periods[-1]}" if report.periods else "none"
-    table.add_row("periods", f"{len(report.periods)} ({span})")
-    for warning in report.warnings:
-        table.add_row("warning", warning)
+    table.add_row("periods", _periods(report.periods))
+    warnings = [*report.warnings, *(w for w in extra_warnings if w not in report.warnings)]
+    table.add_row(
+        "warnings",
+        f"{c['warnings'] + len(warnings)} ({c['warnings']} in records, {len(warnings)} from the run)",
+    )
+    for warning in warnings:
+        table.add_row("warning", escape(warning))
     written = "games.parquet, ratings/, changes/, awards/, leaderboards/, promotions.parquet"
     extra = "".join(f", {name}" for name in report.reports)
-    table.add_row("output", f"{report.out}/ ({written}{extra})")
+    table.add_row("output", escape(f"{report.out}/ ({written}{extra})"))
     return table
+
+
+def _periods(periods: list[str]) -> str:
+    """``none``, ``1 (2024)``, ``4 (2024-05 .. 2024-08)``."""
+    if not periods:
+        return "none"
+    span = periods[0] if len(periods) == 1 else f"{periods[0]} .. {periods[-1]}"
+    return f"{len(periods)} ({span})"
 
 
 def _pairs(counts: dict[str, int]) -> str:

@@ -1,21 +1,22 @@
 """reports: questions put to a finished output folder: which games counted and why not, and the standings.
 
-Reads ``games.parquet``, ``ratings/`` and ``changes/`` as ``ratings run`` wrote them (DESIGN.md output
-contract), through the readers of :mod:`pipeline.output.folder` (whose names and constants it re-exports), and
-answers with pandas DataFrames. Knows nothing of the configuration (the roster is seen only through the
-names the run wrote into ``games.parquet``), of how the audit decided or a rule set rated, of the folder's
-file layout beyond :mod:`pipeline.output.folder`, and of rendering (the command line's tables live in
+Reads ``games.parquet``, ``ratings/`` and ``changes/`` as ``ratings run`` wrote them (README.md, "Outputs"),
+through the readers of :mod:`pipeline.output.folder` (whose names and constants it re-exports), and answers
+with pandas DataFrames. Knows nothing of the configuration (the roster is seen only through the names the run
+wrote into ``games.parquet``), of how the audit decided or a rule set rated, of the folder's file layout
+beyond :mod:`pipeline.output.folder`, and of rendering (the command line's tables live in
 :mod:`pipeline.cli.reports`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from pipeline.config.roster import name_key
+from pipeline.config.roster import Roster, name_key
 from pipeline.output import folder as outputs
 from pipeline.output.folder import (
     GAMES_FILE,
@@ -27,6 +28,7 @@ from pipeline.output.folder import (
     rated_periods,
     read_games,
 )
+from pipeline.reports.explain.names import UnknownPlayer, resolve_player
 from pipeline.rules.base import REASONS
 
 __all__ = [
@@ -34,17 +36,24 @@ __all__ = [
     "GAMES_FILE",
     "PART",
     "REPORT_FILES",
+    "REPORT_RULE_SETS",
     "STANDINGS_COLUMNS",
     "ReportError",
+    "UnknownPlayer",
     "audit_games",
     "game_periods",
     "players_named",
     "rated_periods",
     "read_games",
+    "resolve_player",
     "rule_set_report",
+    "run_rule_set",
     "standings",
 ]
 
+#: The rule sets that write each report of :data:`REPORT_FILES` (``promotions.parquet`` is always written,
+#: with rows only under these).
+REPORT_RULE_SETS = {"certification": ("hkga",), "fees": ("hkga", "tga"), "promotions": ("cga-dan", "tga")}
 #: The columns of :func:`audit_games`, in order.
 AUDIT_COLUMNS = (
     "seq",
@@ -86,19 +95,26 @@ _CHANGE_KEYS = ("player", "color", "delta", "points", "bonus", "bonus_rule")
 
 
 def audit_games(
-    out: Path, player: str | None = None, period: str | None = None, reason: str | None = None
+    out: Path,
+    player: str | None = None,
+    period: str | None = None,
+    reasons: Sequence[str] | None = None,
+    counted: bool | None = None,
+    roster: Roster | None = None,
 ) -> pd.DataFrame:
     """Every game record in ``out`` that matches all the filters given, counted or not, in ``seq`` order.
 
     Args:
         out: an output folder written by ``ratings run``.
-        player: a player name, compared NFKC-folded and casefolded with every spelling the records used
-            and with the canonical (roster) names; a game matches when either side is a player that
-            ``player`` spells, whichever spelling that game's record used.
+        player: a player name, resolved by :func:`resolve_player` (any spelling a record used, a rated
+            name, a ``roster`` name or alias; case and width aside); a game matches when either side is
+            that player, whichever spelling that game's record used.
         period: a period label (``2024-05``); records without a usable date have no period.
-        reason: a reason code of RULES.md §0 (:data:`~pipeline.rules.base.REASONS`); a game matches when
-            the rule applies to it: it was excluded for it, or it was counted although the rule applies
-            because the configuration counts such games (the code is then among its ``notes``).
+        reasons: reason codes (docs/rules.md ("Reason codes"), :data:`~pipeline.rules.base.REASONS`); a game
+            matches when one of them applies to it: it was excluded for it, or it was counted although the
+            rule applies because the configuration counts such games (the code is then among its ``notes``).
+        counted: True keeps the counted games only, False the games not counted (None: both).
+        roster: the run's roster, for aliases no record used.
 
     Returns:
         One row per record, columns :data:`AUDIT_COLUMNS`: ``black``/``white`` the canonical names (the
@@ -111,21 +127,29 @@ def audit_games(
         for a game not counted).
 
     Raises:
-        ReportError: if ``out`` holds no output, ``reason`` is not a reason code, ``period`` is not a
-            period of the run, or ``player`` names no player of any record.
+        ReportError: if ``out`` holds no output, a reason is not a reason code (the message lists them),
+            ``period`` is not a period of the run, or ``player`` names two players.
+        UnknownPlayer: if ``player`` names no player (the message suggests close names).
     """
     games = read_games(out)
-    if reason is not None and reason not in REASONS:
-        raise ReportError(f"unknown reason {reason!r} (reason codes: {', '.join(REASONS)})")
+    unknown = [r for r in reasons or () if r not in REASONS]
+    if unknown:
+        raise ReportError(f"unknown reason {unknown[0]!r} (reason codes: {', '.join(REASONS)})")
     keep = pd.Series(True, index=games.index)
     if period is not None:
         check_period(period, game_periods(out, games), out)
         keep &= games["period"] == period
     if player is not None:
-        keep &= _plays(games, player, out)
-    if reason is not None:
-        applies = [reason in (*r, *n) for r, n in zip(games["reasons"], games["notes"], strict=True)]
+        name = resolve_player(out, player, roster, games)
+        keep &= (games["black_player"] == name) | (games["white_player"] == name)
+    if reasons:
+        wanted = set(reasons)
+        applies = [
+            bool(wanted.intersection((*r, *n))) for r, n in zip(games["reasons"], games["notes"], strict=True)
+        ]
         keep &= pd.Series(applies, index=games.index, dtype=bool)
+    if counted is not None:
+        keep &= games["counted"].astype(bool) == counted
     chosen = games[keep.to_numpy(dtype=bool)]
     return _audit_rows(chosen, _changes_of(out, chosen))
 
@@ -163,8 +187,8 @@ def standings(out: Path, period: str | None = None, top: int | None = None) -> p
 
 
 def rule_set_report(out: Path, name: str, top: int | None = None) -> pd.DataFrame:
-    """A report table of the run (``promotions``, with their evidence; ``hkga``: ``fees``,
-    ``certification``; ``tga``: ``fees``), as written.
+    """A report table of the run, as written: ``promotions`` (with their evidence), ``fees`` or
+    ``certification``, written by the rule sets of :data:`REPORT_RULE_SETS`.
 
     Args:
         out: an output folder written by ``ratings run``.
@@ -172,28 +196,20 @@ def rule_set_report(out: Path, name: str, top: int | None = None) -> pd.DataFram
         top: keep only the first ``top`` rows (None: every row).
 
     Returns:
-        The table of ``out/<REPORT_FILES[name]>``, its columns and row order as the rule set wrote them.
+        The table of ``out/<REPORT_FILES[name]>``, its columns and row order as the rule set wrote them;
+        the same under every rule set: no rows when there is nothing to report, also under a rule set
+        that computes no such report (:func:`pipeline.output.folder.read_report`).
 
     Raises:
-        ReportError: if ``out`` holds no output, ``name`` is not a report name, ``top`` is less than 1,
-            or the run's rule set wrote no such report (the message names the rule set of the run).
+        ReportError: if ``out`` holds no output, ``name`` is not a report name or ``top`` is less than 1.
     """
-    read_games(out, columns=["seq"])  # the missing-output message, the same for every query
-    if name not in REPORT_FILES:
-        raise ReportError(f"unknown report {name!r} (reports: {', '.join(sorted(REPORT_FILES))})")
     if top is not None and top < 1:
         raise ReportError(f"--top must be 1 or more, got {top}")
-    path = out / REPORT_FILES[name]
-    if not path.exists():  # also a link left from an earlier run whose rule set wrote it
-        raise ReportError(
-            f"no {name} report in {out}: the run's rule set ({_run_rule_set(out)}) wrote no "
-            f"{REPORT_FILES[name]} (fees: hkga and tga; certification: hkga)"
-        )
-    table = pd.read_parquet(path)
+    table = outputs.read_report(out, name)
     return table if top is None else table.head(top)
 
 
-def _run_rule_set(out: Path) -> str:
+def run_rule_set(out: Path) -> str:
     """The rule set named in ``out/manifest.json``, or ``unknown`` if it cannot be read."""
     return str(outputs.read_manifest(out).get("rule_set", "unknown"))
 
@@ -201,6 +217,7 @@ def _run_rule_set(out: Path) -> str:
 def players_named(games: pd.DataFrame, player: str, out: Path) -> set[str]:
     """The canonical names ``player`` spells in ``games`` (any spelling a record used, or the canonical
     name; compared by :func:`pipeline.config.roster.name_key`). ``out`` is only named in the error.
+    :func:`resolve_player` is the resolver the commands share (roster aliases, suggestions).
 
     Raises ReportError if no record spells ``player``.
     """
@@ -214,12 +231,6 @@ def players_named(games: pd.DataFrame, player: str, out: Path) -> set[str]:
     if not names:
         raise ReportError(f"no player {player!r} in {out / GAMES_FILE}")
     return names
-
-
-def _plays(games: pd.DataFrame, player: str, out: Path) -> pd.Series[bool]:
-    """Rows where either side is a player ``player`` spells. Raises as :func:`players_named`."""
-    names = players_named(games, player, out)
-    return games["black_player"].isin(names) | games["white_player"].isin(names)
 
 
 def _changes_of(out: Path, games: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:

@@ -1,8 +1,9 @@
 """leaderboards: the per-period and yearly boards of games played, wins, win rate and longest winning streak.
 
-RULES.md §1 (seed 001: 月度和年度对局数榜、胜率榜、胜局榜、连胜榜). Input is the changes table: one row per
-counted game x rated player. Knows nothing of validity, ratings, points or bonuses: every row it is given is a
-counted game, and ``score`` (1 win, 0 loss, 0.5 draw) is all it reads of the result. Does no I/O.
+The club proposal's boards (月度和年度对局数榜、胜率榜、胜局榜、连胜榜; docs/rules.md ("club")). Input is the
+changes table: one row per counted game x rated player. Knows nothing of validity, ratings, points or bonuses:
+every row it is given is a counted game, and ``score`` (1 win, 0 loss, 0.5 draw) is all it reads of the
+result. Does no I/O.
 """
 
 from __future__ import annotations
@@ -10,23 +11,30 @@ from __future__ import annotations
 import pandas as pd
 import pyarrow as pa
 
+from pipeline.ingest.schema import described as _f
+
 #: One row per player x board. ``scope`` is "period" (``period`` is a rating period such as "2024-05") or
 #: "year" (``period`` is a calendar year such as "2024"). Places: 1 = best, ties share the lowest place.
 LEADERBOARD = pa.schema(
     [
-        pa.field("period", pa.string(), nullable=False),
-        pa.field("scope", pa.string(), nullable=False),
-        pa.field("player", pa.string(), nullable=False),
-        pa.field("games", pa.int32(), nullable=False),
-        pa.field("wins", pa.int32(), nullable=False),
-        pa.field("losses", pa.int32(), nullable=False),
-        pa.field("draws", pa.int32(), nullable=False),
-        pa.field("win_rate", pa.float64(), nullable=False),
-        pa.field("longest_streak", pa.int32(), nullable=False),
-        pa.field("games_place", pa.int32(), nullable=False),
-        pa.field("wins_place", pa.int32(), nullable=False),
-        pa.field("win_rate_place", pa.int32()),
-        pa.field("streak_place", pa.int32(), nullable=False),
+        _f(
+            "period",
+            pa.string(),
+            "the board's period: a rating period, or a calendar year (scope year)",
+            False,
+        ),
+        _f("scope", pa.string(), "period (the rating period's board) or year (the calendar year's)", False),
+        _f("player", pa.string(), "the player", False),
+        _f("games", pa.int32(), "counted games on the board", False),
+        _f("wins", pa.int32(), "games won", False),
+        _f("losses", pa.int32(), "games lost", False),
+        _f("draws", pa.int32(), "games drawn", False),
+        _f("win_rate", pa.float64(), "wins / games", False),
+        _f("longest_streak", pa.int32(), "longest run of consecutive wins (a loss or a draw ends it)", False),
+        _f("games_place", pa.int32(), "place by games (1 = most; ties share the lowest place)", False),
+        _f("wins_place", pa.int32(), "place by wins", False),
+        _f("win_rate_place", pa.int32(), "place by win rate; null below the minimum of games (5)"),
+        _f("streak_place", pa.int32(), "place by longest streak", False),
     ]
 )
 

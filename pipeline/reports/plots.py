@@ -1,80 +1,57 @@
-"""plots: PNG charts of a finished output folder: players' rating histories, a period's rating distribution.
+"""plots: charts of a finished output folder: players' rating histories, a period's rating distribution.
 
-Reads ``ratings/`` and ``games.parquet`` as ``ratings run`` wrote them, through :mod:`pipeline.reports`
-(which also raises the errors for a missing output or an unknown period), and draws with matplotlib's Agg
-canvas on a figure of its own: no pyplot, no backend switched for the process, settings held in an
-``rc_context`` for the drawing only. Names are set in a CJK font (:func:`cjk_font`: the Noto Sans CJK SC
-that the ``mplfonts`` package ships, else a system font that has the glyphs), so Chinese, Japanese and
-Korean names render instead of empty boxes. Knows nothing of rule sets or of the command line.
+Reads ``ratings/``, ``games.parquet`` and ``manifest.json`` as ``ratings run`` wrote them, through
+:mod:`pipeline.reports` (which also raises the errors for a missing output or an unknown period), and
+draws with matplotlib's Agg canvas on a figure of its own: no pyplot, no backend switched for the
+process, settings held in an ``rc_context`` for the drawing only. The file's suffix picks the format
+(:data:`FORMATS`: PNG, JPEG, SVG, PDF); it is written atomically. Names are set in a CJK font
+(:mod:`pipeline.reports.fonts`), so Chinese, Japanese and Korean names render instead of empty boxes.
+Titles name the run's rule set (from the manifest) and the period. Ratings that are ranks
+(:func:`rank_scale`: whole numbers, one rank each, as tga's dans and kyus) get one tick per rank,
+labelled with it (``2d 3d 4d``).
+
+Knows nothing of how a rule set rates, or of the command line.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import importlib.util
 from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from pipeline import reports
 from pipeline.audit import periods as periods_mod
 from pipeline.output import folder as outputs
+from pipeline.output.store import atomic_path
 from pipeline.reports import ReportError
+from pipeline.reports.fonts import cjk_font, family
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
     _Painter = Callable[[Axes], None]
 
-#: Characters a CJK font must have to be chosen: Simplified and Traditional Chinese, kana, hangul.
-CJK_PROBE = "羽焰凝兰阿扬宜城老僧陳志明鄭龍ひらがなカタカナ한국어"
-#: The font file in the ``mplfonts`` package (Noto Sans CJK SC: every CJK ideograph, kana and hangul).
-PACKAGED_FONT = ("mplfonts", "fonts/NotoSansCJKsc-Regular.otf")
+#: Rating -> rank label, for ratings that are ranks (:func:`rank_scale`).
+RankScale = dict[float, str]
+_Series = dict[str, list[tuple[dt.date, float]]]
+
 SIZE_INCHES = (10.0, 6.0)
 DPI = 100  # SIZE_INCHES x DPI: a 1000 x 600 pixel PNG
 _MAX_TICKS = 12  # more periods than this: label every n-th period end only
+#: The chart formats by file suffix (matplotlib's format names).
+FORMATS = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".svg": "svg", ".pdf": "pdf"}
+#: Players in a history chart when none is named: the best of the latest rated period.
+DEFAULT_TOP = 10
 
 
-class PlotError(RuntimeError):
-    """A chart cannot be drawn on this machine: no font with CJK glyphs is installed."""
-
-
-def cjk_font() -> Path:
-    """The file of a font that has every character of :data:`CJK_PROBE`, registered with matplotlib.
-
-    The font the ``mplfonts`` package ships when it is installed, else the first system font matplotlib
-    finds whose character map covers the probe. Registering is idempotent.
-
-    Raises:
-        PlotError: if no such font is installed (the message says how to get one).
-    """
-    from matplotlib import font_manager
-
-    path = _packaged_font() or _system_cjk_font()
-    if path is None:
-        raise PlotError(
-            f"no font with Chinese, Japanese and Korean glyphs ({CJK_PROBE}) is installed: "
-            "`pip install mplfonts` (a dependency of sgf-ratings) or install a system CJK font"
-        )
-    if not any(entry.fname == str(path) for entry in font_manager.fontManager.ttflist):
-        font_manager.fontManager.addfont(str(path))
-    return path
-
-
-def covered(font: Path, text: str) -> str:
-    """The characters of ``text`` (white space aside) that ``font`` has no glyph for, in order, once each."""
-    from matplotlib.ft2font import FT2Font
-
-    charmap = FT2Font(str(font)).get_charmap()
-    missing = dict.fromkeys(c for c in text if not c.isspace() and ord(c) not in charmap)
-    return "".join(missing)
-
-
-def history(out: Path, players: list[str]) -> dict[str, list[tuple[dt.date, float]]]:
+def history(out: Path, players: list[str]) -> _Series:
     """The rating history of ``players``: canonical name -> ``(date, rating)`` points in time order.
 
     A player's points are the rating they began their first rated period with, dated its first day
@@ -96,7 +73,7 @@ def history(out: Path, players: list[str]) -> dict[str, list[tuple[dt.date, floa
     games = reports.read_games(out, columns=["black", "white", "black_player", "white_player"])
     if not players:
         raise ReportError("name at least one player to draw a rating history")
-    tables = {label: _ratings(out, label) for label in reports.rated_periods(out)}
+    tables = _rating_tables(out)
     names = list(dict.fromkeys(n for player in players for n in _canonical(games, player, out)))
     series = {name: _history(tables, name) for name in names}
     for name, points in series.items():
@@ -105,26 +82,96 @@ def history(out: Path, players: list[str]) -> dict[str, list[tuple[dt.date, floa
     return series
 
 
-def history_chart(out: Path, players: list[str], target: Path) -> Path:
-    """Draw :func:`history` as a PNG: a line with a point per period end for each player, a legend of
-    their names, the dates on the x axis (ticks at the rated periods' last days).
+def history_chart(out: Path, players: list[str], target: Path, top: int = DEFAULT_TOP) -> Path:
+    """Draw :func:`history_figure` into ``target``, its format from its suffix (:data:`FORMATS`; its
+    folder is created); return ``target``.
+
+    Raises:
+        ReportError: as :func:`history_figure` does, or if ``target``'s suffix is not one of
+            :data:`FORMATS` (before anything is read or written).
+        PlotError: if no CJK font is installed.
+    """
+    chart_format(target)
+    return save(history_figure(out, players, top), target)
+
+
+def history_figure(out: Path, players: list[str], top: int = DEFAULT_TOP) -> Figure:
+    """:func:`history` as a chart: a line with a point per period end for each player, a legend of their
+    names, the dates on the x axis (ticks at the rated periods' last days), a title naming the rule set
+    and the periods, ranks on the y axis when the ratings are ranks (:func:`rank_scale`).
 
     Args:
         out: an output folder written by ``ratings run``.
-        players: names or aliases, as :func:`history` takes them.
-        target: the PNG file to write (its folder is created).
-
-    Returns:
-        ``target``.
+        players: names or aliases, as :func:`history` takes them; empty: the ``top`` best players of
+            the latest rated period (:func:`top_players`).
+        top: how many players to draw when ``players`` is empty.
 
     Raises:
-        ReportError: as :func:`history` does.
+        ReportError: as :func:`history` and :func:`top_players` do.
         PlotError: if no CJK font is installed.
     """
-    series = history(out, players)
+    named = players or top_players(out, top)
+    series = history(out, named)
     rated = reports.rated_periods(out)
     span = f"{rated[0]} to {rated[-1]}" if len(rated) > 1 else rated[0]
-    return _draw(target, lambda ax: _draw_history(ax, series, rated, f"Rating history, {span}"))
+    title = f"Rating history under {_rule_set(out)}, {span}" + ("" if players else f": top {len(named)}")
+    scale = rank_scale(out)
+    return _figure(lambda ax: _draw_history(ax, series, rated, title, scale))
+
+
+def save(figure: Figure, target: Path) -> Path:
+    """Write ``figure`` to ``target`` in the format of its suffix, through a temporary file renamed over
+    it (its folder is created); return ``target``.
+
+    Raises ReportError if the suffix is not one of :data:`FORMATS`, OSError if the file cannot be written.
+    """
+    kind = chart_format(target)
+    with _style(), atomic_path(target) as temporary:
+        figure.savefig(temporary, format=kind, dpi=DPI)
+    return target
+
+
+def top_players(out: Path, top: int = DEFAULT_TOP) -> list[str]:
+    """The first ``top`` players of the standings at the end of the latest rated period, best first.
+
+    Raises ReportError if ``out`` holds no output, ``top`` is less than 1, or the run rated no period.
+    """
+    found = reports.standings(out, top=top)
+    if found.empty:
+        raise ReportError(f"no rated period in {out}: no game was counted, so no player to draw")
+    return [str(name) for name in found["player"]]
+
+
+def chart_format(target: Path) -> str:
+    """matplotlib's name of the format of ``target``'s suffix (any case): ``png``, ``jpeg``, ``svg``, ``pdf``.
+
+    Raises ReportError if the suffix is not one of :data:`FORMATS`.
+    """
+    found = FORMATS.get(target.suffix.lower())
+    if found is None:
+        known = ", ".join(sorted(FORMATS))
+        raise ReportError(f"cannot draw a chart as {target.name!r}: name a file ending in one of {known}")
+    return found
+
+
+def rank_scale(out: Path) -> RankScale | None:
+    """The rank of each rating when the run's ratings are ranks, else None.
+
+    They are when every rating and rating before the period of every rated period of ``out`` is a whole
+    number that comes with one rank (``rank``, ``rank_before``) and each rank with one rating: tga's
+    dan and kyu numbers, not a points system where many ratings share a rank.
+    """
+    pairs = [
+        frame[[rating, rank]].set_axis(["rating", "rank"], axis=1)
+        for frame in _rating_tables(out).values()
+        for rating, rank in (("rating", "rank"), ("rating_before", "rank_before"))
+    ]
+    found = pd.concat(pairs, ignore_index=True).dropna().drop_duplicates() if pairs else pd.DataFrame()
+    if found.empty or (found["rating"] % 1 != 0).any():
+        return None
+    if found["rating"].duplicated().any() or found["rank"].duplicated().any():
+        return None
+    return {float(r): str(k) for r, k in zip(found["rating"], found["rank"], strict=True)}
 
 
 def distribution(out: Path, period: str | None) -> tuple[str, list[float]]:
@@ -151,53 +198,49 @@ def distribution(out: Path, period: str | None) -> tuple[str, list[float]]:
 
 
 def distribution_chart(out: Path, period: str | None, target: Path) -> Path:
-    """Draw :func:`distribution` as a PNG: a histogram of the ratings, the median marked.
+    """Draw :func:`distribution_figure` into ``target``, its format from its suffix (:data:`FORMATS`; its
+    folder is created); return ``target``.
+
+    Raises:
+        ReportError: as :func:`distribution` does, or if ``target``'s suffix is not one of
+            :data:`FORMATS` (before anything is read or written).
+        PlotError: if no CJK font is installed.
+    """
+    chart_format(target)
+    return save(distribution_figure(out, period), target)
+
+
+def distribution_figure(out: Path, period: str | None) -> Figure:
+    """:func:`distribution` as a chart: a histogram of the ratings, the median marked, a title naming the
+    rule set and the period; one bar per rank, labelled, when the ratings are ranks (:func:`rank_scale`).
 
     Args:
         out: an output folder written by ``ratings run``.
         period: a rated period's label (``2024-05``), or None for the latest.
-        target: the PNG file to write (its folder is created).
-
-    Returns:
-        ``target``.
 
     Raises:
         ReportError: as :func:`distribution` does.
         PlotError: if no CJK font is installed.
     """
     label, ratings = distribution(out, period)
-    title = f"Rating distribution at the end of {label} ({len(ratings)} players)"
-    return _draw(target, lambda ax: _draw_distribution(ax, ratings, title))
+    title = f"Rating distribution under {_rule_set(out)} at the end of {label} ({len(ratings)} players)"
+    scale = rank_scale(out)
+    return _figure(lambda ax: _draw_distribution(ax, ratings, title, scale))
 
 
-def _packaged_font() -> Path | None:
-    """The ``mplfonts`` package's font file, found without importing the package; None if absent."""
-    package, relative = PACKAGED_FONT
-    spec = importlib.util.find_spec(package)
-    for folder in (spec.submodule_search_locations or []) if spec else []:
-        path = Path(folder) / relative
-        if path.is_file():
-            return path
-    return None
+def _rating_tables(out: Path) -> dict[str, pd.DataFrame]:
+    """Every rated period's ratings table of ``out`` (``player``, ``rating``, ``rating_before``, ``rank``,
+    ``rank_before``) by label, in time order."""
+    columns = ["player", "rating", "rating_before", "rank", "rank_before"]
+    return {
+        label: pd.read_parquet(outputs.partition_path(out, "ratings", label), columns=columns)
+        for label in reports.rated_periods(out)
+    }
 
 
-def _system_cjk_font() -> Path | None:
-    """The first system font file (by path) whose character map has every :data:`CJK_PROBE` character."""
-    from matplotlib import font_manager
-
-    for name in sorted(font_manager.findSystemFonts()):
-        try:
-            if not covered(Path(name), CJK_PROBE):
-                return Path(name)
-        except (OSError, RuntimeError, ValueError):  # a file FreeType cannot read
-            continue
-    return None
-
-
-def _ratings(out: Path, label: str) -> pd.DataFrame:
-    """The ``player``, ``rating`` and ``rating_before`` columns of ``out``'s ratings table of ``label``."""
-    path = outputs.partition_path(out, "ratings", label)
-    return pd.read_parquet(path, columns=["player", "rating", "rating_before"])
+def _rule_set(out: Path) -> str:
+    """The rule set named in ``out``'s manifest (``an unknown rule set`` when it names none)."""
+    return str(outputs.read_manifest(out).get("rule_set", "an unknown rule set"))
 
 
 def _canonical(games: pd.DataFrame, player: str, out: Path) -> list[str]:
@@ -223,34 +266,35 @@ def _history(tables: dict[str, pd.DataFrame], name: str) -> list[tuple[dt.date, 
     return points
 
 
-def _draw(target: Path, paint: _Painter) -> Path:
-    """Make a figure, let ``paint`` fill its one axes under the CJK font, write it to ``target`` as PNG."""
-    import matplotlib
+def _figure(paint: _Painter) -> Figure:
+    """A figure on its own Agg canvas whose one axes ``paint`` fills, under the CJK font."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    family = _family(cjk_font())
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fonts = [family, "DejaVu Sans"]  # the CJK font has Latin letters too; DejaVu only if it lacks one
-    with matplotlib.rc_context({"font.family": "sans-serif", "font.sans-serif": fonts, "font.size": 11}):
+    with _style():
         figure = Figure(figsize=SIZE_INCHES, dpi=DPI, layout="constrained")
         FigureCanvasAgg(figure)  # the Agg canvas, for this figure only
         paint(figure.add_subplot())
-        figure.savefig(target, format="png", dpi=DPI)
-    return target
+    return figure
 
 
-def _family(font: Path) -> str:
-    """The family name matplotlib knows ``font`` by."""
-    from matplotlib import font_manager
+def _style() -> AbstractContextManager[Any]:
+    """The charts' matplotlib settings, for a ``with``: the CJK font (DejaVu for a glyph it lacks)."""
+    import matplotlib
 
-    return str(font_manager.get_font(str(font)).family_name)
+    fonts = [family(cjk_font()), "DejaVu Sans"]
+    return matplotlib.rc_context({"font.family": "sans-serif", "font.sans-serif": fonts, "font.size": 11})
 
 
 def _draw_history(
-    ax: Axes, series: dict[str, list[tuple[dt.date, float]]], rated: list[str], title: str
+    ax: Axes,
+    series: dict[str, list[tuple[dt.date, float]]],
+    rated: list[str],
+    title: str,
+    scale: RankScale | None,
 ) -> None:
-    """One line with markers per player; ticks at the rated periods' last days, labelled with the dates."""
+    """One line with markers per player; ticks at the rated periods' last days, labelled with the dates;
+    the y axis in ranks when ``scale`` is given."""
     from matplotlib.dates import date2num
 
     for name, points in series.items():
@@ -262,25 +306,42 @@ def _draw_history(
     ticks = date2num(shown)  # type: ignore[no-untyped-call]  # matplotlib's stubs leave it untyped
     ax.set_xticks(ticks, [d.isoformat() for d in shown], rotation=30, ha="right")
     ax.set_xlabel("date (a point at the end of each rating period)")
-    ax.set_ylabel("rating")
+    _rank_axis(ax.yaxis, scale, [v for points in series.values() for _, v in points])
     ax.set_title(title)
     ax.grid(True, alpha=0.3)
     ax.legend(title="player", loc="best")
 
 
-def _draw_distribution(ax: Axes, ratings: Iterable[float], title: str) -> None:
-    """A histogram of ``ratings`` with the median marked (in the legend with its value)."""
+def _draw_distribution(ax: Axes, ratings: Iterable[float], title: str, scale: RankScale | None) -> None:
+    """A histogram of ``ratings`` with the median marked (in the legend with its value); one bar per
+    whole number, the x axis in ranks, when ``scale`` is given."""
     from matplotlib.ticker import MaxNLocator
 
     values = sorted(ratings)
     if values:
-        ax.hist(values, bins="auto", color="tab:blue", edgecolor="white", label="players")
+        low, high = values[0], values[-1]
+        bins = [v - 0.5 for v in range(int(low), int(high) + 2)] if scale else "auto"
+        ax.hist(values, bins=bins, color="tab:blue", edgecolor="white", label="players")
         middle = len(values) // 2
         median = values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
-        ax.axvline(median, color="tab:red", linestyle="--", label=f"median {median:g}")
+        shown = scale.get(median, f"{median:g}") if scale else f"{median:g}"
+        ax.axvline(median, color="tab:red", linestyle="--", label=f"median {shown}")
         ax.legend(loc="best")
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("rating")
+    _rank_axis(ax.xaxis, scale, values)
     ax.set_ylabel("players")
     ax.set_title(title)
     ax.grid(True, axis="y", alpha=0.3)
+
+
+def _rank_axis(axis: Any, scale: RankScale | None, values: list[float]) -> None:
+    """Label ``axis`` ``rating``, or, with ``scale``, ``rank`` with a tick per rank from the lowest to the
+    highest of ``values`` (at most :data:`_MAX_TICKS` of them, evenly spread), labelled with the ranks."""
+    if not scale or not values:
+        axis.set_label_text("rating")
+        return
+    shown = [v for v in sorted(scale) if min(values) <= v <= max(values)] or sorted(values)[:1]
+    step = -(-len(shown) // _MAX_TICKS)
+    ticks = shown[::step]
+    axis.set_ticks(ticks, [scale.get(v, f"{v:g}") for v in ticks])
+    axis.set_label_text("rank")

@@ -1,6 +1,7 @@
-"""summary: counts that describe a games table, for the manifest and the end-of-run table.
+"""summary: counts that describe a games table, for the manifest and the end-of-run table, and the
+warnings a finished run's tables call for.
 
-Knows the games table's columns; nothing of how they were filled.
+Knows the games and awards tables' columns; nothing of how they were filled.
 """
 
 from __future__ import annotations
@@ -15,13 +16,16 @@ import pyarrow.compute as pc
 def ingest_counts(games: pa.Table) -> dict[str, Any]:
     """Counts of a games table (schema GAMES_INGEST).
 
-    Returns ``{"files", "games", "parse_errors": {kind: n}, "encodings": {codec: n},
-    "unknown": {"result", "date", "time_setting", "players"}, "speed": {class: n}, "warnings": n}``,
-    where ``games`` counts rows without a parse error.
+    Returns ``{"files", "records", "games", "parse_errors": {kind: n}, "encodings": {codec: n},
+    "unknown": {"result", "date", "time_setting", "players"}, "speed": {class: n}, "warnings": n}``:
+    ``records`` counts every row (a game tree, or a file without one), ``games`` the rows without a
+    parse error, ``parse_errors`` the others by kind; ``encodings`` counts files (``none`` for a file
+    that was not decoded: empty or binary); ``warnings`` the rows with a parse warning.
     """
     ok = games.filter(pc.is_null(games.column("parse_error")))
     return {
         "files": pc.count_distinct(games.column("source_path")).as_py(),
+        "records": games.num_rows,
         "games": ok.num_rows,
         "parse_errors": _tally(games.filter(pc.is_valid(games.column("parse_error"))), "error_kind"),
         "encodings": _tally(games.filter(pc.equal(games.column("game_index"), 0)), "encoding"),
@@ -38,7 +42,7 @@ def ingest_counts(games: pa.Table) -> dict[str, Any]:
 
 
 def _tally(table: pa.Table, column: str) -> dict[str, int]:
-    counts = Counter(str(v) for v in table.column(column).to_pylist())
+    counts = Counter("none" if v is None else str(v) for v in table.column(column).to_pylist())
     return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 

@@ -15,19 +15,18 @@ optional roster (for aliases the records never used), or of rendering (:mod:`pip
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from pipeline.config.roster import Roster, name_key
-from pipeline.ingest.normalise.text import fold
+from pipeline.config.roster import Roster
 from pipeline.output import folder as outputs
 from pipeline.output.folder import ReportError
 from pipeline.reports.explain.families import FLOORS, GOR_FAMILY, family_for
-from pipeline.reports.explain.model import Excluded, Explanation, GameLine, Row, UnknownPlayer
+from pipeline.reports.explain.model import Excluded, Explanation, GameLine, Row
+from pipeline.reports.explain.names import UnknownPlayer, resolve_player
 from pipeline.reports.explain.terms import award_line, missing, number, optional_text, promotion_line, summary
 
 __all__ = [
@@ -39,11 +38,11 @@ __all__ = [
     "GameLine",
     "UnknownPlayer",
     "explain",
-    "find_player",
     "number",
+    "resolve_player",
 ]
 
-#: A reason code of RULES.md §0 in words.
+#: A reason code (docs/rules.md ("Reason codes")) in words.
 REASON_WORDS = {
     "parse_error": "the record could not be read",
     "wrong_game_type": "not the game type the run rates",
@@ -69,7 +68,8 @@ def explain(out: Path, player: str, period: str | None = None, roster: Roster | 
         out: an output folder written by ``ratings run``.
         player: a name as typed: canonical, an alias of ``roster``, or any spelling a record used;
             compared NFKC-folded and casefolded (:func:`pipeline.config.roster.name_key`).
-        period: a period label (``2024-05``); None: the latest period with a ratings row of the player.
+        period: a period label (``2024-05``); None: the latest period in which the player's rating or
+            rank changed, or they had counted games or awards (:func:`active_period`).
         roster: the run's roster, for aliases no record used (None: only the records' spellings).
 
     Returns:
@@ -81,11 +81,11 @@ def explain(out: Path, player: str, period: str | None = None, roster: Roster | 
             rated, or has no ratings row in ``period``.
     """
     games = outputs.read_games(out, columns=_GAMES_COLUMNS)
-    name = find_player(out, player, games, roster)
+    name = resolve_player(out, player, roster, games)
     rated = _rated_in(out, name)
     if not rated:
         raise ReportError(f"{name!r} has no rating in {out}: no counted game of theirs was rated")
-    period = period or rated[-1]
+    period = period or active_period(out, name, rated)
     if period not in rated:
         raise ReportError(f"{name!r} has no rating in period {period!r} (rated in: {', '.join(rated)})")
     row = outputs.read_partition(out, "ratings", period)
@@ -124,48 +124,6 @@ def explain(out: Path, player: str, period: str | None = None, roster: Roster | 
     )
 
 
-def find_player(
-    out: Path, player: str, games: pd.DataFrame | None = None, roster: Roster | None = None
-) -> str:
-    """The canonical name ``player`` spells in ``out``: a rated player's name, a spelling a record used,
-    or a ``roster`` name or alias, compared NFKC-folded and casefolded (when that finds two players, one
-    of them spelled exactly as ``player``, NFKC-folded, is the one).
-
-    ``games`` is ``out``'s games table when already read (``black``, ``white``, ``black_player`` and
-    ``white_player`` columns at least).
-    Raises UnknownPlayer (with close names) if nothing matches, ReportError if two players match.
-    """
-    if games is None:
-        games = outputs.read_games(out, columns=("black", "white", "black_player", "white_player"))
-    spellings: dict[str, set[str]] = {}
-
-    def add(spelling: Any, canonical: Any) -> None:
-        if isinstance(spelling, str) and isinstance(canonical, str):
-            spellings.setdefault(name_key(spelling), set()).add(canonical)
-
-    for side in ("black", "white"):
-        for raw, canonical in zip(games[side], games[f"{side}_player"], strict=True):
-            add(raw, canonical)
-            add(canonical, canonical)
-    for label in outputs.rated_periods(out):
-        for name in outputs.read_partition(out, "ratings", label)["player"]:
-            add(name, name)
-    for entry in roster.players if roster is not None else ():
-        for spelling in (entry.name, *entry.aliases):
-            add(spelling, entry.name)
-    found = spellings.get(name_key(player), set())
-    if len(found) > 1 and fold(player) in found:  # "Fish" and "fish" both played: the exact one
-        return fold(player)
-    if len(found) > 1:
-        raise ReportError(f"{player!r} names more than one player in {out}: {', '.join(sorted(found))}")
-    if found:
-        return found.pop()
-    close = difflib.get_close_matches(name_key(player), list(spellings), n=5, cutoff=0.5)
-    names = list(dict.fromkeys(sorted(spellings[k])[0] for k in close))
-    hint = f" (did you mean: {', '.join(names)}?)" if names else ""
-    raise UnknownPlayer(f"no player {player!r} in {out}{hint}", names)
-
-
 def _excluded(games: pd.DataFrame, name: str, period: str, cap: int | None) -> list[Excluded]:
     chosen = games[
         (games["period"] == period)
@@ -185,6 +143,20 @@ def _excluded(games: pd.DataFrame, name: str, period: str, cap: int | None) -> l
         speed = optional_text(g["speed_used"])
         found.append(Excluded(g["date"], str(opponent), color, result, speed, str(source), reasons, why))
     return found
+
+
+def active_period(out: Path, name: str, rated: list[str]) -> str:
+    """The latest of the periods ``rated`` (in time order, each with a ratings row of ``name``) in
+    which ``name`` had a counted game or an award, or their rating or rank changed; the latest of
+    ``rated`` when there is none (a player carried unchanged from a roster)."""
+    for label in reversed(rated):
+        ratings = outputs.read_partition(out, "ratings", label)
+        row = ratings[ratings["player"] == name].iloc[0]
+        awards = outputs.read_partition(out, "awards", label, columns=["player"])
+        moved = row["delta"] != 0 or str(row["rank"]) != str(row["rank_before"]) or row["games"] > 0
+        if moved or (awards["player"] == name).any():
+            return label
+    return rated[-1]
 
 
 def _rated_in(out: Path, name: str) -> list[str]:

@@ -3,9 +3,9 @@
 Each family takes (rule set, ratings row, changes rows, awards rows, promotions rows) of one player and
 period, as the run wrote them, and returns (equation, workings, game lines):
 
-- ``club`` (seed 001): ``128 = 100 + 0.1×10×3 − 1×5 − …``: one term per group of identical games (same
-  opponent, result, speed and coefficient), in the order of their first game; then the bonus points,
-  then the awards' points;
+- ``club`` (the worked example of docs/rules.md ("club")): ``128 = 100 + 0.1×10×3 − 1×5 − …``: one term per
+  group of identical games (same opponent, result, speed and coefficient), in the order of their first game;
+  then the bonus points, then the awards' points;
 - the GoR/Elo family (``hkga``, ``egf``, ``egf2021``, ``cga``): the start plus each game's change, and
   a note when the rating floor clipped the sum;
 - ``cga-dan``: the average of the points since the last promotion; ``tga``: the rank before and after,

@@ -1,20 +1,22 @@
 """explain.model: the values an explanation is made of.
 
 :class:`GameLine` (one counted game), :class:`Excluded` (one game not counted), :class:`Explanation`
-(the whole derivation), :class:`UnknownPlayer` (the error for a name no player has) and ``Row`` (one
-record of an output table, pandas' missing values as None). Knows nothing of how they are built: the
-numbers are formatted in :mod:`pipeline.reports.explain.terms`, the rule sets' shapes are in
-:mod:`pipeline.reports.explain.families`, the output folder is read in :mod:`pipeline.reports.explain`.
+(the whole derivation) and ``Row`` (one record of an output table, pandas' missing values as None);
+:class:`UnknownPlayer` (a name no player has) comes from :mod:`pipeline.reports.explain.names`.
+Knows nothing of how they are built: the numbers are formatted in :mod:`pipeline.reports.explain.terms`,
+the rule sets' shapes are in :mod:`pipeline.reports.explain.families`, the output folder is read in
+:mod:`pipeline.reports.explain`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.reports import ReportError
+from pipeline.reports.explain.names import UnknownPlayer
+
+__all__ = ["Excluded", "Explanation", "GameLine", "Row", "UnknownPlayer"]
 
 #: One record of an output table (``ratings/``, ``changes/``, ``awards/``, ``promotions.parquet``).
 Row = dict[str, Any]
@@ -78,12 +80,3 @@ class Explanation:
     not_counted: tuple[Excluded, ...]
     awards: tuple[str, ...]
     promotions: tuple[str, ...]
-
-
-class UnknownPlayer(ReportError):
-    """No player of the output folder is spelled that way; ``suggestions`` the closest names (may be
-    empty), already named in the message."""
-
-    def __init__(self, message: str, suggestions: Sequence[str]) -> None:
-        super().__init__(message)
-        self.suggestions = tuple(suggestions)

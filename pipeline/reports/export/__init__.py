@@ -1,9 +1,10 @@
 """export: a finished output folder as one Excel workbook (``ratings export --xlsx FILE``).
 
 Sheets, in this order: ``Standings`` (every rated period, one row per player and period), ``Leaderboards``,
-``Games`` (the audit of every game record, counted or not, with the reasons), ``Changes`` (one row per
-counted game x rated player), ``Awards``, then ``Promotions`` and the rule set's own report tables
-(``Fees``, ``Certification``) only when the run wrote them with rows. This module chooses the sheets and
+``Games`` (the audit of every game record, counted or not, with the reasons and each side's points),
+``Changes`` (one row per counted game x rated player), ``Awards``, then ``Promotions`` and the rule set's
+own report tables (``Fees``, ``Certification``) only when they have rows, under every rule set. The file
+gets the mode the umask gives (:func:`pipeline.output.store.atomic_path`). This module chooses the sheets and
 their tables and saves the file; how a table becomes cells (header, widths, number and date cells, text a
 spreadsheet must never evaluate as a formula) is :mod:`pipeline.reports.export.cells`, whose names it
 re-exports.
@@ -15,8 +16,9 @@ nothing of how the tables were computed, of the configuration, or of the command
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 from openpyxl import Workbook
@@ -66,14 +68,20 @@ STANDINGS_COLUMNS = (
     *(c for c in reports.STANDINGS_COLUMNS if c not in ("rank_before", "rating_before", "member")),
 )
 #: Columns of the ``Games`` sheet, in order: those of :data:`pipeline.reports.AUDIT_COLUMNS` a reader of
-#: the sheet wants (no ``seq``, ``source``, ``speed_known``, ``event_listed``, ``changes``), then where
-#: each record came from, why it could not be read, and its id.
+#: the sheet wants (no ``seq``, ``source``, ``speed_known``, ``event_listed``, ``changes``), each side's
+#: ``points`` from the game (the ``Changes`` column of that name) after the result, then where each
+#: record came from, why it could not be read, and its id.
+_AUDIT_SHOWN = tuple(
+    c
+    for c in reports.AUDIT_COLUMNS
+    if c not in ("seq", "game_id", "source", "speed_known", "event_listed", "parse_error", "changes")
+)
+_RESULT_AT = _AUDIT_SHOWN.index("result") + 1
 GAMES_COLUMNS = (
-    *(
-        c
-        for c in reports.AUDIT_COLUMNS
-        if c not in ("seq", "game_id", "source", "speed_known", "event_listed", "parse_error", "changes")
-    ),
+    *_AUDIT_SHOWN[:_RESULT_AT],
+    "black_points",
+    "white_points",
+    *_AUDIT_SHOWN[_RESULT_AT:],
     "source_path",
     "game_index",
     "parse_error",
@@ -134,7 +142,7 @@ LEADING_COLUMNS: dict[str, tuple[str, ...]] = {
 }
 #: The rule set's report tables (keys of :data:`pipeline.reports.REPORT_FILES`) in sheet order; a report
 #: not named here follows them.
-REPORT_ORDER = ("fees", "certification")
+REPORT_ORDER = ("promotions", "fees", "certification")
 _DATASET_FOLDERS = {"Leaderboards": "leaderboards", "Changes": "changes", "Awards": "awards"}
 #: The sheets every workbook has, even without rows (the header alone).
 ALWAYS = ("Standings", "Leaderboards", "Games", "Changes", "Awards")
@@ -152,7 +160,9 @@ def export_xlsx(out: Path, target: Path) -> list[str]:
     Returns:
         The sheet names in workbook order: ``Standings``, ``Leaderboards``, ``Games``, ``Changes``,
         ``Awards``, then ``Promotions``, ``Fees``, ``Certification`` (and any other report of
-        :data:`~pipeline.reports.REPORT_FILES`, capitalised) for those the run wrote with rows.
+        :data:`~pipeline.reports.REPORT_FILES`, capitalised) for those with rows: a report without rows
+        has no sheet, whether its rule set found nothing to report or computes no such report
+        (:func:`pipeline.output.folder.read_report` answers both alike).
 
     Raises:
         ReportError: if ``out`` holds no output of ``ratings run``, ``target`` does not end in ``.xlsx``,
@@ -185,13 +195,9 @@ def workbook_tables(out: Path) -> dict[str, pd.DataFrame]:
         "Changes": _dataset_sheet(out, "Changes"),
         "Awards": _dataset_sheet(out, "Awards"),
     }
-    promotions = out / outputs.PROMOTIONS_FILE
-    if promotions.exists():
-        tables["Promotions"] = _ordered(pd.read_parquet(promotions), LEADING_COLUMNS["Promotions"])
     for name in [*REPORT_ORDER, *sorted(set(REPORT_FILES) - set(REPORT_ORDER))]:
-        if (out / REPORT_FILES[name]).exists():
-            title = name.capitalize()
-            tables[title] = _ordered(reports.rule_set_report(out, name), LEADING_COLUMNS.get(title, ()))
+        title = name.capitalize()
+        tables[title] = _ordered(outputs.read_report(out, name), LEADING_COLUMNS.get(title, ()))
     return {title: frame for title, frame in tables.items() if title in ALWAYS or len(frame)}
 
 
@@ -209,7 +215,8 @@ def standings_table(out: Path) -> pd.DataFrame:
 
 def games_table(out: Path) -> pd.DataFrame:
     """:func:`pipeline.reports.audit_games` of every record (``seq`` order) with the file each came from,
-    columns :data:`GAMES_COLUMNS`; ``reasons`` and ``notes`` joined by ", ".
+    columns :data:`GAMES_COLUMNS`; ``reasons`` and ``notes`` joined by ", "; ``black_points`` and
+    ``white_points`` the ``points`` of each side's change (None for a side the game did not rate).
 
     Raises ReportError if ``out`` holds no output.
     """
@@ -218,7 +225,14 @@ def games_table(out: Path) -> pd.DataFrame:
     games = audit.merge(where, on="game_id", how="left", validate="one_to_one")
     for name in ("reasons", "notes"):
         games[name] = [", ".join(codes) for codes in games[name]]
+    for side, color in (("black", "B"), ("white", "W")):
+        games[f"{side}_points"] = [_points(changes, color) for changes in games["changes"]]
     return games[list(GAMES_COLUMNS)]
+
+
+def _points(changes: Iterable[Mapping[str, Any]], color: str) -> float | None:
+    """The ``points`` of the change of the side ``color`` among a game's ``changes`` (None if none)."""
+    return next((float(c["points"]) for c in changes if c["color"] == color), None)
 
 
 def _dataset_sheet(out: Path, title: str) -> pd.DataFrame:
@@ -229,15 +243,14 @@ def _dataset_sheet(out: Path, title: str) -> pd.DataFrame:
 
 def _dataset(out: Path, dataset: str, columns: Sequence[str]) -> pd.DataFrame:
     """Every partition of ``out/<dataset>`` with its ``period`` column, periods in time order, rows as
-    written. No partition: the columns of its ``empty.parquet`` when there is one, else ``columns``."""
-    frames = [
-        pd.read_parquet(outputs.partition_path(out, dataset, label)).assign(period=label)
-        for label in sorted(outputs.partition_labels(out, dataset), key=_period_key)
-    ]
+    written. No partition: the columns of the partition without rows (:data:`~pipeline.output.folder.
+    SCHEMA_PARTITION`) when there is one, else ``columns``."""
+    labels = sorted(outputs.partition_labels(out, dataset), key=_period_key)
+    frames = [outputs.read_partition(out, dataset, label).assign(period=label) for label in labels]
     if frames:
         return pd.concat(frames, ignore_index=True)
-    empty = out / dataset / outputs.EMPTY_PART
-    return pd.read_parquet(empty) if empty.exists() else pd.DataFrame(columns=list(columns))
+    empty = outputs.read_partition(out, dataset, outputs.SCHEMA_PARTITION, None).assign(period=None)
+    return empty if len(empty.columns) > 1 else pd.DataFrame(columns=list(columns))
 
 
 def _ordered(frame: pd.DataFrame, first: Iterable[str]) -> pd.DataFrame:

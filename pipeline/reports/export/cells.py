@@ -1,7 +1,8 @@
 """export.cells: rows of a table as the cells of a write-only openpyxl worksheet.
 
 A header row (bold, frozen, with an autofilter over the data), then one row per row of the table.
-Numbers are numeric cells, dates date cells, a ``win_rate`` column a percentage; a text that a
+Numbers are numeric cells, dates date cells, a ``win_rate`` column a percentage, a column of numbers
+with fractions (GoR ratings, ``se``) shown with two decimals (the cell keeps the full value); a text that a
 spreadsheet would run as a formula (starting with ``= + - @``, a tab or a carriage return: OWASP's list)
 is a text cell with a quote prefix, so Excel and LibreOffice show it as written and never evaluate it;
 characters XML cannot hold are replaced. Column widths follow the content, wide (CJK) characters
@@ -34,6 +35,8 @@ FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 MIN_WIDTH, MAX_WIDTH = 6, 50
 MAX_TEXT = 32_767  # the most characters a spreadsheet cell holds
 _NUMBER_FORMATS = {"win_rate": "0.0%"}
+#: The format of a column whose numbers are not all whole: two decimals shown, the value kept.
+FRACTION_FORMAT = "0.00"
 _DATE_FORMAT = "yyyy-mm-dd"
 _DATETIME_FORMAT = "yyyy-mm-dd hh:mm:ss"
 
@@ -43,11 +46,14 @@ def write_sheet(sheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> None:
     header, autofilter over the data, widths from the content, formula-looking text as quoted text cells."""
     columns = [str(c) for c in frame.columns]
     rows = [[cell_value(v) for v in row] for row in frame.itertuples(index=False, name=None)]
+    formats = [
+        _NUMBER_FORMATS.get(name) or _fraction_format(frame.iloc[:, i]) for i, name in enumerate(columns)
+    ]
     widths = [display_width(name) for name in columns]
     for row in rows:
         for index, value in enumerate(row):
             if value is not None:
-                widths[index] = max(widths[index], display_width(_shown(value)))
+                widths[index] = max(widths[index], display_width(_shown(value, formats[index])))
     for index, width in enumerate(widths, start=1):
         sheet.column_dimensions[get_column_letter(index)].width = min(MAX_WIDTH, max(MIN_WIDTH, width + 2))
     sheet.freeze_panes = "A2"
@@ -59,7 +65,7 @@ def write_sheet(sheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> None:
         cell.font = bold
     sheet.append(header)
     for row in rows:
-        sheet.append([_cell(sheet, value, name) for value, name in zip(row, columns, strict=True)])
+        sheet.append([_cell(sheet, value, shown) for value, shown in zip(row, formats, strict=True)])
 
 
 def cell_value(value: Any) -> CellValue:
@@ -99,9 +105,18 @@ def display_width(text: str) -> int:
     return width
 
 
-def _cell(sheet: WriteOnlyWorksheet, value: CellValue, column: str) -> CellValue | Cell:
+def _fraction_format(column: pd.Series[Any]) -> str | None:
+    """:data:`FRACTION_FORMAT` for a column of floats of which some finite value has a fraction, else None."""
+    if not pd.api.types.is_float_dtype(column.dtype):
+        return None
+    values = column.to_numpy(dtype=float, na_value=np.nan)
+    finite = values[np.isfinite(values)]
+    return FRACTION_FORMAT if bool((finite != np.round(finite)).any()) else None
+
+
+def _cell(sheet: WriteOnlyWorksheet, value: CellValue, number_format: str | None) -> CellValue | Cell:
     """``value`` for the row of ``sheet``: as it is when a plain cell shows it right, else a cell that
-    keeps formula-looking text as quoted text, or gives a date or ``column`` its number format."""
+    keeps formula-looking text as quoted text, or gives a date or a number its column's ``number_format``."""
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, str):
@@ -115,17 +130,15 @@ def _cell(sheet: WriteOnlyWorksheet, value: CellValue, column: str) -> CellValue
         number_format = _DATETIME_FORMAT
     elif isinstance(value, dt.date):
         number_format = _DATE_FORMAT
-    elif column in _NUMBER_FORMATS:
-        number_format = _NUMBER_FORMATS[column]
-    else:
+    elif number_format is None:
         return value
     cell = WriteOnlyCell(sheet, value=value)
     cell.number_format = number_format
     return cell
 
 
-def _shown(value: CellValue) -> str:
-    """Roughly the text a spreadsheet shows for ``value`` (for the column width)."""
+def _shown(value: CellValue, number_format: str | None = None) -> str:
+    """Roughly the text a spreadsheet shows for ``value`` in ``number_format`` (for the column width)."""
     if isinstance(value, bool):
         return "FALSE" if not value else "TRUE"
     if isinstance(value, dt.datetime):
@@ -133,7 +146,7 @@ def _shown(value: CellValue) -> str:
     if isinstance(value, dt.date):
         return "0000-00-00"
     if isinstance(value, float):
-        return f"{value:.10g}"
+        return f"{value:.2f}" if number_format == FRACTION_FORMAT else f"{value:.10g}"
     return str(value)
 
 

@@ -1,0 +1,98 @@
+"""explain.names: which player a name typed on the command line means, the same way for every command.
+
+:func:`resolve_player` (re-exported as :func:`pipeline.reports.resolve_player`) is the one resolver of
+``ratings audit --player``, ``ratings explain PLAYER`` and the plot and export helpers: a name matches a
+rated player's name, any spelling a record used, or a roster name or alias, compared NFKC-folded and
+casefolded (:func:`pipeline.config.roster.name_key`: full-width letters, case and spaces aside); a name
+that matches none gets the closest names as suggestions (:class:`UnknownPlayer`).
+
+Knows nothing of what the caller does with the name, nor of the configuration beyond the roster it is
+given (for aliases no record used).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from pipeline.config.roster import Roster, name_key
+from pipeline.ingest.normalise.text import fold
+from pipeline.output import folder as outputs
+from pipeline.output.folder import ReportError
+
+#: The games columns :func:`resolve_player` reads.
+NAME_COLUMNS = ("black", "white", "black_player", "white_player")
+
+
+class UnknownPlayer(ReportError):
+    """No player of the output folder is spelled that way; ``suggestions`` the closest names (may be
+    empty), already named in the message."""
+
+    def __init__(self, message: str, suggestions: Sequence[str]) -> None:
+        super().__init__(message)
+        self.suggestions = tuple(suggestions)
+
+
+def resolve_player(
+    out: Path, name: str, roster: Roster | None = None, games: pd.DataFrame | None = None
+) -> str:
+    """The canonical name of the player ``name`` spells in the output folder ``out``.
+
+    Args:
+        out: an output folder written by ``ratings run``.
+        name: as typed: a rated player's name, a spelling a record used, or a ``roster`` name or alias,
+            compared by :func:`~pipeline.config.roster.name_key`; when that finds two players, the one
+            spelled exactly as ``name`` (NFKC-folded) is meant (``Fish`` and ``fish`` both played).
+        roster: the run's roster, for aliases no record used (None: the records' spellings only); only
+            its entries for players of ``out`` count.
+        games: ``out``'s games table when already read (the :data:`NAME_COLUMNS` at least).
+
+    Returns:
+        The player's canonical name, as the output tables write it.
+
+    Raises:
+        ReportError: if ``out`` holds no output, or ``name`` spells two players.
+        UnknownPlayer: if ``name`` spells no player (the message names up to five close names).
+    """
+    if games is None:
+        games = outputs.read_games(out, columns=NAME_COLUMNS)
+    spellings = _spellings(out, games, roster)
+    found = spellings.get(name_key(name), set())
+    if len(found) > 1 and fold(name) in found:
+        return fold(name)
+    if len(found) > 1:
+        raise ReportError(f"{name!r} names more than one player in {out}: {', '.join(sorted(found))}")
+    if found:
+        return found.pop()
+    close = difflib.get_close_matches(name_key(name), list(spellings), n=5, cutoff=0.5)
+    names = list(dict.fromkeys(sorted(spellings[k])[0] for k in close))
+    hint = f" (did you mean: {', '.join(names)}?)" if names else ""
+    raise UnknownPlayer(f"no player {name!r} in {out}{hint}", names)
+
+
+def _spellings(out: Path, games: pd.DataFrame, roster: Roster | None) -> dict[str, set[str]]:
+    """name_key of every spelling -> the canonical names it stands for: the records' spellings, the
+    rated players' names, and the roster's names and aliases of those players (a roster entry of no
+    player of the output, from another run's roster say, adds nothing)."""
+    spellings: dict[str, set[str]] = {}
+
+    def add(spelling: Any, canonical: Any) -> None:
+        if isinstance(spelling, str) and isinstance(canonical, str):
+            spellings.setdefault(name_key(spelling), set()).add(canonical)
+
+    for side in ("black", "white"):
+        for raw, canonical in zip(games[side], games[f"{side}_player"], strict=True):
+            add(raw, canonical)
+            add(canonical, canonical)
+    for label in outputs.rated_periods(out):
+        for rated in outputs.read_partition(out, "ratings", label, columns=["player"])["player"]:
+            add(rated, rated)
+    players = {name for names in spellings.values() for name in names}
+    for entry in roster.players if roster is not None else ():
+        for spelling in (entry.name, *entry.aliases) if entry.name in players else ():
+            add(spelling, entry.name)
+    return spellings
