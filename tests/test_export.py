@@ -14,6 +14,8 @@ The hkga corpus (roster: 甲 only): 2024-01-01 乙 (B, 1d, not a member) loses t
 from __future__ import annotations
 
 import datetime as dt
+import os
+import stat
 import zipfile
 from pathlib import Path
 
@@ -96,9 +98,9 @@ def test_club_workbook_has_the_five_sheets_and_no_promotions_or_fees(book: Workb
 
 def test_standings_and_games_headers_are_the_documented_columns(book: Workbook) -> None:
     assert _header(book["Standings"]) == list(export.STANDINGS_COLUMNS)
-    assert _header(book["Games"])[:12] == [
-        *("date", "period", "black", "white", "result", "speed", "event", "stage"),
-        *("counted", "reasons", "notes", "source_path"),
+    assert _header(book["Games"])[:14] == [
+        *("date", "period", "black", "white", "result", "black_points", "white_points", "speed", "event"),
+        *("stage", "counted", "reasons", "notes", "source_path"),
     ]
 
 
@@ -157,6 +159,12 @@ def test_games_sheet_has_dates_as_dates_booleans_and_joined_reasons(book: Workbo
     assert (b["counted"].value, b["reasons"].value, b["source_path"].value) == (False, "draw", "b.sgf")
 
 
+def test_games_sheet_has_each_sides_points_from_the_changes(book: Workbook) -> None:
+    a, b = _rows(book["Games"])  # a: =SUM(A1) +1 x 10, @evil -1 x 10; b: a draw, not counted
+    assert (a["black_points"].value, a["white_points"].value) == (10, -10)
+    assert (b["black_points"].value, b["white_points"].value) == (None, None)
+
+
 def test_win_rate_is_a_number_shown_as_a_percentage(book: Workbook) -> None:
     rows = {(r["scope"].value, r["player"].value): r for r in _rows(book["Leaderboards"])}
     win_rate = rows["period", "=SUM(A1)"]["win_rate"]  # 1 win in 1 game
@@ -202,6 +210,26 @@ def test_hkga_workbook_has_fees_and_certification_sheets(tmp_path: Path) -> None
     assert book.sheetnames[-2:] == ["Fees", "Certification"]
     fees = [(r["player"].value, r["year"].value, r["fee"].value) for r in _rows(book["Fees"])]
     assert fees == [("乙", 2024, 30)]  # 1 rated game: the $30 covers the first 20
+
+
+def test_gor_ratings_show_two_decimals_and_keep_their_full_value(tmp_path: Path) -> None:
+    games = {"g.sgf": sgf("乙", "甲", "W+R", "2024-01-01", black_rank="1d", white_rank="1d")}
+    out = _run(tmp_path, games, "hkga", roster='[[player]]\nname = "甲"\nrank = "1d"\n')
+    assert _export(out, tmp_path / "hkga.xlsx")[0] == 0
+    rows = {r["player"].value: r for r in _rows(openpyxl.load_workbook(tmp_path / "hkga.xlsx")["Standings"])}
+    written = pd.read_parquet(out / "ratings").set_index("player")["rating"]
+    rating = rows["甲"]["rating"]
+    assert written["甲"] != round(written["甲"], 2)  # the GoR formula gives a fraction
+    assert (rating.value, rating.number_format) == (written["甲"], "0.00")
+
+
+def test_the_workbook_gets_the_mode_of_the_umask(club_out: Path, tmp_path: Path) -> None:
+    previous = os.umask(0o022)
+    try:
+        assert _export(club_out, tmp_path / "r.xlsx")[0] == 0
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE((tmp_path / "r.xlsx").stat().st_mode) == 0o644
 
 
 # --- the command -----------------------------------------------------------------------------------

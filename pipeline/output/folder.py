@@ -1,11 +1,30 @@
 """outputs: what an output folder of ``ratings run`` looks like, and how to read its parts.
 
-The file and folder names of the DESIGN.md output contract (``games.parquet``, ``manifest.json``,
+The file and folder names of the output contract (README.md, "Outputs": ``games.parquet``, ``manifest.json``,
 ``promotions.parquet``, the rule sets' report tables, the ``<dataset>/period=<label>/part-0.parquet``
-partitions of ``ratings/``, ``changes/``, ``awards/`` and ``leaderboards/``), the ``games.parquet``
-columns the queries read, the periods the folder holds, and readers: the games table (a missing one is
-a :class:`ReportError`: no run yet), and the partitions and manifest (a part the run did not write reads
-as nothing).
+partitions of ``ratings/``, ``changes/``, ``awards/`` and ``leaderboards/``), the ``games.parquet`` columns
+the queries read, the periods the folder holds, and readers: the games table (a missing one is a
+:class:`ReportError`: no run yet), and the partitions and manifest (a part the run did not write reads as
+nothing).
+
+Reading the folder with other tools: every dataset (``ratings``, ``changes``, ``awards``, ``leaderboards``)
+reads with its ``period`` column as text (the labels ``2024-05``, ``2024-Q2``, ``2024-H1``, ``2024``, as in
+``games.parquet``), for every period kind, with these calls (tested in ``tests/test_output_periods.py``)::
+
+    pd.read_parquet("out/ratings")                      # categorical of str; filters work on the text
+    pq.read_table("out/ratings")                        # dictionary<string>
+    ds.dataset("out/ratings", partitioning="hive")      # string (without partitioning: no period column)
+    duckdb.sql("select * from read_parquet('out/ratings/**/*.parquet', hive_partitioning=true)")  # VARCHAR
+    pl.read_parquet("out/ratings"); pl.scan_parquet("out/ratings", hive_partitioning=True)        # String
+
+They hold because each dataset has the partition ``period=-`` without rows
+(:data:`pipeline.output.snapshots.SCHEMA_PARTITION`): with only all-digit labels (a yearly run) each
+reader would infer an integer type. It is no period: :func:`partition_labels` passes over it, and a
+script that lists the folders must too. Naming the type also works, with or without it:
+``hive_types={'period': 'VARCHAR'}`` (DuckDB), ``hive_schema={"period": pl.String}`` (polars),
+``partitioning=ds.partitioning(pa.schema([("period", pa.string())]), flavor="hive")`` (pyarrow, pandas).
+Plain ``pd.read_parquet`` of ``games.parquet`` gives ``date`` as datetime64 and nullable integers as
+``Int32`` (:func:`pipeline.output.tables.stored`); :func:`read_games` gives ``date`` as ``datetime.date``.
 
 Knows nothing of the questions put to the folder (which games counted, the standings: those are
 :mod:`pipeline.reports`), of rendering, or of how the run wrote the folder (:mod:`pipeline.output.snapshots`;
@@ -20,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.audit import periods as periods_mod
@@ -28,9 +48,9 @@ from pipeline.output import snapshots
 GAMES_FILE = "games.parquet"
 MANIFEST_FILE = "manifest.json"
 PROMOTIONS_FILE = "promotions.parquet"
-#: The one file of a dataset's partition folder ``<dataset>/period=<label>/``, and the file of a
-#: dataset folder without partitions (its columns, no rows): as :mod:`pipeline.output.snapshots` writes them.
-PART, EMPTY_PART = snapshots.PART, snapshots.EMPTY_PART
+#: The one file of a dataset's partition folder ``<dataset>/period=<label>/``, and the label of the
+#: partition without rows that every dataset has (no period): as :mod:`pipeline.output.snapshots` writes them.
+PART, SCHEMA_PARTITION = snapshots.PART, snapshots.SCHEMA_PARTITION
 #: The rule sets' own report tables (``ratings show --report NAME``) by name -> file in the output folder.
 REPORT_FILES = {
     "certification": "certification.parquet",
@@ -71,14 +91,16 @@ class ReportError(ValueError):
 
 
 def read_games(out: Path, columns: Iterable[str] = GAMES_COLUMNS) -> pd.DataFrame:
-    """``out/games.parquet`` (the ``columns`` named), rows in ``seq`` order, ``reasons``/``notes`` as lists.
+    """``out/games.parquet`` (the ``columns`` named), rows in ``seq`` order, ``reasons``/``notes`` as lists,
+    ``date`` as ``datetime.date`` (None when missing) whether the file stores a date or a timestamp.
 
     Raises ReportError if the file is missing (no ``ratings run`` into ``out`` yet).
     """
-    path = out / GAMES_FILE
-    if not path.exists():
-        raise ReportError(f"no output in {out} (no {GAMES_FILE}): run `ratings run --out {out}` first")
-    games: pd.DataFrame = pq.read_table(path, columns=list(columns)).to_pandas()
+    table = pq.read_table(_games_path(out), columns=list(columns))
+    if "date" in table.column_names:
+        index = table.column_names.index("date")
+        table = table.set_column(index, "date", table.column(index).cast(pa.date32()))
+    games: pd.DataFrame = table.to_pandas()
     for name in ("reasons", "notes"):
         if name in games:
             games[name] = games[name].map(list)
@@ -119,10 +141,12 @@ def partition_path(out: Path, dataset: str, period: str) -> Path:
 
 def partition_labels(out: Path, dataset: str) -> list[str]:
     """The period labels of the partitions ``out/<dataset>`` holds, in no particular order (empty when
-    the folder is missing). Entries that are not ``period=<label>`` are passed over."""
+    the folder is missing). Entries that are not ``period=<label>``, and the partition without rows
+    :data:`SCHEMA_PARTITION`, are passed over."""
     folder = out / dataset
     entries = folder.iterdir() if folder.is_dir() else ()
-    return [p.name.removeprefix(_PERIOD_PREFIX) for p in entries if p.name.startswith(_PERIOD_PREFIX)]
+    labels = [p.name.removeprefix(_PERIOD_PREFIX) for p in entries if p.name.startswith(_PERIOD_PREFIX)]
+    return [label for label in labels if label != SCHEMA_PARTITION]
 
 
 def read_partition(
@@ -140,6 +164,23 @@ def read_partition(
     return pd.DataFrame(columns=wanted) if wanted is not None else pd.DataFrame()
 
 
+def read_report(out: Path, name: str) -> pd.DataFrame:
+    """The rule set's report table ``name`` (a key of :data:`REPORT_FILES`) of the run in ``out``.
+
+    The same answer under every rule set: the table as the run's rule set wrote it (its columns, rows
+    in its order, none when there is nothing to report: no fee due, no promotion); a rule set that
+    computes no such report (``fees`` under ``club``) has nothing to report either, and gives a table
+    without rows whose one column is ``player`` (every report's first column).
+
+    Raises ReportError if ``out`` holds no output, or ``name`` is not a report name.
+    """
+    _games_path(out)  # the missing-output message, the same for every query
+    if name not in REPORT_FILES:
+        raise ReportError(f"unknown report {name!r} (reports: {', '.join(sorted(REPORT_FILES))})")
+    path = out / REPORT_FILES[name]
+    return pd.read_parquet(path) if path.exists() else pd.DataFrame({"player": pd.Series(dtype=str)})
+
+
 def read_manifest(out: Path) -> dict[str, Any]:
     """``out/manifest.json`` as a dict; an empty dict when it is missing, unreadable, not JSON or not a
     JSON object (never raises for the manifest's content)."""
@@ -148,6 +189,14 @@ def read_manifest(out: Path) -> dict[str, Any]:
     except (OSError, ValueError):
         return {}
     return found if isinstance(found, dict) else {}
+
+
+def _games_path(out: Path) -> Path:
+    """``out/games.parquet``. Raises ReportError if it is missing (no ``ratings run`` into ``out`` yet)."""
+    path = out / GAMES_FILE
+    if not path.exists():
+        raise ReportError(f"no output in {out} (no {GAMES_FILE}): run `ratings run --out {out}` first")
+    return path
 
 
 def _in_order(labels: Iterable[str]) -> list[str]:

@@ -3,7 +3,8 @@
 Layout of the output folder::
 
     games.parquet -> .gen/current/games.parquet        (relative symbolic links, made once)
-    ratings       -> .gen/current/ratings              ratings/period=<P>/part-0.parquet
+    ratings       -> .gen/current/ratings              ratings/period=<P>/part-0.parquet, and
+                                                       ratings/period=-/part-0.parquet (no rows)
     changes, awards, leaderboards, manifest.json       the same way
     .gen/current  -> <generation>                      the one link a run replaces
     .gen/<generation>/...                              the files themselves
@@ -11,7 +12,22 @@ Layout of the output folder::
 A run writes a new generation folder beside the old one, then replaces the ``.gen/current`` link
 with ``os.replace`` (atomic on POSIX): a failure or a kill at any point leaves the previous
 complete output in place, and readers never see a mix of two runs. Older generations are removed
-after the switch. Knows nothing of what the tables mean.
+after the switch.
+
+Every dataset also gets the partition ``period=-`` (:data:`SCHEMA_PARTITION`): one file with the
+dataset's columns and no rows. Readers infer a hive partition's type from the labels of the folder
+names, and every label of a yearly run (``period=2024``) is all digits, so pandas and pyarrow would
+read ``period`` as int32, DuckDB as BIGINT and polars as Int64, unlike ``games.parquet``'s text (a merge
+on ``period`` then finds nothing, a filter ``period = '2024'`` raises). One label that is not a number
+makes every reader type ``period`` as text with its defaults (pyarrow: a dictionary of strings, pandas:
+a categorical of strings), for every period kind; as it has no rows, no query sees it, and it still
+gives the columns of a dataset without rows. ``-`` sorts before every digit, for readers that would
+look at the first folders only. (Measured with pyarrow 26, pandas 3.1, DuckDB 2.0, polars 2.1: writing
+``period`` inside the files as well makes pyarrow refuse to merge the two; a ``_common_metadata`` file
+is ignored by pyarrow and stops polars reading the folder.)
+
+Knows nothing of what the tables mean; each table is stored as :func:`pipeline.output.tables.stored`
+gives it (types for analysts' readers, pandas metadata).
 """
 
 from __future__ import annotations
@@ -26,12 +42,13 @@ from typing import Any
 
 import pyarrow as pa
 
-from pipeline.output import store
+from pipeline.output import store, tables
 
 GENERATIONS = ".gen"
 CURRENT = "current"
 PART = "part-0.parquet"
-EMPTY_PART = "empty.parquet"
+#: The label of each dataset's partition without rows that makes readers type ``period`` as text.
+SCHEMA_PARTITION = "-"
 
 
 def write_generation(
@@ -44,9 +61,10 @@ def write_generation(
     """Write one complete output into ``out`` and switch to it; return the generation folder.
 
     ``files`` are single Parquet files by name (``games.parquet``); ``datasets`` are tables with a
-    ``period`` column, written as ``<name>/period=<P>/part-0.parquet``; a dataset with no rows gets an
-    empty partition for each label ``periods[name]`` lists, so that it still has partitions;
-    ``manifest`` goes to ``manifest.json``.
+    ``period`` column (text), written as ``<name>/period=<P>/part-0.parquet`` plus the partition
+    without rows ``period=-`` (:data:`SCHEMA_PARTITION`); a dataset with no rows gets an empty
+    partition for each label ``periods[name]`` lists, so that it still has partitions; ``manifest``
+    goes to ``manifest.json``. Each table is stored as :func:`pipeline.output.tables.stored` gives it.
     Raises OSError if the folder cannot be written (the old output stays).
     """
     root = out / GENERATIONS
@@ -54,7 +72,7 @@ def write_generation(
     generation.mkdir(parents=True)
     try:
         for name, table in files.items():
-            store.write_parquet(table, generation / name, atomic=False)
+            store.write_parquet(tables.stored(name, table), generation / name, atomic=False)
         for name, table in datasets.items():
             _write_dataset(table, generation / name, (periods or {}).get(name, ()))
         store.write_json(manifest, generation / "manifest.json")
@@ -68,16 +86,13 @@ def write_generation(
 
 
 def _write_dataset(table: pa.Table, folder: Path, labels: Sequence[str]) -> None:
-    """One partition folder per period value; a table with no rows gets one empty partition per label
-    of ``labels`` (only then: thousands of empty files would cost more than they tell), or, with no
-    labels either, is written whole (with its ``period`` column) as ``empty.parquet``, so that
-    reading the folder still gives the columns."""
+    """The partition :data:`SCHEMA_PARTITION` (no rows), then one partition folder per period value; a
+    table with no rows gets one empty partition per label of ``labels`` (only then: thousands of empty
+    files would cost more than they tell)."""
     folder.mkdir(parents=True)
-    if not table.num_rows and not labels:
-        store.write_parquet(table, folder / EMPTY_PART, atomic=False)
-        return
-    table = table.sort_by("period")  # a stable sort: each period's rows keep their order
-    parts: dict[str, pa.Table] = {label: table for label in labels} if not table.num_rows else {}
+    table = tables.stored(folder.name, table).sort_by("period")  # stable: a period's rows keep their order
+    parts: dict[str, pa.Table] = {SCHEMA_PARTITION: table.slice(0, 0)}
+    parts |= {label: table for label in labels} if not table.num_rows else {}
     start = 0
     for label, rows in itertools.groupby(table.column("period").to_pylist()):
         count = sum(1 for _ in rows)

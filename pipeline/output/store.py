@@ -1,15 +1,17 @@
 """store: atomic Parquet and JSON files.
 
 A file is written beside its destination under a temporary name, flushed, then renamed over it:
-a crash or a kill at any point leaves either the old complete file or the new complete one.
-Knows nothing of what the tables mean.
+a crash or a kill at any point leaves either the old complete file or the new complete one. The
+temporary file is created with mode 0666 less the umask (as ``open`` creates any file), not the 0600 of
+:func:`tempfile.mkstemp`, so that the group and others can read what the run wrote when the umask lets
+them. Knows nothing of what the tables mean.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import tempfile
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,20 +21,35 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 _META_KEY = b"sgf_ratings"
+_NEW_FILE_MODE = 0o666  # less the umask, which the kernel applies
 
 
 @contextmanager
 def atomic_path(path: Path) -> Iterator[Path]:
-    """Yield a temporary path beside ``path``; on success rename it over ``path``, else remove it."""
+    """Yield a new empty temporary file beside ``path`` (mode 0666 less the umask); when the block
+    succeeds, rename it over ``path``; when it raises, remove it (``path`` is left as it was).
+
+    Raises OSError if the folder of ``path`` cannot be created or written.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
+    tmp = _new_file(path)
     try:
-        yield Path(tmp)
+        yield tmp
         os.replace(tmp, path)
     finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        if tmp.exists():
+            tmp.unlink()
+
+
+def _new_file(path: Path) -> Path:
+    """Create a new empty file ``.<name>.<random>.tmp`` beside ``path``; return its path."""
+    while True:
+        candidate = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            os.close(os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, _NEW_FILE_MODE))
+        except FileExistsError:
+            continue
+        return candidate
 
 
 def write_parquet(

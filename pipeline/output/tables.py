@@ -1,83 +1,123 @@
-"""tables: the explicit Arrow schemas of the tables written after ingest (audit, rating, awards).
+"""tables: the explicit Arrow schemas of the tables written after ingest (audit, rating, awards), and how
+the output files store them.
 
 Kept apart from :mod:`pipeline.ingest.schema` (the ingest and cache schemas), whose source is part of the
-parser version: changing an output table must not force every file to be parsed again.
-Knows nothing of how the values are computed.
+parser version: changing an output table must not force every file to be parsed again. Every field
+carries a short description (:data:`~pipeline.ingest.schema.DESCRIPTION` in its metadata), from which
+``docs/columns.md`` is generated (:mod:`pipeline.output.columns`).
+
+:func:`stored` gives a table as its output file holds it, for analysts' plain ``pd.read_parquet``: the
+``date`` of ``games.parquet`` as a timestamp (pandas reads a date32 column as Python objects, with no
+``.dt``), and pandas metadata that makes a nullable integer column ``Int32``/``Int64`` and a nullable
+boolean ``boolean`` (not float64 and object when the column has nulls). Knows nothing of how the values
+are computed.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
+
+import pandas as pd
 import pyarrow as pa
 
 from pipeline.ingest.schema import GAMES_INGEST
+from pipeline.ingest.schema import described as _f
 
-#: ``games.parquet``: the ingest columns plus the audit's (DESIGN.md output contract).
+#: ``games.parquet``: the ingest columns plus the audit's (the output contract: README.md, "Outputs").
 GAMES = pa.schema(
     [
         *GAMES_INGEST,
-        pa.field("black_player", pa.string()),
-        pa.field("white_player", pa.string()),
-        pa.field("event_name", pa.string()),
-        pa.field("event_kind", pa.string()),
-        pa.field("stage", pa.string()),
-        pa.field("speed_used", pa.string()),
-        pa.field("period", pa.string()),
-        pa.field("seq", pa.int64(), nullable=False),
-        pa.field("counted", pa.bool_(), nullable=False),
-        pa.field("reasons", pa.list_(pa.string()), nullable=False),
-        pa.field("notes", pa.list_(pa.string()), nullable=False),
+        _f("black_player", pa.string(), "Black's canonical name (the roster's, through its aliases)"),
+        _f("white_player", pa.string(), "White's canonical name (the roster's, through its aliases)"),
+        _f("event_name", pa.string(), "the configured event the record's event matches (events.toml)"),
+        _f("event_kind", pa.string(), "that event's kind (team_match, arena, recognised, ...)"),
+        _f("stage", pa.string(), "the event's stage the round falls in (e.g. qualifiers, main)"),
+        _f("speed_used", pa.string(), "the speed class the rating used (unknown: [validity] unknown_speed)"),
+        _f(
+            "period",
+            pa.string(),
+            "rating period of the date: 2024-05, 2024-Q2, 2024-H1 or 2024; null if none",
+        ),
+        _f("seq", pa.int64(), "order of the games: date, time of day, path, game index", False),
+        _f("counted", pa.bool_(), "the game counts for the rating", False),
+        _f(
+            "reasons",
+            pa.list_(pa.string()),
+            "why the game does not count (RULES.md §0 codes; empty if counted)",
+            False,
+        ),
+        _f(
+            "notes",
+            pa.list_(pa.string()),
+            "rules that apply but did not exclude it, speed_unknown, missing_player",
+            False,
+        ),
     ]
 )
+
+#: The ``period`` of a dataset (``ratings/``, ``changes/``, ...): the ``period=<P>`` folder a row is in.
+PERIOD = _f("period", pa.string(), "rating period: 2024-05, 2024-Q2, 2024-H1 or 2024 (the partition)", False)
 
 #: ``ratings/period=<P>/``: one row per player rated by the end of the period (``period`` is the partition).
 RATINGS = pa.schema(
     [
-        pa.field("player", pa.string(), nullable=False),
-        pa.field("rank", pa.string()),
-        pa.field("rating", pa.float64(), nullable=False),
-        pa.field("rating_before", pa.float64(), nullable=False),
-        pa.field("delta", pa.float64(), nullable=False),
-        pa.field("games", pa.int32(), nullable=False),
-        pa.field("wins", pa.int32(), nullable=False),
-        pa.field("losses", pa.int32(), nullable=False),
-        pa.field("draws", pa.int32(), nullable=False),
-        pa.field("rank_before", pa.string()),
-        pa.field("bonus", pa.float64(), nullable=False),
-        pa.field("games_total", pa.int32(), nullable=False),
-        pa.field("member", pa.bool_(), nullable=False),
-        pa.field("place", pa.int32(), nullable=False),
+        _f("player", pa.string(), "canonical name", False),
+        _f("rank", pa.string(), "rank at the end of the period, under the rule set"),
+        _f("rating", pa.float64(), "rating at the end of the period", False),
+        _f(
+            "rating_before",
+            pa.float64(),
+            "rating at the start of the period (a newcomer's starting rating)",
+            False,
+        ),
+        _f("delta", pa.float64(), "rating - rating_before: the period's changes plus its awards", False),
+        _f("games", pa.int32(), "counted games in the period", False),
+        _f("wins", pa.int32(), "games won in the period", False),
+        _f("losses", pa.int32(), "games lost in the period", False),
+        _f("draws", pa.int32(), "games drawn in the period", False),
+        _f("rank_before", pa.string(), "rank at the start of the period"),
+        _f("bonus", pa.float64(), "bonus and award points of the period (included in delta)", False),
+        _f("games_total", pa.int32(), "counted games up to the end of the period, all periods", False),
+        _f("member", pa.bool_(), "a member in the roster (no roster: everyone)", False),
+        _f("place", pa.int32(), "place by rating (1 = highest; equal ratings share it)", False),
     ]
 )
 
 #: ``changes/period=<P>/``: one row per counted game x rated player; a rule set appends its own columns.
 CHANGES = pa.schema(
     [
-        pa.field("game_id", pa.string(), nullable=False),
-        pa.field("date", pa.date32(), nullable=False),
-        pa.field("seq", pa.int64(), nullable=False),
-        pa.field("player", pa.string(), nullable=False),
-        pa.field("opponent", pa.string(), nullable=False),
-        pa.field("color", pa.string(), nullable=False),
-        pa.field("score", pa.float64(), nullable=False),
-        pa.field("rating_before", pa.float64(), nullable=False),
-        pa.field("delta", pa.float64(), nullable=False),
-        pa.field("points", pa.float64(), nullable=False),
-        pa.field("bonus", pa.float64(), nullable=False),
-        pa.field("bonus_rule", pa.string()),
-        pa.field("event", pa.string()),
-        pa.field("speed", pa.string()),
+        _f("game_id", pa.string(), "the game (games.parquet game_id)", False),
+        _f("date", pa.date32(), "the day played", False),
+        _f("seq", pa.int64(), "the game's order (games.parquet seq)", False),
+        _f("player", pa.string(), "the rated player", False),
+        _f("opponent", pa.string(), "the opponent", False),
+        _f("color", pa.string(), "the player's colour: B or W", False),
+        _f("score", pa.float64(), "1 win, 0 loss, 0.5 draw", False),
+        _f("rating_before", pa.float64(), "the player's rating the game was rated from", False),
+        _f("delta", pa.float64(), "the change the game made: points + bonus", False),
+        _f("points", pa.float64(), "the rating points of the game itself", False),
+        _f(
+            "bonus",
+            pa.float64(),
+            "bonus points for the game (club: team matches, arenas, server events)",
+            False,
+        ),
+        _f("bonus_rule", pa.string(), "the rule that gave the bonus, or why no points were given"),
+        _f("event", pa.string(), "the configured event of the game"),
+        _f("speed", pa.string(), "the speed class used: slow or fast"),
     ]
 )
 
 #: ``awards/period=<P>/``: champion, runner-up and manual awards applied in the period.
 AWARDS = pa.schema(
     [
-        pa.field("player", pa.string(), nullable=False),
-        pa.field("date", pa.date32(), nullable=False),
-        pa.field("event", pa.string(), nullable=False),
-        pa.field("kind", pa.string(), nullable=False),
-        pa.field("points", pa.float64(), nullable=False),
-        pa.field("note", pa.string()),
+        _f("player", pa.string(), "who received it", False),
+        _f("date", pa.date32(), "the day it applies", False),
+        _f("event", pa.string(), "the event that gives it", False),
+        _f("kind", pa.string(), "champion, runner_up or manual", False),
+        _f("points", pa.float64(), "points it gave (0 for a rank award)", False),
+        _f("note", pa.string(), "what it is for, or why it changed nothing"),
     ]
 )
 
@@ -85,16 +125,85 @@ AWARDS = pa.schema(
 #: without promotions).
 PROMOTIONS = pa.schema(
     [
-        pa.field("player", pa.string(), nullable=False),
-        pa.field("date", pa.date32(), nullable=False),
-        pa.field("game_id", pa.string()),
-        pa.field("rule", pa.string(), nullable=False),
-        pa.field("from_rank", pa.string()),
-        pa.field("to_rank", pa.string(), nullable=False),
-        pa.field("evidence", pa.string(), nullable=False),
-        pa.field("event", pa.string()),
-        pa.field("value", pa.float64()),
-        pa.field("threshold", pa.float64()),
-        pa.field("games", pa.int32()),
+        _f("player", pa.string(), "who was promoted", False),
+        _f("date", pa.date32(), "the day of the promotion", False),
+        _f("game_id", pa.string(), "the game that completed it (null for an award or a tournament result)"),
+        _f("rule", pa.string(), "the rule applied (e.g. cga-dan 70 over 12, manual award)", False),
+        _f("from_rank", pa.string(), "rank before"),
+        _f("to_rank", pa.string(), "rank after", False),
+        _f(
+            "evidence",
+            pa.string(),
+            "why, in words and numbers (games used, average or criterion, threshold)",
+            False,
+        ),
+        _f("event", pa.string(), "the event it was earned in"),
+        _f("value", pa.float64(), "the measured value (average points, score)"),
+        _f("threshold", pa.float64(), "the value the rule required"),
+        _f("games", pa.int32(), "games the rule counted"),
     ]
 )
+
+#: Columns an output file stores in another type than its schema's, by file or dataset name.
+STORED_TYPES: Mapping[str, Mapping[str, pa.DataType]] = {"games.parquet": {"date": pa.timestamp("ms")}}
+
+
+def stored(name: str, table: pa.Table) -> pa.Table:
+    """``table`` as the output file or dataset ``name`` (``games.parquet``, ``ratings``) stores it: the
+    columns of :data:`STORED_TYPES` cast (a date becomes midnight of its day), and pandas metadata
+    (replacing any) by which ``pd.read_parquet`` reads a nullable integer field as pandas' ``Int8`` ..
+    ``UInt64`` and a nullable boolean as ``boolean``. Raises ArrowInvalid if a cast fails."""
+    for column, arrow_type in STORED_TYPES.get(name, {}).items():
+        if column in table.column_names:
+            index = table.column_names.index(column)
+            field = table.schema.field(index).with_type(arrow_type)
+            table = table.set_column(index, field, table.column(index).cast(arrow_type))
+    return table.replace_schema_metadata(
+        {**(table.schema.metadata or {}), b"pandas": _pandas_metadata(table.schema)}
+    )
+
+
+def stored_schema(name: str, schema: pa.Schema) -> pa.Schema:
+    """The schema of ``schema``'s table as :func:`stored` stores it under ``name`` (without metadata)."""
+    types = STORED_TYPES.get(name, {})
+    return pa.schema([f.with_type(types[f.name]) if f.name in types else f for f in schema])
+
+
+def pandas_dtype(field: pa.Field) -> str:
+    """The pandas dtype ``pd.read_parquet`` gives ``field`` in a file :func:`stored` wrote: ``Int32``
+    (etc.) or ``boolean`` for a nullable integer or boolean, else numpy's name for the Arrow type
+    (``object`` for text, lists, dates and binary)."""
+    arrow_type = field.type
+    if field.nullable and pa.types.is_integer(arrow_type):
+        return f"{'U' if pa.types.is_unsigned_integer(arrow_type) else ''}Int{arrow_type.bit_width}"
+    if field.nullable and pa.types.is_boolean(arrow_type):
+        return "boolean"
+    if pa.types.is_date(arrow_type):
+        return "object"  # datetime.date objects
+    try:
+        return str(pd.api.types.pandas_dtype(arrow_type.to_pandas_dtype()))
+    except (NotImplementedError, TypeError):
+        return "object"
+
+
+def _pandas_metadata(schema: pa.Schema) -> bytes:
+    """pandas' schema metadata (as ``pa.Table.from_pandas`` writes it) with :func:`pandas_dtype`'s dtypes."""
+    columns = [
+        {
+            "name": f.name,
+            "field_name": f.name,
+            "pandas_type": _pandas_type(f.type),
+            "numpy_type": pandas_dtype(f),
+        }
+        | {"metadata": None}
+        for f in schema
+    ]
+    found = {"index_columns": [], "column_indexes": [], "columns": columns, "attributes": {}}
+    return json.dumps(found | {"creator": {"library": "pyarrow", "version": pa.__version__}}).encode()
+
+
+def _pandas_type(arrow_type: pa.DataType) -> str:
+    """pandas' logical type name of ``arrow_type`` (``unicode``, ``int32``, ``date``, ``list[unicode]``)."""
+    from pyarrow import pandas_compat
+
+    return str(pandas_compat.get_logical_type(arrow_type))

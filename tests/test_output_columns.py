@@ -1,0 +1,44 @@
+"""C12: the column dictionary docs/columns.md is generated from the schemas' field descriptions, so that
+a column without a description, or a file not regenerated, fails here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from pipeline.ingest import schema
+from pipeline.output import columns, tables
+from pipeline.reports.leaderboards import LEADERBOARD
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMAS = {
+    "ingest.GAMES_INGEST": schema.GAMES_INGEST,
+    "ingest.CACHE": schema.CACHE,
+    "tables.GAMES": tables.GAMES,
+    "tables.RATINGS": tables.RATINGS,
+    "tables.CHANGES": tables.CHANGES,
+    "tables.AWARDS": tables.AWARDS,
+    "tables.PROMOTIONS": tables.PROMOTIONS,
+    "leaderboards.LEADERBOARD": LEADERBOARD,
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMAS))
+def test_every_field_of_every_output_schema_has_a_description(name: str) -> None:
+    assert columns.undescribed(SCHEMAS[name]) == []
+
+
+def test_docs_columns_md_is_the_generators_output() -> None:
+    written = (ROOT / "docs" / "columns.md").read_text(encoding="utf-8")
+    assert written == columns.render(), "docs/columns.md is stale: run `make docs`"
+
+
+def test_the_dictionary_lists_every_column_of_games_parquet() -> None:
+    listed = {f.name for o in columns.outputs() if o.path == "games.parquet" for f in o.fields}
+    assert listed == set(tables.GAMES.names)
+
+
+def test_a_field_without_a_description_is_reported() -> None:
+    assert columns.undescribed([pa.field("x", pa.int32()), schema.described("y", pa.int32(), "y")]) == ["x"]
