@@ -34,9 +34,9 @@ ratings: $(STAMP) ## Run the pipeline (CONFIG, RAW, OUT override config/ratings.
 test: $(STAMP) ## Run the test suite (set SGF_CORPORA to read the real corpora from elsewhere)
 	$(BIN)/python -m pytest
 
-lint: $(STAMP) ## ruff, and mypy --strict on pipeline/
-	$(BIN)/ruff check pipeline tests bench
-	$(BIN)/ruff format --check pipeline tests bench
+lint: $(STAMP) ## ruff, and mypy --strict on pipeline/ and fuzz/
+	$(BIN)/ruff check pipeline tests bench fuzz
+	$(BIN)/ruff format --check pipeline tests bench fuzz
 	$(BIN)/mypy
 
 bench: $(STAMP) ## Benchmark ingest (files/s, BENCH_N synthetic records and ../shared/corpora) and charset detection
