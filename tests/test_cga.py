@@ -1,4 +1,4 @@
-"""The ``cga`` rating (RULES.md §3, seed 003) through `ratings run --rules cga`, read back from Parquet.
+"""The ``cga`` rating (docs/rules.md ("cga")) through `ratings run --rules cga`, read back from Parquet.
 
 ΔR = K (W − We), K = 10, We = 1/(1 + 10^((R_opp − R)/400)); starting ratings 2200 + 40 × dan.
 """

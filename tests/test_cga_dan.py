@@ -1,4 +1,4 @@
-"""The `cga-dan` rule set (RULES.md §3, seed 003): dan-tournament points and promotion.
+"""The `cga-dan` rule set (docs/rules.md ("cga-dan")): dan-tournament points and promotion.
 
 End-to-end tests run `ratings run --rules cga-dan` on hand-made SGF records and read the Parquet back;
 the 24 boundaries of the promotion-standard table are unit tests of :func:`met_standard`. The player
@@ -20,7 +20,7 @@ from pipeline.cli import app
 from pipeline.rules.cga_dan import Met, met_standard
 
 RESULT = {"w": "B+R", "d": "Draw", "l": "W+R"}
-#: RULES.md §3 promotion standards, copied from the table: dan -> games needed at 75, 70, 67.5.
+#: docs/rules.md ("cga-dan") promotion standards, copied from the table: dan -> games needed at 75, 70, 67.5.
 TABLE = {1: (8, 12, 16), 2: (10, 14, 18), 3: (12, 16, 20), 4: (14, 18, 22)}
 TABLE |= {5: (16, 20, 24), 6: (18, 22, 26), 7: (20, 24, 28), 8: (22, 26, 30)}
 
@@ -165,7 +165,8 @@ def test_9d_is_never_promoted(tmp_path: Path) -> None:
 
 # --------------------------------------------------------------------------------- points table
 
-#: RULES.md §3, copied: difference -> (stronger win/draw/loss, weaker win/draw/loss); 4 uses the 3 row.
+#: docs/rules.md ("cga-dan"), copied: difference -> (stronger win/draw/loss, weaker win/draw/loss);
+#: 4 uses the 3 row.
 POINTS = {0: ((90, 60, 30), (90, 60, 30)), 1: ((85, 55, 25), (95, 65, 35))}
 POINTS |= {
     2: ((80, 50, 20), (100, 70, 40)),

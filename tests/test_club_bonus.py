@@ -1,4 +1,4 @@
-"""The club rule set's bonus points (奖励分, RULES.md §1, seed 001), through `ratings run` on SGF records.
+"""The club rule set's bonus points (奖励分, docs/rules.md ("club")), through `ratings run` on SGF records.
 
 Events come from an events.toml in tmp_path; every number is read back from the Parquet output and
 worked by hand in a comment. Ranks: 羽焰 1d (coefficient 1), 二黑 2d (2), fish 3d (3), 凝兰 5k (0.1).

@@ -1,4 +1,4 @@
-"""The club rule set's goldens (RULES.md §1, seed 001), through `ratings run` on hand-made SGF records.
+"""The club rule set's goldens (docs/rules.md ("club")), through `ratings run` on hand-made SGF records.
 
 Every number is read back from the Parquet output and worked by hand in a comment. Ranks fixed at the
 previous computation apply for a whole month; slow games are worth 10 game points, fast ones 5.

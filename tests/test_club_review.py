@@ -1,5 +1,5 @@
 """The club rule set on the cases a review of unseen seasons turned up; numbers worked by hand from
-RULES.md §0-§1 in each test, read back from the Parquet output of `ratings run`."""
+docs/rules.md ("Validity", "club") in each test, read back from the Parquet output of `ratings run`."""
 
 from __future__ import annotations
 

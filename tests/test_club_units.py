@@ -1,6 +1,6 @@
-"""Direct unit tests of pipeline.rules.club's rank-table helpers, at every boundary of seed 001's table.
+"""Direct unit tests of pipeline.rules.club's rank-table helpers, at every boundary of the club's rank table.
 
-Expected values are written out from RULES.md §1 (base 0/10/30/50/70/90/100/200/300/400/500/1000;
+Expected values are written out from docs/rules.md ("club") (base 0/10/30/50/70/90/100/200/300/400/500/1000;
 coefficient 0.05/0.1/0.3/0.5/0.7/0.9/1/2/3/4/5/10), not read from the module's own TABLE.
 """
 

@@ -1,5 +1,5 @@
-"""The GoR family's behaviours beyond the goldens (RULES.md §2 and §5), each by a hand-worked case run
-through `ratings run` on SGF records and read back from the Parquet output.
+"""The GoR family's behaviours beyond the goldens (docs/rules.md ("hkga") to ("cga"), "Stage weights"),
+each by a hand-worked case run through `ratings run` on SGF records and read back from the Parquet output.
 
 Most cases are 800 against 800 under ``hkga``: D = 0, A is Black (equal ratings), Se(A) = 0.5,
 Se(B) = 1 - 0.5 - 0.014 = 0.486, con(800) = 80; a win is worth 80 x 0.5 = 40 before weights.
@@ -277,7 +277,7 @@ def ranked(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize(
     ("player", "expected"),
     [
-        ("k20", 100),  # seed 000 table I: 20k = 100
+        ("k20", 100),  # the HKGA introduction's table I: 20k = 100
         ("k1", 2000),  # 100 + 19 x 100
         ("d1", 2100),
         ("d7", 2700),  # 2100 + 6 x 100

@@ -1,5 +1,5 @@
 """The GoR family, cga and tga on the cases a review of unseen data turned up; numbers worked by hand
-from RULES.md §2-§4 in each test, read back from the Parquet output of `ratings run`."""
+from docs/rules.md ("hkga" to "tga") in each test, read back from the Parquet output of `ratings run`."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Unit tests of pipeline/rules/gor.py: the con table, the classic and EGD 2021 formulas, and the rank
-scale (seed 000 tables I and III, RULES.md §2). Every number is worked by hand in a comment."""
+scale (the HKGA introduction's tables I and III, docs/rules.md ("hkga")). Every number is worked by hand
+in a comment."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ EGF = Classic(epsilon=0.016, split=True)
     [(100, 116), (200, 110), (800, 80), (1400, 51), (2000, 27), (2100, 24), (2400, 15), (2700, 10)],
 )
 def test_con_table_at_its_rows(rating: float, con: float) -> None:
-    # seed 000 table III, read off row by row
+    # the HKGA introduction's table III (docs/rules.md ("hkga")), read off row by row
     assert con_table(rating) == pytest.approx(con)
 
 
@@ -139,7 +140,7 @@ def test_egd2021_floor_is_minus_900() -> None:
 @pytest.mark.parametrize(
     ("rank", "rating"),
     [
-        (Rank("k", 20), 100),  # seed 000 table I
+        (Rank("k", 20), 100),  # the HKGA introduction's table I
         (Rank("k", 19), 200),
         (Rank("k", 1), 2000),
         (Rank("d", 1), 2100),

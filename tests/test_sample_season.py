@@ -1,7 +1,8 @@
 """The shipped sample through `ratings run` with the shipped config/ (rule set club): the story docs/sample.md
 tells of the club season; the Gomoku records beside it are not Go and count for nothing here.
 
-Every number here is worked by hand in docs/sample.md (RULES.md §1), not copied from the program.
+Every number here is worked by hand in docs/sample.md (the rules: docs/rules.md ("club")), not copied from
+the program.
 """
 
 from __future__ import annotations

@@ -364,7 +364,7 @@ def test_move_points_are_distinct_and_on_the_board(seed: int, count: int, size: 
 ROOT = Path(__file__).resolve().parent.parent
 PROP_RE = re.compile(r"([A-Z]{1,2})\[((?:\\.|[^\\\]])*)\]")
 SAMPLE_CODECS = {"tom": "gb18030", "fox": "utf-8"}
-# Club coefficients (RULES.md §1) of the declared ranks met in the worked example.
+# Club coefficients (docs/rules.md ("club")) of the declared ranks met in the worked example.
 COEFFICIENTS = {"5k": 0.1, "1d": 1.0, "2d": 2.0, "3d": 3.0, "4d": 4.0}
 
 
@@ -654,9 +654,9 @@ def test_roster_resolves_every_written_member_name(roster: Roster, trees: list[T
     )
 
 
-def test_roster_starts_yuyan_at_100(roster: Roster) -> None:
+def test_roster_starts_yuyan_at_100_club_points(roster: Roster) -> None:
     player = roster.get("羽焰")
-    assert player is not None and player.rating == 100.0
+    assert player is not None and player.rating_under(("club",)) == (100.0, False)
 
 
 def test_roster_leaves_guests_off(roster: Roster) -> None:

@@ -1,4 +1,4 @@
-"""The ``tga`` rule set's Article 8 (promotion by points, RULES.md §4, seed 002) through
+"""The ``tga`` rule set's Article 8 (promotion by points, docs/rules.md ("tga")) through
 `ratings run --rules tga` on hand-made Gomoku (GM[4]) records, read back from Parquet.
 
 Criterion: S + 0.2 × Σ_wins Δ + 0.1 × Σ_draws Δ >= 0.7 × N, Δ = opponent's dan − own dan (kyu = 0),
@@ -76,7 +76,7 @@ def changes(out: Path, player: str) -> pd.DataFrame:
 
 
 def golden_2d() -> list[dict[str, Any]]:
-    """RULES.md §4: a 2d wins vs 3d, 2d, 4d, loses vs 5d, draws vs 2d."""
+    """docs/rules.md ("tga"), "Examples": a 2d wins vs 3d, 2d, 4d, loses vs 5d, draws vs 2d."""
     opponents = [("o3", "3d", "B+R"), ("o2a", "2d", "B+R"), ("o4", "4d", "B+R"), ("o5", "5d", "W+R")]
     return [g("P", o, r, "2d", wr) for o, wr, r in opponents] + [g("P", "o2b", "Draw", "2d", "2d")]
 

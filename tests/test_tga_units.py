@@ -1,6 +1,6 @@
 """The ``tga`` rule set's tables and formulas (pipeline.rules.tga_rules, pipeline.rules.tga) and, through
 `ratings run --rules tga`, promotion tournaments (Article 4), low-dan events (Article 9), kyu awards
-(Article 10), certificate fees (Article 13) and manual awards (RULES.md §4, seed 002)."""
+(Article 10), certificate fees (Article 13) and manual awards (docs/rules.md ("tga"))."""
 
 from __future__ import annotations
 

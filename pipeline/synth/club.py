@@ -1,15 +1,17 @@
 """The sample club's people and the script of its season (May-August 2024): tables only.
 
-The club is seed 001's 飞扬 on the TOM server. `config/roster.toml` and `config/events.toml` describe the same
-people and events (tests/test_synth.py checks they agree). It knows nothing of SGF text, encodings or files
-(see `pipeline.synth.season`), nor of how the pipeline rates the games.
+The club is the club proposal's 飞扬 on the TOM server (docs/rules.md ("club")). `config/roster.toml` and
+`config/events.toml` describe the same people and events (tests/test_synth.py checks they agree). It knows
+nothing of SGF text, encodings or files (see `pipeline.synth.season`), nor of how the pipeline rates the
+games.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-# The roster's members: canonical name -> declared rank (seed 001's list, plus 牛蛙 of its worked example).
+# The roster's members: canonical name -> declared rank (the club proposal's list, plus 牛蛙 of its worked
+# example).
 MEMBERS = {
     "羽焰": "1d",
     "凝兰": "5k",
@@ -59,7 +61,8 @@ FILLER_PLAYERS = (
 FILLER_COUNTS = {5: 14, 6: 8, 7: 8, 8: 8}
 # The pair that plays 12 games in June (games 11 and 12 pass the cap); filler never pairs them.
 CAP_PAIR = ("莹莹", "牛蛙")
-# The seed-001 worked example for 羽焰 in May: (opponent, 羽焰 won, slow game).
+# The club proposal's worked example for 羽焰 in May (docs/rules.md ("club"), "Worked examples"):
+# (opponent, 羽焰 won, slow game).
 GOLDEN_GAMES = (
     ("凝兰", True, True),
     ("凝兰", True, True),

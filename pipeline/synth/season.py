@@ -1,10 +1,10 @@
 """The shipped sample (`data/raw`): a Go club's season, May-August 2024, as the files a TOM/Fox export
 leaves, plus the Gomoku records of `pipeline.synth.gomoku` under `gomoku/` (`sample()`).
 
-The club season (`club_sample()`) turns the script of `pipeline.synth.club` (seed 001's worked example, the
-club's events and one game for every validity rule) plus seeded random filler games into records under
-`2024-MM/`. It knows nothing of the pipeline's reading of them, nor of the ratings they give (docs/sample.md
-says what to expect).
+The club season (`club_sample()`) turns the script of `pipeline.synth.club` (the club proposal's worked
+example, the club's events and one game for every validity rule) plus seeded random filler games into records
+under `2024-MM/`. It knows nothing of the pipeline's reading of them, nor of the ratings they give
+(docs/sample.md says what to expect).
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ def club_sample(seed: int = 2024) -> list[Record]:
 
 
 def _golden_may(rng: random.Random) -> list[C.Game]:
-    """羽焰's nine May games of seed 001 (club.GOLDEN_GAMES), TOM, colours alternating, on random days."""
+    """羽焰's nine May games of the club proposal's example (club.GOLDEN_GAMES), TOM, colours alternating,
+    on random days."""
     games = []
     for k, (opponent, won, slow) in enumerate(C.GOLDEN_GAMES):
         black, white = ("羽焰", opponent) if k % 2 == 0 else (opponent, "羽焰")
