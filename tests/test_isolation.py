@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.ingest import IngestOptions, discover, ingest, record, workers
+from pipeline.ingest import IngestOptions, budget, discover, ingest, record, workers
 
 ROOT = Path(__file__).resolve().parent.parent
 GOOD = b"(;GM[1]PB[Li]PW[Wang]RE[B+R]HA[2]DT[2024-05-12];B[pd];W[dd])"
@@ -229,3 +229,14 @@ def killed_run_workers(tmp_path: Path, request: pytest.FixtureRequest) -> Iterat
 @pytest.mark.parametrize("killed_run_workers", ["kernel and thread", "thread only"], indirect=True)
 def test_workers_end_when_their_parent_is_killed(killed_run_workers: list[int]) -> None:
     assert _wait_for(lambda: not any(map(_alive, killed_run_workers)), 10)
+
+
+def test_a_large_file_gets_a_budget_in_proportion_to_its_size(
+    write: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # b.sgf is 3 x BUDGET_BYTES (a long collection, no pathological input): 3 x 0.2 s, so a 0.3 s read
+    # is within its budget where a small file's would not be
+    three_files(write, GOOD + b" " * (3 * budget.BUDGET_BYTES))
+    monkeypatch.setattr(workers, "rows_for_bytes", sleeping(0.3))
+    rows = rows_by_path(tmp_path, IngestOptions(workers=1, file_timeout_s=0.2))
+    assert rows["b.sgf"]["error_kind"] is None

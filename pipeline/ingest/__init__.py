@@ -93,8 +93,9 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
     """
     options = options or IngestOptions()
     started = time.perf_counter()
-    files = discover(raw.absolute() if options.scheduler else raw)  # a worker elsewhere: no working dir
-    previous = cache.load(out)
+    previous = cache.load(out)  # first: unchanged archives are then not opened to list their members
+    folder = raw.absolute() if options.scheduler else raw  # a worker elsewhere has no working dir of ours
+    files = discover(folder, cache.known(previous))
     cached, fresh = cache.reusable(previous, files)
     todo = [f for f in files if f.rel not in fresh]
     if options.on_start:

@@ -108,9 +108,10 @@ def _rows_for_file(entry: FileEntry, data: bytes | OSError, budget: FileBudget) 
     if isinstance(data, OSError):
         return [error_row(entry.rel, "unreadable", f"unreadable: {data.strerror or data}")]
     try:
-        return budget.run(rows_for_bytes, data, entry.rel)
+        return budget.run_within(budget.for_size(len(data)), rows_for_bytes, data, entry.rel)
     except FileTimeout:
-        message = f"timeout: reading {entry.rel} took longer than the budget of {budget.seconds:g} s a file"
+        seconds = budget.for_size(len(data))
+        message = f"timeout: reading {entry.rel} took longer than its budget of {seconds:g} s"
         return [error_row(entry.rel, "timeout", message)]
     except Exception as e:  # a bug of ours must not lose the file: it becomes a row that says so
         return [error_row(entry.rel, "internal", f"internal error while reading {entry.rel}: {e!r}")]
