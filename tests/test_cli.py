@@ -103,7 +103,7 @@ def test_help_at_80_columns_breaks_lines_only_where_the_next_word_would_not_fit(
             assert len(line) + 1 + len(next_word) > HELP_WIDTH, f"broken early: {line!r} / {after!r}"
 
 
-@pytest.mark.parametrize("command", sorted(set(COMMANDS) - {"backtest", "export"}))  # options of other owners
+@pytest.mark.parametrize("command", COMMANDS)
 def test_help_metavars_are_plain_words(command: str) -> None:
     result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "120"})
     assert result.exit_code == 0, result.output

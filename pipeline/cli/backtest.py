@@ -22,11 +22,20 @@ from pipeline.reports import backtest, forecast
 
 RulesOpt = Annotated[
     str | None,
-    typer.Option("--rules", help="Rule sets to compare, comma-separated (default: every registered one)"),
+    typer.Option(
+        "--rules",
+        metavar="NAME,...",
+        help="Rule sets to compare, comma-separated (default: every registered one)",
+    ),
 ]
-RawOpt = Annotated[Path | None, typer.Option("--raw", help="Folder of SGF records, read recursively")]
+RawOpt = Annotated[
+    Path | None, typer.Option("--raw", metavar="DIR", help="Folder of SGF records, read recursively")
+]
 OutOpt = Annotated[
-    Path | None, typer.Option("--out", help="Output folder: its ingest cache is used, backtest/ is written")
+    Path | None,
+    typer.Option(
+        "--out", metavar="DIR", help="Output folder: its ingest cache is used, backtest/ is written"
+    ),
 ]
 
 

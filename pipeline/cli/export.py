@@ -22,6 +22,7 @@ XlsxOpt = Annotated[
     Path,
     typer.Option(
         "--xlsx",
+        metavar="FILE",
         dir_okay=False,
         help="Workbook to write (.xlsx), replaced if it exists; its folder is created if missing",
     ),
