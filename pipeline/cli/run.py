@@ -77,16 +77,7 @@ def run_command(
         fail(str(e), 2)
     try:
         with _terminate_as_interrupt(), _progress() as options:
-            report = run_all(
-                checked,
-                dataclasses.replace(
-                    options,
-                    workers=settings.workers,
-                    speed_threshold_s=settings.speed_threshold_s,
-                    file_timeout_s=settings.file_timeout_s,
-                    scheduler=settings.scheduler,
-                ),
-            )
+            report = run_all(checked, _configured(options, settings))
     except IngestError as e:
         fail(str(e), 2)
     except KeyboardInterrupt as e:
@@ -108,16 +99,7 @@ def ingest_command(
         fail(str(e), 2)
     try:
         with _terminate_as_interrupt(), _progress() as options:
-            result = ingest_stage(
-                settings.raw,
-                settings.out,
-                dataclasses.replace(
-                    options,
-                    workers=settings.workers,
-                    file_timeout_s=settings.file_timeout_s,
-                    scheduler=settings.scheduler,
-                ),
-            )
+            result = ingest_stage(settings.raw, settings.out, _configured(options, settings))
     except IngestError as e:
         fail(str(e), 2)
     except KeyboardInterrupt as e:
@@ -161,6 +143,17 @@ def _settings(
         )
     except config_mod.ConfigError as e:
         fail(str(e), 2)
+
+
+def _configured(options: IngestOptions, settings: config_mod.RunConfig) -> IngestOptions:
+    """``options`` (the progress callbacks) with the configuration's ingest settings."""
+    return dataclasses.replace(
+        options,
+        workers=settings.workers,
+        speed_threshold_s=settings.speed_threshold_s,
+        file_timeout_s=settings.file_timeout_s,
+        scheduler=settings.scheduler,
+    )
 
 
 @contextmanager
