@@ -15,17 +15,19 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+
 from pipeline import __version__, rules
 from pipeline.audit import audit
 from pipeline.config import ConfigError, RunConfig
 from pipeline.config.events import Events, load_events
 from pipeline.config.roster import Roster, load_roster
-from pipeline.ingest import IngestOptions, IngestResult, ingest, parser_version
-from pipeline.output import snapshots
-from pipeline.reports.leaderboards import leaderboards
+from pipeline.ingest import IngestOptions, IngestResult, cache, ingest
+from pipeline.output import snapshots, state
+from pipeline.output.carry import PartitionWriter
 from pipeline.reports.summary import audit_counts, ingest_counts
 from pipeline.rules.base import RuleSet, Validity
-from pipeline.rules.replay import Rated, rate
+from pipeline.rules.replay import prepare, schemas_of
 from pipeline.rules.scales import RATING_KEYS, SCALES, starting_ratings
 
 DEFAULT_RULE_SET = "club"
@@ -114,49 +116,121 @@ def check_folders(config: RunConfig) -> None:
 def run_all(plan_: Plan, options: IngestOptions) -> RunReport:
     """Run every stage for ``plan_`` and switch the output folder to the new generation.
 
+    Incremental (:mod:`pipeline.output.state`): with the same configuration and the same ingested
+    table as the previous generation, the new one hard-links every file of it (only the manifest is
+    new); otherwise the rule set replays from the earliest period whose inputs changed, the partitions
+    of the periods before it are hard links to the previous generation's, and the leaderboards of every
+    year with a changed period, ``games.parquet`` and the whole-run reports are written again. The
+    output always equals a run from scratch.
+
     Raises :class:`pipeline.ingest.IngestError` if the raw folder is missing, OSError if the output
     cannot be written (the previous output then stays in place).
     """
-    timings: dict[str, float] = {}
     started = time.perf_counter()
     ingested = ingest(plan_.raw, plan_.out, options)
-    timings["ingest"] = ingested.seconds
-    games = audit(ingested.games, plan_.roster, plan_.events, plan_.validity)
-    rated = rate(games, plan_.rules, plan_.roster, plan_.events)
-    boards = leaderboards(rated.changes.to_pandas())
-    timings["audit_rate"] = time.perf_counter() - started - ingested.seconds
-    counts = ingest_counts(ingested.games) | audit_counts(games)
-    manifest = _manifest(plan_, ingested, counts, rated, timings)
-    reports = plan_.rules.reports(rated.changes, rated.promotions)
-    snapshots.write_generation(
-        plan_.out,
-        {"games.parquet": games, "promotions.parquet": rated.promotions, **reports},
-        {"ratings": rated.ratings, "changes": rated.changes, "awards": rated.awards, "leaderboards": boards},
-        manifest,
-        {name: rated.periods for name in ("ratings", "changes")},  # the contract wants their partitions
-    )
-    players = len(set(rated.ratings.column("player").to_pylist()))
-    warnings = [*plan_.warnings, *rated.warnings]
-    return RunReport(ingested, counts, rated.periods, players, plan_.out, warnings, sorted(reports))
+    config = state.config_digest(plan_.settings, cache.parser_version())
+    inputs = state.table_digest(ingested.games)
+    before = snapshots.current(plan_.out)
+    index = state.read_index(before)
+    with snapshots.Generation(plan_.out) as generation:
+        if before is not None and index is not None and (index.config, index.inputs) == (config, inputs):
+            done = _carried_whole(generation, before, index)
+        else:
+            games = audit(ingested.games, plan_.roster, plan_.events, plan_.validity)
+            done = _rated(generation, plan_, games, Previous(before, index), (config, inputs))
+        timings = {"ingest": ingested.seconds, "audit_rate": time.perf_counter() - started - ingested.seconds}
+        manifest = _manifest(plan_, ingested, done, config, timings)
+        generation.commit(manifest)
+    warnings = [*plan_.warnings, *done.warnings]
+    return RunReport(ingested, done.counts, done.periods, done.players, plan_.out, warnings, done.reports)
+
+
+@dataclass(frozen=True, slots=True)
+class Previous:
+    """The generation the output folder is switched to before the run (None: none) and its state index."""
+
+    path: Path | None
+    index: state.Index | None
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """What the rate and write stages did: the manifest's counts, the periods, the players rated, the
+    rated warnings, the report files, and how much was carried from the previous generation."""
+
+    counts: dict[str, Any]
+    periods: list[str]
+    players: int
+    warnings: list[str]
+    reports: list[str]
+    incremental: dict[str, Any]
+
+
+def _carried_whole(generation: snapshots.Generation, before: Path, index: state.Index) -> Done:
+    """Nothing changed: every file of ``before`` (its manifest aside) hard-linked into ``generation``."""
+    for path in sorted(before.rglob("*")):
+        relative = path.relative_to(before)
+        if path.is_file() and relative.as_posix() != "manifest.json":
+            entry = relative.parts[0]
+            generation.link(before, relative, None if entry == state.FOLDER else entry)
+    state.write_index(generation.path, index)  # unchanged; written anew, not linked: it is this run's
+    old = json.loads((before / "manifest.json").read_text(encoding="utf-8"))
+    labels = [label for label, _ in index.periods]
+    carried = {"reused_generation": True, "periods_replayed": 0, "periods_carried": len(labels)}
+    return Done(old["counts"], labels, index.players, old["rated_warnings"], index.reports, carried)
+
+
+def _rated(
+    generation: snapshots.Generation,
+    plan_: Plan,
+    games: pa.Table,
+    previous: Previous,
+    digests: tuple[str, str],
+) -> Done:
+    """Rate ``games`` from the earliest changed period and write every table into ``generation``."""
+    prepared = prepare(games, plan_.rules, plan_.roster, plan_.events)
+    periods = state.chained(digests[0], prepared)
+    labels = prepared.labels
+    first = state.first_changed(previous.index, digests[0], periods) if previous.path else 0
+    begin = state.restart(previous.index, labels, first)
+    start = state.load_standings(previous.path, labels[begin - 1]) if begin and previous.path else {}
+    generation.write_file("games.parquet", games)
+    writer = PartitionWriter(generation, previous, labels[:first], schemas_of(plan_.rules))
+    standings = writer.replay(prepared, plan_, begin, first, start)
+    empty = writer.finish(labels)
+    touched = {label[:4] for label in labels[first:]}
+    touched |= {label[:4] for label, _ in (previous.index.periods[first:] if previous.index else [])}
+    writer.leaderboards(touched if first else None)
+    reports = writer.reports(plan_.rules)
+    players = len(standings)
+    kept = [label for label in labels if state.standings_path(generation.path, label).exists()]
+    index = state.Index(digests[0], digests[1], periods, kept, empty, players, sorted(reports))
+    state.write_index(generation.path, index)
+    counts = ingest_counts(games) | audit_counts(games)
+    carried = {"reused_generation": False, "periods_replayed": len(labels) - first, "periods_carried": first}
+    return Done(counts, labels, players, prepared.warnings, sorted(reports), carried)
 
 
 def _manifest(
-    plan_: Plan, ingested: IngestResult, counts: dict[str, Any], rated: Rated, timings: dict[str, float]
+    plan_: Plan, ingested: IngestResult, done: Done, config: str, timings: dict[str, float]
 ) -> dict[str, Any]:
     return {
         "package_version": __version__,
-        "parser_version": parser_version(),
+        "parser_version": cache.parser_version(),
         "rule_set": plan_.rule_set,
         "raw": str(plan_.raw),
         "settings": plan_.settings,
         "config_digest": _digest_of(plan_.settings),
+        "state_digest": config,
         "input_files": ingested.files,
         "files_parsed": ingested.parsed,
         "files_reused": ingested.reused,
-        "games": counts["games"],
-        "counts": counts,
-        "periods": rated.periods,
-        "warnings": [*plan_.warnings, *rated.warnings],
+        "games": done.counts["games"],
+        "counts": done.counts,
+        "periods": done.periods,
+        "warnings": [*plan_.warnings, *done.warnings],
+        "rated_warnings": done.warnings,
+        "incremental": done.incremental,
         "timings_s": {k: round(v, 3) for k, v in timings.items()},
     }
 

@@ -67,39 +67,99 @@ def write_generation(
     goes to ``manifest.json``. Each table is stored as :func:`pipeline.output.tables.stored` gives it.
     Raises OSError if the folder cannot be written (the old output stays).
     """
-    root = out / GENERATIONS
-    generation = root / f"g-{uuid.uuid4().hex[:12]}"
-    generation.mkdir(parents=True)
-    try:
+    with Generation(out) as generation:
         for name, table in files.items():
-            store.write_parquet(tables.stored(name, table), generation / name, atomic=False)
+            generation.write_file(name, table)
         for name, table in datasets.items():
-            _write_dataset(table, generation / name, (periods or {}).get(name, ()))
-        store.write_json(manifest, generation / "manifest.json")
-    except BaseException:
-        shutil.rmtree(generation, ignore_errors=True)
-        raise
-    _switch(root, generation.name)
-    _link_entries(out, [*files, *datasets, "manifest.json"])
-    _prune(root, generation.name)
-    return generation
+            write_dataset(generation, name, table, (periods or {}).get(name, ()))
+        return generation.commit(manifest)
 
 
-def _write_dataset(table: pa.Table, folder: Path, labels: Sequence[str]) -> None:
-    """The partition :data:`SCHEMA_PARTITION` (no rows), then one partition folder per period value; a
-    table with no rows gets one empty partition per label of ``labels`` (only then: thousands of empty
-    files would cost more than they tell)."""
-    folder.mkdir(parents=True)
-    table = tables.stored(folder.name, table).sort_by("period")  # stable: a period's rows keep their order
-    parts: dict[str, pa.Table] = {SCHEMA_PARTITION: table.slice(0, 0)}
-    parts |= {label: table for label in labels} if not table.num_rows else {}
+class Generation:
+    """A generation being written: files and partitions written or hard-linked from another generation
+    (nothing copied), then :meth:`commit` switches to it. Used as a context manager, it is removed if the
+    block raises before the commit (the old output stays)."""
+
+    def __init__(self, out: Path) -> None:
+        self.out, self.root = out, out / GENERATIONS
+        self.path = self.root / f"g-{uuid.uuid4().hex[:12]}"
+        self.path.mkdir(parents=True)
+        self.entries: dict[str, None] = {}  # the names under out/ that link into it, in order
+        self._done = False
+
+    def __enter__(self) -> Generation:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if not self._done:
+            shutil.rmtree(self.path, ignore_errors=True)
+
+    def write_file(self, name: str, table: pa.Table) -> None:
+        """Write ``table`` as the file ``name`` (``games.parquet``). Raises OSError if it cannot."""
+        store.write_parquet(tables.stored(name, table), self.path / name, atomic=False)
+        self.entries[name] = None
+
+    def write_partition(self, dataset: str, label: str, table: pa.Table) -> None:
+        """Write ``table`` (without its ``period`` column) as partition ``label`` of ``dataset``."""
+        part = tables.stored(dataset, table).drop_columns(["period"])
+        store.write_parquet(part, partition(self.path, dataset, label), atomic=False)
+        self.entries[dataset] = None
+
+    def link(self, previous: Path, relative: str | Path, entry: str | None) -> None:
+        """Hard-link ``previous/relative`` (a file of another generation) into this one; ``entry`` is the
+        name under the output folder it belongs to (``ratings``; None: none, e.g. the run's state).
+        Raises OSError if it cannot."""
+        target = self.path / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.link(previous / relative, target)
+        if entry is not None:
+            self.entries[entry] = None
+
+    def commit(self, manifest: dict[str, Any]) -> Path:
+        """Write ``manifest.json``, switch ``out`` to this generation, remove the older ones; return it."""
+        store.write_json(manifest, self.path / "manifest.json")
+        self.entries["manifest.json"] = None
+        _switch(self.root, self.path.name)
+        self._done = True
+        _link_entries(self.out, list(self.entries))
+        _prune(self.root, self.path.name)
+        return self.path
+
+
+def current(out: Path) -> Path | None:
+    """The generation folder ``out``'s output is switched to, or None if it has none."""
+    link = out / GENERATIONS / CURRENT
+    return link.resolve() if link.is_symlink() and link.resolve().is_dir() else None
+
+
+def partition(generation: Path, dataset: str, label: str) -> Path:
+    """The file of partition ``label`` of ``dataset`` in ``generation``."""
+    return generation / dataset / f"period={label}" / PART
+
+
+def partitions(generation: Path, dataset: str) -> list[str]:
+    """The labels of ``dataset``'s partitions in ``generation`` (:data:`SCHEMA_PARTITION` aside)."""
+    folder = generation / dataset
+    if not folder.is_dir():
+        return []
+    names = [p.name.removeprefix("period=") for p in folder.iterdir() if p.name.startswith("period=")]
+    return sorted(n for n in names if n != SCHEMA_PARTITION)
+
+
+def write_dataset(generation: Generation, name: str, table: pa.Table, labels: Sequence[str]) -> None:
+    """The partition :data:`SCHEMA_PARTITION` (no rows), then one partition per period value of
+    ``table``; a table with no rows gets one empty partition per label of ``labels`` (only then:
+    thousands of empty files would cost more than they tell)."""
+    generation.write_partition(name, SCHEMA_PARTITION, table.slice(0, 0))
+    table = table.sort_by("period")  # stable: a period's rows keep their order
+    if not table.num_rows:
+        for label in labels:
+            generation.write_partition(name, label, table)
     start = 0
     for label, rows in itertools.groupby(table.column("period").to_pylist()):
         count = sum(1 for _ in rows)
-        parts[label] = table.slice(start, count)
+        generation.write_partition(name, label, table.slice(start, count))
         start += count
-    for label, part in parts.items():
-        store.write_parquet(part.drop_columns(["period"]), folder / f"period={label}" / PART, atomic=False)
 
 
 def _switch(root: Path, name: str) -> None:
