@@ -6,7 +6,9 @@
 rules, no roster) with nothing changed to parse: ingest from the cache, audit, rate, write the snapshots.
 
 Usage: python bench/ingest_bench.py [--n 20000] [--seed 1] [--corpora ../shared/corpora] [--out bench/out]
-Prints a Markdown table and writes bench/out/results.json. Goals: b >= 2a, c >= 1.7b, d <= 5% of b's time.
+[--ratio 3]. Prints a Markdown table and writes bench/out/results.json. Goals: b >= 5a (issue 11),
+c >= 1.7b, d <= 5% of b's time. ``--ratio K`` measures only (a) and (b), interleaved K times, and prints
+the median of b/a in CPU time and in wall time (the machine may be shared: side by side is fair).
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ import argparse
 import json
 import os
 import shutil
+import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -67,6 +72,39 @@ def measure(raw: Path, out: Path) -> dict[str, float]:
     return seconds
 
 
+def cpu_and_wall(fn: Callable[[], object]) -> tuple[float, float]:
+    """CPU seconds (of this process) and wall seconds that ``fn()`` took."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    fn()
+    return time.process_time() - cpu, time.perf_counter() - wall
+
+
+def one(stage: str, raw: Path, out: Path) -> tuple[float, float]:
+    """(a) or (b) in a fresh process (nothing cached, nothing imported yet): its CPU and wall seconds."""
+    code = (
+        "import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]; import ingest_bench as b;"
+        "from pathlib import Path;"
+        "raw, out = Path(sys.argv[4]), Path(sys.argv[5]);"
+        "f = (lambda: b.sgfmill_loop(raw)) if sys.argv[3] == 'a' else (lambda: b.ingest_only(raw, out, 1));"
+        "print(*b.cpu_and_wall(f))"
+    )
+    here = Path(__file__).resolve().parent
+    shutil.rmtree(out, ignore_errors=True)
+    args = [sys.executable, "-c", code, str(here), str(here.parent), stage, str(raw), str(out)]
+    cpu, wall = subprocess.run(args, check=True, capture_output=True, text=True).stdout.split()
+    return float(cpu), float(wall)
+
+
+def ratio(raw: Path, out: Path, rounds: int) -> str:
+    """The median over ``rounds`` interleaved runs of (a) and (b) of b's speed over a's, CPU and wall."""
+    runs = []
+    for _ in range(rounds):
+        a, b = one("a", raw, out), one("b", raw, out)
+        runs.append((a[0] / b[0], a[1] / b[1]))
+    cpu, wall = (statistics.median(r[k] for r in runs) for k in (0, 1))
+    return f"b/a median of {rounds}: {cpu:.2f}x in CPU time, {wall:.2f}x in wall time"
+
+
 def report(name: str, files: int, s: dict[str, float]) -> list[str]:
     rate = {k: files / v for k, v in s.items()}
     return [
@@ -97,10 +135,15 @@ def main() -> None:
         "--corpora", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "corpora"
     )
     parser.add_argument("--out", type=Path, default=Path("bench/out"))
+    parser.add_argument("--ratio", type=int, default=0, help="only b/a, median of this many rounds")
     args = parser.parse_args()
     targets = {f"synthetic ({args.n})": ensure_corpus(args.out / "corpus", args.n, args.seed)}
     if args.corpora.is_dir():
         targets["shared corpora"] = args.corpora
+    if args.ratio:
+        for name, raw in targets.items():
+            print(f"{name}: {ratio(raw, args.out / 'runs', args.ratio)}")
+        return
     lines = [
         "| corpus | files | (a) sgfmill files/s | (b) 1 worker | (c) all workers | (d) re-run "
         "| b/a (goal >= 2) | c/b (goal >= 1.7) | d/b (goal <= 5%) | (e) whole run, cached |",

@@ -102,3 +102,18 @@ def test_mutated_records_always_give_rows(seed: int, codec: str) -> None:
 def test_ca_naming_no_charset_keeps_the_game() -> None:
     [row] = rows_for_bytes(b"(;CA[undefined]PB[\xff]RE[B+R])", "u.sgf")
     assert (row["error_kind"], row["encoding_declared"], row["winner"]) == (None, "undefined", "B")
+
+
+def test_a_name_longer_than_any_name_is_not_read_and_the_warning_says_so() -> None:
+    huge = "x" * 200_000
+    (row,) = rows_for_bytes(f"(;PB[{huge}]PW[Li]RE[B+R]DT[2024-05-01])".encode(), "a.sgf")
+    assert (row["black"], row["black_raw"], row["white"]) == (None, None, "Li")
+    assert "values over 1024 characters not read: PB" in row["warning"]
+
+
+def test_a_value_of_the_longest_readable_length_is_read() -> None:
+    from pipeline.ingest.record import MAX_VALUE_CHARS
+
+    name = "y" * MAX_VALUE_CHARS
+    (row,) = rows_for_bytes(f"(;PB[{name}]PW[Li])".encode(), "a.sgf")
+    assert row["black"] == name and row["warning"] is None

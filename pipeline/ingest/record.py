@@ -10,6 +10,7 @@ depends on the run's configured threshold: see :mod:`pipeline.ingest`).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Any
 
@@ -30,6 +31,11 @@ from pipeline.ingest.normalise.timecontrol import parse_time_control
 from pipeline.ingest.sgftext import GameTree, Properties, SgfSyntaxError, read_collection
 
 Row = dict[str, Any]
+#: The longest property value read as a name, rank, result, date, setting or event (1,024 characters):
+#: a longer one is no such thing, and read it would be multiplied into every table (a name into every
+#: change row) and held by the normalisers' caches. The row's ``warning`` names such properties.
+MAX_VALUE_CHARS = 1024
+Columns = tuple[tuple[str, Any], ...]
 _TIME_PROPS = ("TM", "OT", "TC", "TT", "LT", "LC")
 _CONTROLS = bytes(c for c in range(32) if c not in b"\t\n\r\x0c")
 
@@ -81,8 +87,18 @@ def tree_row(tree: GameTree, source_path: str, decoded: Decoded) -> Row:
 
 
 def _first(root: Properties, ident: str) -> str | None:
+    """The first value of ``ident``, stripped; None when absent, blank or longer than
+    :data:`MAX_VALUE_CHARS` (no name, date or setting is that long: :func:`_warning` says so)."""
     values = root.get(ident)
-    return values[0].strip() if values and values[0].strip() else None
+    if not values:
+        return None
+    value = values[0].strip()
+    return value if value and len(value) <= MAX_VALUE_CHARS else None
+
+
+def _oversized(root: Properties) -> list[str]:
+    """The identifiers of the root whose first value is longer than :data:`MAX_VALUE_CHARS`."""
+    return [ident for ident, values in root.items() if values and len(values[0].strip()) > MAX_VALUE_CHARS]
 
 
 def _looks_binary(data: bytes) -> bool:
@@ -90,7 +106,7 @@ def _looks_binary(data: bytes) -> bool:
     head = data[:1024]
     if head.startswith((b"\xff\xfe", b"\xfe\xff")) or utf16_codec(head) is not None:
         return False
-    controls = sum(head.count(c) for c in _CONTROLS)
+    controls = len(head) - len(head.translate(None, _CONTROLS))
     return controls * 10 > len(head)
 
 
@@ -98,6 +114,8 @@ def _warning(tree: GameTree, decoded: Decoded, truncated: bool) -> str | None:
     notes = [] if truncated or tree.error is None else [tree.error]
     if decoded.replaced:
         notes.append(f"{decoded.replaced} undecodable byte sequence(s) replaced by U+FFFD")
+    if oversized := _oversized(tree.root):
+        notes.append(f"values over {MAX_VALUE_CHARS} characters not read: {', '.join(oversized)}")
     return "; ".join(notes) or None
 
 
@@ -118,47 +136,69 @@ def _player(name: str | None, rank_raw: str | None) -> tuple[str | None, Rank | 
 def _players(root: Properties) -> Row:
     row: Row = {}
     for colour, who in (("B", "black"), ("W", "white")):
-        raw_rank, raw = _first(root, f"{colour}R"), _first(root, f"P{colour}")
-        name, rank = _player(repair_mojibake(raw) or raw if raw else None, raw_rank)
-        row[who], row[f"{who}_raw"] = name, raw if raw != name else None
-        row[f"{who}_rank"] = str(rank) if rank else None
-        row[f"{who}_rank_uncertain"] = rank.uncertain if rank else None
-        row[f"{who}_rank_raw"] = raw_rank
+        row.update(_player_columns(who, _first(root, f"P{colour}"), _first(root, f"{colour}R")))
     return row
 
 
-def _result(root: Properties) -> Row:
-    raw = _first(root, "RE")
+# The column groups below are cached on the raw strings (players, results, dates and time settings
+# repeat across a server's records): each returns (column, value) pairs, immutable, for row.update.
+@functools.lru_cache(maxsize=65536)
+def _player_columns(who: str, raw: str | None, raw_rank: str | None) -> Columns:
+    name, rank = _player(repair_mojibake(raw) or raw if raw else None, raw_rank)
+    return (
+        (who, name),
+        (f"{who}_raw", raw if raw != name else None),
+        (f"{who}_rank", str(rank) if rank else None),
+        (f"{who}_rank_uncertain", rank.uncertain if rank else None),
+        (f"{who}_rank_raw", raw_rank),
+    )
+
+
+def _result(root: Properties) -> Columns:
+    return _result_columns(_first(root, "RE"))
+
+
+@functools.lru_cache(maxsize=65536)
+def _result_columns(raw: str | None) -> Columns:
     result = parse_result(raw)
-    return {"result": raw, "winner": result.winner, "result_how": result.how, "margin": result.margin}
+    return (("result", raw), ("winner", result.winner), ("result_how", result.how), ("margin", result.margin))
 
 
-def _date(root: Properties) -> Row:
-    dt, rd = _first(root, "DT"), _first(root, "RD")
+def _date(root: Properties) -> Columns:
+    return _date_columns(_first(root, "DT"), _first(root, "RD"))
+
+
+@functools.lru_cache(maxsize=65536)
+def _date_columns(dt: str | None, rd: str | None) -> Columns:
     found = parse_date(dt, rd)
     time_of_day = found.time.strftime("%H:%M:%S") if found.time else None
-    return {
-        "date": found.date,
-        "date_precision": found.precision,
-        "time_of_day": time_of_day,
-        "date_raw": dt if dt is not None else rd,
-    }
+    return (
+        ("date", found.date),
+        ("date_precision", found.precision),
+        ("time_of_day", time_of_day),
+        ("date_raw", dt if dt is not None else rd),
+    )
 
 
-def _time(root: Properties) -> Row:
-    props = {p: v for p in _TIME_PROPS if (v := _first(root, p)) is not None}
+def _time(root: Properties) -> Columns:
+    return _time_columns(tuple((p, v) for p in _TIME_PROPS if (v := _first(root, p)) is not None))
+
+
+@functools.lru_cache(maxsize=65536)
+def _time_columns(items: tuple[tuple[str, str], ...]) -> Columns:
+    props = dict(items)
     tc = parse_time_control(props)
     raw = " ".join(f"{p}[{v}]" for p, v in props.items()) or None
-    return {
-        "main_time_s": tc.main_time_s,
-        "byoyomi_s": tc.byoyomi_s,
-        "byoyomi_periods": tc.byoyomi_periods,
-        "time_raw": raw,
-    }
+    return (
+        ("main_time_s", tc.main_time_s),
+        ("byoyomi_s", tc.byoyomi_s),
+        ("byoyomi_periods", tc.byoyomi_periods),
+        ("time_raw", raw),
+    )
 
 
 def _info(root: Properties, tree: GameTree) -> Row:
-    app = " ".join(root.get("AP", [])).strip()
+    app = " ".join(root.get("AP", [])).strip()[:MAX_VALUE_CHARS]
     komi_raw = _first(root, "KM") or _first(root, "KO")
     return {
         "handicap": parse_handicap(_first(root, "HA"), board_size=parse_board_size(_first(root, "SZ"))),

@@ -13,9 +13,11 @@ Leniency, because the archives are as they are:
 - junk between trees, or a stray character inside one, is skipped and reported.
 
 Why not sgfmill here: sgfmill's tokeniser loops in Python over every token and builds every node,
-rejects the implicit-root layout, and stops a collection at its first bad tree. This reader works
-a node at a time with one regular expression (``bench/ingest_bench.py`` measures both). sgfmill
-stays the reference: the property tests check this reader against it. Reading takes time linear in
+rejects the implicit-root layout, and stops a collection at its first bad tree. This reader splits
+the text into tokens with one regular expression, a run of move nodes (the bulk of every record) being
+one token whose moves a second expression reads, so Python sees a few tokens per record, not a pass
+per node, and only the root node's properties are parsed (``bench/ingest_bench.py`` measures both).
+sgfmill stays the reference: the property tests check this reader against it. Reading takes time linear in
 the text's length whatever the text (no pattern backtracks; a value left open is not scanned again
 for every name after it), so no file can stall the run here.
 
@@ -24,6 +26,7 @@ Knows nothing of Go: what the properties mean is :mod:`pipeline.ingest.normalise
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -33,19 +36,29 @@ from dataclasses import dataclass, field
 # and spaces (for a property name with no value), so tokenising is linear in the text's length.
 _VALUE = r"\[[^\\\]]*+(?:\\.[^\\\]]*+)*+\]"
 _PROPS = rf"(?:\s*+[A-Za-z]++\s*+(?:{_VALUE}\s*+)++)++"
-# Groups: ( ) ; move-colour move-point rest-of-node bare-properties junk. A node's move, when it is
-# the node's first property, is captured apart so the hot loop needs no second look at the node. Junk
-# takes a whole run of letters at once (a name with no value), else one character.
+# A node whose first property is its move (``;B[pd]``, ``;W[dp]BL[30]C[...]``), with the space after it.
+_MOVE_NODE = rf";\s*+([BW])\s*+\[([^\\\]]*+)\](\s*+{_PROPS}|)\s*+"
+# Groups: ( ) run-of-moves ; move-colour move-point rest-of-node bare-properties junk. A run of nodes
+# that start with their move written plainly (``;B[pd]``, ``;W[]``: no space before ``[``, no ``[`` or
+# escape in the point) is one token, its moves read by one more regex (:data:`_RUN_MOVE`), so the hot
+# loop sees a token per run, not per node; another node's move, when it is the node's first property,
+# is captured apart so the loop needs no second look at the node. Junk takes a whole run of letters at
+# once (a name with no value), else one character.
 _TOKEN = re.compile(
-    rf"\s*+(?:(\()|(\))|(;)\s*+(?:([BW])\s*+\[([^\\\]]*+)\])?(\s*+{_PROPS}|)|({_PROPS})|([A-Za-z]++|\S))",
+    rf"\s*+(?:(\()|(\))|((?:;[BW]\[[^\\\]\[]*+\](?:\s*+{_PROPS}|)\s*+)++)"
+    rf"|(;)\s*+(?:([BW])\s*+\[([^\\\]]*+)\])?(\s*+{_PROPS}|)|({_PROPS})|([A-Za-z]++|\S))",
     re.S,
 )
+# The nodes of a run token: (colour, point, rest) each; and colour ``[`` point (``B[pd``) alone, the
+# rest of each node skipped value by value (in a run, ``;`` and ``[`` stand only inside values).
+_RUN_NODE = re.compile(_MOVE_NODE, re.S)
+_RUN_MOVE = re.compile(r";([BW]\[[^\\\]\[]*+)\](?:[^;\[]*+\[[^\\\]]*+(?:\\.[^\\\]]*+)*+\])*+", re.S)
 # The same tokens after the last ``]`` that can close a value, where no property can be complete: the
-# four empty groups stand for the move and properties a node there never has; junk is a whole run of
+# five empty groups stand for the run, the move and properties a node there never has; junk is a whole run of
 # anything but space and ( ) ; at once; trailing space is eaten.
-_TAIL = re.compile(r"\s*+(?:(\()|(\))|(;)()()()()|([^\s();]++))|\s++")
-_PROP = re.compile(rf"([A-Za-z]++)\s*+((?:{_VALUE}\s*+)++)", re.S)
-_VALUES = re.compile(r"\[([^\\\]]*+(?:\\.[^\\\]]*+)*+)\]", re.S)
+_TAIL = re.compile(r"\s*+(?:(\()|(\))|()(;)()()()()|([^\s();]++))|\s++")
+# One value of a node's properties, with the identifier before it when it is the property's first.
+_PROP_VALUE = re.compile(r"(?:([A-Za-z]++)\s*+)?\[([^\\\]]*+(?:\\.[^\\\]]*+)*+)\]", re.S)
 _START = re.compile(r"\(\s*+(?:;|[A-Za-z]++\s*+\[)")
 _SOFT_BREAK = re.compile(r"\\(?:\r\n|\n\r|\n|\r)")
 _ESCAPE = re.compile(r"\\(.)", re.S)
@@ -88,12 +101,17 @@ def read_collection(text: str) -> list[GameTree]:
     trees: list[GameTree] = []
     i = 0
     while i < len(tokens):
-        if tokens[i][0] and i + 1 < len(tokens) and (tokens[i + 1][2] or tokens[i + 1][6]):
+        if tokens[i][0] and i + 1 < len(tokens) and _starts_tree(tokens[i + 1]):
             tree, i = _read_tree(tokens, i, len(trees))
             trees.append(tree)
         else:
             i += 1  # junk between trees
     return trees
+
+
+def _starts_tree(token: tuple[str, ...]) -> bool:
+    """True when ``token``, after a ``(``, is a node or properties (a run, a ``;``, bare properties)."""
+    return bool(token[2] or token[3] or token[7])
 
 
 def _tokens(text: str, start: int) -> list[tuple[str, ...]]:
@@ -130,7 +148,8 @@ class _Walker:
         self.tree = GameTree(index)
         self.children: list[int] = []
         self.on_main: list[bool] = []
-        self.moves: list[str] = []
+        self.moves: list[str] = []  # moves, or runs of moves joined by spaces
+        self.count = 0  # the moves in self.moves
         self.junk: str | None = None
 
     def open(self) -> None:
@@ -152,8 +171,23 @@ class _Walker:
         self.tree.root.update(parse_properties(props))
         self.tree.implicit_root = self.tree.implicit_root or bare
 
+    def run(self, run: str, nodes: int) -> int:
+        """Read a run token after ``nodes`` nodes of the tree; returns the count of nodes read so far.
+        The tree's first node is its root, whatever it holds."""
+        if nodes == 0:
+            first = _RUN_NODE.match(run)
+            assert first is not None  # a run token is made of such nodes
+            colour, point, rest = first.groups()
+            self.root(f"{colour}[{point}]{rest}", bare=False)
+            run, nodes = run[first.end() :], 1
+        moves = _RUN_MOVE.findall(run)
+        if moves and self.on_main[-1]:  # "B[pd", "W[" -> "Bpd W": each holds one "[", after its colour
+            self.moves.append(" ".join(moves).replace("[", ""))
+            self.count += len(moves)
+        return nodes + len(moves)
+
     def finish(self, error: str | None) -> GameTree:
-        self.tree.moves = len(self.moves)
+        self.tree.moves = self.count
         self.tree.signature = hashlib.blake2b(" ".join(self.moves).encode(), digest_size=8).hexdigest()
         self.tree.error = error or self.junk
         return self.tree
@@ -162,12 +196,14 @@ class _Walker:
 def _read_tree(tokens: list[tuple[str, ...]], start: int, index: int) -> tuple[GameTree, int]:
     """Read the tree whose ``(`` is ``tokens[start]``; returns it and the index after its ``)``.
 
-    The loop is the reader's hot path (one pass per node of every record): plain tuple tests only.
+    The loop is the reader's hot path (one pass per token of every record): plain tuple tests only.
     """
     walker, nodes = _Walker(index), 0
     for i in range(start, len(tokens)):
-        opening, closing, semi, colour, point, rest, bare, junk = tokens[i]
-        if semi:
+        opening, closing, run, semi, colour, point, rest, bare, junk = tokens[i]
+        if run:
+            nodes = walker.run(run, nodes)
+        elif semi:
             nodes += 1
             if nodes == 1:
                 walker.root(colour + (f"[{point}]" if colour else "") + rest, bare=False)
@@ -175,6 +211,7 @@ def _read_tree(tokens: list[tuple[str, ...]], start: int, index: int) -> tuple[G
                 move = colour + point if colour else _move(rest) if rest else None
                 if move is not None:
                     walker.moves.append(move)
+                    walker.count += 1
         elif opening:
             walker.open()
         elif closing:
@@ -192,12 +229,16 @@ def _read_tree(tokens: list[tuple[str, ...]], start: int, index: int) -> tuple[G
 def parse_properties(props: str) -> Properties:
     """Parse the properties of one node (``PB[Li]BR[3d]AB[dd][pp]``) into identifier -> values.
 
-    Identifiers lose their lower-case letters (FF1/FF3 ``PlayerBlack`` -> ``PB``); values are
-    unescaped (soft line breaks removed, ``\\]`` -> ``]``). A repeated identifier gathers its values.
+    ``props`` is a node's properties as the grammar matched them (:data:`_PROPS`). Identifiers lose
+    their lower-case letters (FF1/FF3 ``PlayerBlack`` -> ``PB``); values are unescaped (soft line
+    breaks removed, ``\\]`` -> ``]``). A repeated identifier gathers its values.
     """
     out: Properties = {}
-    for ident, block in _PROP.findall(props):
-        out.setdefault(_ident(ident), []).extend(unescape(v) for v in _VALUES.findall(block))
+    values: list[str] = []
+    for ident, value in _PROP_VALUE.findall(props):
+        if ident:
+            values = out.setdefault(_ident(ident), [])
+        values.append(unescape(value) if "\\" in value else value)
     return out
 
 
@@ -208,6 +249,7 @@ def unescape(value: str) -> str:
     return _ESCAPE.sub(r"\1", _SOFT_BREAK.sub("", value))
 
 
+@functools.lru_cache(maxsize=4096)
 def _ident(ident: str) -> str:
     upper = "".join(c for c in ident if c.isupper())
     return upper or ident.upper()

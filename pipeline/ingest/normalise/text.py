@@ -129,12 +129,12 @@ def repair_mojibake(text: str) -> str | None:
 
 def _undo(text: str, codec: str) -> str | None:
     """The UTF-8 text that decoded as ``codec`` gives ``text``, or None (see :func:`repair_mojibake`)."""
-    if not _ambiguous(codec).isdisjoint(text):
-        return None
     try:
         raw = _encode(text, codec)
         candidate = raw.decode("utf-8")
     except UnicodeError:
+        return None
+    if not _ambiguous(codec).isdisjoint(text):  # after the cheap test: most text is no UTF-8 in disguise
         return None
     if sum(byte < 0x80 for byte in raw) != sum(ch.isascii() for ch in text):
         return None  # a double-byte character with an ASCII trail byte: UTF-8 never makes one
