@@ -152,7 +152,8 @@ def test_sigkill_loses_only_the_work_since_the_last_checkpoint(raw: Path, tmp_pa
 
 # `ratings run` with two workers, stopped by a signal while one of them reads g05.sgf.
 _RUN = """
-import sys, time
+import signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal (a background job ignores it)
 from pathlib import Path
 from pipeline.cli import app
 from pipeline.ingest import workers

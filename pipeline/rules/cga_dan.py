@@ -24,6 +24,7 @@ Knows nothing of SGF or files.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -114,7 +115,14 @@ def build(context: Context, params: Table) -> CgaDanRules:
 
 
 class CgaDanRules(RosterRules):
-    """The ``cga-dan`` rule set, configured once with the run's context; :meth:`rate_period` is pure."""
+    """The ``cga-dan`` rule set, configured once with the run's context; :meth:`rate_period` is pure.
+
+    It remembers the standings it returned last (a memo, never an input): a player of the next
+    ``state`` who is that very object and plays no game is carried as is (rebuilding gives it again)."""
+
+    def __init__(self, context: Context) -> None:
+        super().__init__(context)
+        self._carried: dict[str, PlayerState] = {}
 
     name = "cga-dan"
     change_fields = pa.schema(
@@ -142,7 +150,9 @@ class CgaDanRules(RosterRules):
                 changes += ledger.rate(item)
             else:
                 given.append(ledger.award(item))
-        return PeriodOutcome(ledger.start, ledger.close(changes), changes, given, ledger.promotions)
+        end = ledger.close(changes, self._carried)
+        self._carried = dict(end)
+        return PeriodOutcome(ledger.start, end, changes, given, ledger.promotions)
 
     def reports(self, changes: pa.Table, promotions: pa.Table) -> dict[str, pa.Table]:
         """No report tables of its own."""
@@ -163,15 +173,19 @@ class _Ledger:
 
     def __init__(self, rules: CgaDanRules, start: dict[str, PlayerState]) -> None:
         self.rules, self.start = rules, start
-        self.dan = {name: int(s.extra["dan"]) for name, s in start.items()}
-        self.points = {name: list(s.extra["points"]) for name, s in start.items()}
+        self.dan: dict[str, int] = {}  # the players met this period; the others are as they started
+        self.points: dict[str, Run] = {}
         self.promotions: list[Promotion] = []
 
     def enter(self, name: str, recorded: Rank | None) -> None:
-        """Add ``name`` as a newcomer from ``recorded`` unless already known."""
-        if name not in self.start:
-            self.start[name] = self.rules.newcomer(name, recorded)
-            self.dan[name], self.points[name] = int(self.start[name].extra["dan"]), []
+        """Add ``name`` as a newcomer from ``recorded`` unless already known; then their dan and points
+        since the last promotion are in :attr:`dan` and :attr:`points`."""
+        if name not in self.dan:
+            if name not in self.start:
+                self.start[name] = self.rules.newcomer(name, recorded)
+            extra = self.start[name].extra
+            self.dan[name] = dan = int(extra["dan"])
+            self.points[name] = Run(dan, extra["points"])
 
     def rate(self, game: Game) -> list[Change]:
         """The changes of ``game`` for its rated sides, both scored from the dans before it; then
@@ -190,7 +204,7 @@ class _Ledger:
     def _change(self, game: Game, color: str, own: int, other: int) -> Change:
         player, opponent, _, _ = game.side(color)
         history = self.points[player]
-        before = _average(history)
+        before = history.average()
         score = game.score(color)
         points, role = game_points(own, other, score)
         history.append(points)
@@ -199,12 +213,14 @@ class _Ledger:
             "opponent_dan": other,
             "dan_difference": abs(own - other),
             "role": role,
-            "games_since_promotion": len(history),
-            "average_since_promotion": _average(history),
+            "games_since_promotion": len(history.points),
+            "average_since_promotion": history.average(),
         }
-        met = None if self.start[player].fixed else met_standard(own, history)
+        met = (
+            None if self.start[player].fixed or not history.may_meet() else met_standard(own, history.points)
+        )
         if met is not None:
-            self._promote(game, player, own, len(history), met)
+            self._promote(game, player, own, len(history.points), met)
         return Change(game.game_id, player, opponent, color, score, before, points, detail=detail)
 
     def _promote(self, game: Game, player: str, dan: int, since: int, met: Met) -> None:
@@ -216,7 +232,7 @@ class _Ledger:
         rule, event = f"cga-dan: {met.threshold:g} over {met.n}", game.event.name if game.event else None
         moved = Promotion(player, game.date, game.game_id, rule, label(dan), label(dan + 1), evidence, event)
         self.promotions.append(replace(moved, value=met.average, threshold=met.threshold, games=met.games))
-        self.dan[player], self.points[player] = dan + 1, []
+        self.dan[player], self.points[player] = dan + 1, Run(dan + 1, ())
 
     def award(self, due: DueAward) -> AwardGiven:
         """Apply a manual rank award: the player's dan becomes the award's, scoring restarts. An award
@@ -234,24 +250,74 @@ class _Ledger:
         self.promotions.append(
             Promotion(name, award.date, None, "manual award", label(dan), label(new), evidence, award.event)
         )
-        self.dan[name], self.points[name] = new, []
+        self.dan[name], self.points[name] = new, Run(new, ())
         return AwardGiven(award, due.kind, 0.0)
 
-    def close(self, changes: list[Change]) -> dict[str, PlayerState]:
-        """The standings at the period's end: dan, average since the last promotion, history carried."""
+    def close(self, changes: list[Change], carried: Mapping[str, PlayerState]) -> dict[str, PlayerState]:
+        """The standings at the period's end: dan, average since the last promotion, history carried. A
+        player not met this period whose start state is the very one of ``carried`` (the rule set's last
+        end) is carried as is: rebuilding it gives it again."""
         played = Counter(change.player for change in changes)
+        met = self.dan
         return {
-            name: replace(
-                s,
-                rating=_average(self.points[name]),
-                rank=label(self.dan[name]),
-                games_total=s.games_total + played[name],
-                extra={"dan": self.dan[name], "points": tuple(self.points[name])},
-            )
+            name: s if name not in met and carried.get(name) is s else self._closed(name, s, played[name])
             for name, s in self.start.items()
         }
 
+    def _closed(self, name: str, s: PlayerState, played: int) -> PlayerState:
+        self.enter(name, None)
+        points = self.points[name]
+        extra = {"dan": self.dan[name], "points": tuple(points.points)}
+        return PlayerState(points.average(), label(self.dan[name]), s.games_total + played, s.fixed, extra)
 
-def _average(points: Sequence[float]) -> float:
-    """The mean of ``points`` (0.0 for none), rounded to 6 places."""
-    return round(sum(points) / len(points), 6) if points else 0.0
+
+class Run:
+    """A player's points since their last promotion (``points``, oldest first) at ``dan``, with what
+    makes the average and the promotion check cost O(1) a game: the running total and, per standard
+    ``(n, t)`` of the dan, the lowest ``P[j] − t·j`` over ``j <= len − n`` (``P[j]``: the total of the
+    first ``j`` points). A run of the last ``k >= n`` games averages at least ``t`` exactly when
+    ``P[len] − t·len >= P[len − k] − t·(len − k)``, so :meth:`may_meet` is False only when no standard
+    can be met; :func:`met_standard` then decides (and is only called then)."""
+
+    def __init__(self, dan: int, points: Sequence[float]) -> None:
+        self.points: list[float] = list(points)
+        self.exact = all(type(value) is int for value in self.points)  # then the total is exactly sum()
+        self.prefix: list[float] = [0, *accumulate(self.points)]
+        self.total: float = self.prefix[-1]
+        self.standards = standards(dan)
+        m, prefix = len(self.points), self.prefix
+        self.lows = [
+            min((prefix[j] - t * j for j in range(m - n + 1)), default=math.inf) for n, t in self.standards
+        ]
+
+    def append(self, value: float) -> None:
+        """Add the points of one more game."""
+        self.points.append(value)
+        if type(value) is not int:
+            self.exact = False
+        self.total += value
+        self.prefix.append(self.total)
+        m, lows = len(self.points), self.lows
+        for i, (n, t) in enumerate(self.standards):
+            j = m - n
+            if j >= 0:
+                low = self.prefix[j] - t * j
+                if low < lows[i]:
+                    lows[i] = low
+
+    def may_meet(self) -> bool:
+        """False if no standard of the dan is met by any run of the last games (with a margin for
+        rounding: True may still mean none is met)."""
+        m, total = len(self.points), self.total
+        margin = 1e-9 * (1.0 + abs(total) + 105.0 * m)
+        for low, (_, t) in zip(self.lows, self.standards, strict=True):
+            if low <= total - t * m + margin:
+                return True
+        return False
+
+    def average(self) -> float:
+        """The mean of the points (0.0 for none), rounded to 6 places (as ``round(sum / len, 6)``)."""
+        if not self.points:
+            return 0.0
+        total = self.total if self.exact else sum(self.points)
+        return round(total / len(self.points), 6)

@@ -14,7 +14,6 @@ draws) gives 0 points; the arena streak runs across months within one event; pro
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 import pyarrow as pa
 
@@ -48,6 +47,7 @@ TABLE: tuple[tuple[str, float, float], ...] = (
 )
 _BASE = {label: base for label, base, _ in TABLE}
 _COEFFICIENT = {label: coefficient for label, _, coefficient in TABLE}
+_DESCENDING = tuple((label, base) for label, base, _ in reversed(TABLE))
 GAME_POINTS = {"slow": 10.0, "fast": 5.0}
 #: Bonus per win by event kind; the arena adds ARENA_STEP for each further consecutive win.
 WIN_BONUS = {"team_match": 10.0, "arena": 10.0, "server_open": 20.0}
@@ -68,7 +68,10 @@ def club_rank(rank: Rank | None) -> str:
 
 def rank_for_rating(rating: float) -> str:
     """The highest rank whose base score is at most ``rating`` ("below 5k" under 10, also negative)."""
-    return next(label for label, base, _ in reversed(TABLE) if base <= rating or base == 0)
+    for label, base in _DESCENDING:
+        if base <= rating:
+            return label
+    return TABLE[0][0]
 
 
 def coefficient(label: str) -> float:
@@ -123,36 +126,62 @@ class _Month:
 
     def __init__(self, rules: ClubRules, start: dict[str, PlayerState]) -> None:
         self.rules, self.start = rules, start
-        self.streaks = {name: dict(s.extra.get("arena", {})) for name, s in start.items()}
+        self.streaks: dict[str, dict[str, int]] = {}  # filled from ``extra`` as players play in an arena
 
     def rate(self, game: Game) -> list[Change]:
         """The changes ``game`` makes to its rated players (none for an unrated side)."""
-        return [self._change(game, color) for color in "BW" if game.rated(color)]
+        black, white = game.black, game.white
+        changes = []
+        if game.black_rated:
+            changes.append(self._change(game, "B", (black, white), game.black_rank, game.white_rank))
+        if game.white_rated:
+            changes.append(self._change(game, "W", (white, black), game.white_rank, game.black_rank))
+        return changes
 
-    def _change(self, game: Game, color: str) -> Change:
-        player, opponent, opponent_rank, opponent_rated = game.side(color)
-        own = self.enter(player, game.rank(color))
+    def _change(
+        self,
+        game: Game,
+        color: str,
+        players: tuple[str, str],
+        recorded: Rank | None,
+        opponent_rank: Rank | None,
+    ) -> Change:
+        """The change of ``color``'s player (``players``: they and their opponent; ``recorded``,
+        ``opponent_rank``: the ranks the record gives them)."""
+        player, opponent = players
+        opponent_rated = game.white_rated if color == "B" else game.black_rated
+        own = self.enter(player, recorded)
         their = self.enter(opponent, opponent_rank).rank if opponent_rated else club_rank(opponent_rank)
-        score, game_points = game.score(color), GAME_POINTS[game.speed]
-        points = _points(score, coefficient(own.rank), coefficient(their), game_points)
-        bonus, rule = self._bonus(game, player, score)
+        winner, game_points = game.winner, GAME_POINTS[game.speed]
+        score = 0.5 if winner == "draw" else float(winner == color)
+        own_coefficient, their_coefficient = _COEFFICIENT[own.rank], _COEFFICIENT[their]
+        points = _points(score, own_coefficient, their_coefficient, game_points)
+        bonus, rule = (0.0, None) if game.event is None else self._bonus(game, player, score)
         if own.fixed:  # a reference player: the game moves the opponent, never them
             points, bonus, rule = 0.0, 0.0, "fixed rating"
         detail = {
             "rank": own.rank,
-            "coefficient": coefficient(own.rank),
+            "coefficient": own_coefficient,
             "opponent_rank": their,
-            "opponent_coefficient": coefficient(their),
+            "opponent_coefficient": their_coefficient,
             "game_points": game_points,
         }
         return Change(game.game_id, player, opponent, color, score, own.rating, points, bonus, rule, detail)
 
     def enter(self, name: str, recorded: Rank | None) -> PlayerState:
         """``name``'s state at the month's start, adding a newcomer from ``recorded`` if needed."""
-        if name not in self.start:
-            self.start[name] = self.rules.newcomer(name, recorded)
+        found = self.start.get(name)
+        if found is None:
+            found = self.start[name] = self.rules.newcomer(name, recorded)
             self.streaks[name] = {}
-        return self.start[name]
+        return found
+
+    def streak(self, name: str) -> dict[str, int]:
+        """``name``'s arena runs by event (copied from their start state the first time)."""
+        found = self.streaks.get(name)
+        if found is None:
+            found = self.streaks[name] = dict(self.start[name].extra.get("arena", {}))
+        return found
 
     def _bonus(self, game: Game, player: str, score: float) -> tuple[float, str | None]:
         event = game.event
@@ -173,9 +202,10 @@ class _Month:
     ) -> tuple[float, str | None]:
         """The k-th consecutive win in an arena earns 10 + 5(k-1); a loss or a draw ends the run, also
         one the club does not count (``reset``: see :attr:`Game.streak_reset`)."""
-        before = 0 if player in reset else self.streaks[player].get(event, 0)
+        streak = self.streak(player)
+        before = 0 if player in reset else streak.get(event, 0)
         run = before + 1 if score == 1 else 0
-        self.streaks[player][event] = run
+        streak[event] = run
         if not run:
             return 0.0, None
         return WIN_BONUS["arena"] + ARENA_STEP * (run - 1), f"arena win {run} in a row"
@@ -214,8 +244,8 @@ class _Month:
         """``state`` after the month: rating moved by ``gained``, rank floated (unless fixed)."""
         rating = state.rating if state.fixed else round(state.rating + gained, 6)  # no 99.99999 at an edge
         rank = state.rank if state.fixed else rank_for_rating(rating)
-        extra = {"arena": self.streaks[name]}
-        return replace(state, rating=rating, rank=rank, games_total=state.games_total + played, extra=extra)
+        extra = {"arena": self.streak(name)}
+        return PlayerState(rating, rank, state.games_total + played, state.fixed, extra)
 
 
 def _points(score: float, own: float, their: float, game_points: float) -> float:

@@ -80,7 +80,14 @@ def build(context: Context, params: Table) -> TgaRules:
 
 class TgaRules(RosterRules):
     """The ``tga`` rule set, configured once with the run's context; :meth:`rate_period` and
-    :meth:`reports` are pure (the fees come from the run's promotions table)."""
+    :meth:`reports` are pure (the fees come from the run's promotions table).
+
+    It remembers the standings it returned last (a memo, never an input): a player of the next
+    ``state`` who is that very object and plays no game is carried as is (rebuilding gives it again)."""
+
+    def __init__(self, context: Context) -> None:
+        super().__init__(context)
+        self._carried: dict[str, PlayerState] = {}
 
     name = "tga"
     change_fields = pa.schema(
@@ -111,7 +118,9 @@ class TgaRules(RosterRules):
                 changes += ledger.close(_key(item))
         order = {game.game_id: game.seq for game in games}
         changes.sort(key=lambda c: order[c.game_id])
-        return PeriodOutcome(ledger.start, ledger.end(changes), changes, given, ledger.promotions)
+        end = ledger.end(changes, self._carried)
+        self._carried = dict(end)
+        return PeriodOutcome(ledger.start, end, changes, given, ledger.promotions)
 
     def reports(self, changes: pa.Table, promotions: pa.Table) -> dict[str, pa.Table]:
         """``fees.parquet``: one row per promotion or award with its Article 13 fee."""
@@ -164,20 +173,32 @@ class _Ledger:
         """The change rows of a finished unit; then, for an event, its promotions."""
         unit = self.units.pop(key)
         dan = {name: float(d) if d is not None else t.estimated(unit, name) for name, d in unit.dans.items()}
-        changes = [self._change(unit, g, c, dan) for g in unit.games for c in "BW" if g.rated(c)]
+        recognised = unit.event is not None and unit.event.kind in t.RECOGNISED
+        changes = []
+        for game in unit.games:
+            if game.black_rated:
+                changes.append(self._change(unit, game, ("B", game.black, game.white), dan, recognised))
+            if game.white_rated:
+                changes.append(self._change(unit, game, ("W", game.white, game.black), dan, recognised))
         self._promote(unit, changes)
         return changes
 
-    def _change(self, unit: t.Unit, game: Game, color: str, dan: Mapping[str, float]) -> Change:
-        player, opponent, _, _ = game.side(color)
-        own, other, score = unit.own(player), dan[opponent], game.score(color)
+    def _change(
+        self, unit: t.Unit, game: Game, side: tuple[str, str, str], dan: Mapping[str, float], recognised: bool
+    ) -> Change:
+        """The change row of ``side`` (colour, player, opponent) of ``game``; ``recognised``: the unit's
+        event counts toward Article 8."""
+        color, player, opponent = side
+        own, other = unit.own(player), dan[opponent]
+        winner = game.winner
+        score = 0.5 if winner == "draw" else float(winner == color)
         delta = t.capped(other - own)
         detail = {
             "dan": float(own),
             "opponent_dan": other,
             "delta_dan": delta,
             "estimated_opponent": unit.dans[opponent] is None,
-            "article8": unit.event is not None and unit.event.kind in t.RECOGNISED and not game.no_show,
+            "article8": recognised and not game.no_show,
         }
         points = 0.0 if game.no_show else t.contribution(score, delta)
         before = t.rating_of(unit.labels[player])
@@ -219,17 +240,19 @@ class _Ledger:
         )
         return AwardGiven(award, due.kind, 0.0)
 
-    def end(self, changes: list[Change]) -> dict[str, PlayerState]:
-        """The standings at the period's end: every player at their current rank."""
+    def end(self, changes: list[Change], carried: Mapping[str, PlayerState]) -> dict[str, PlayerState]:
+        """The standings at the period's end: every player at their current rank. A player whose rank
+        and games did not change and whose start state is the very one of ``carried`` (the rule set's
+        last end) is carried as is: rebuilding it gives it again."""
         played: dict[str, int] = defaultdict(int)
         for change in changes:
             played[change.player] += 1
+        rank = self.rank
         return {
-            name: replace(
-                s,
-                rating=t.rating_of(self.rank[name]),
-                rank=self.rank[name],
-                games_total=s.games_total + played[name],
+            name: s
+            if name not in played and rank[name] == s.rank and carried.get(name) is s
+            else replace(
+                s, rating=t.rating_of(rank[name]), rank=rank[name], games_total=s.games_total + played[name]
             )
             for name, s in self.start.items()
         }

@@ -15,6 +15,7 @@ games (:class:`Unit`) the estimates (:func:`estimated`) and the promotions each 
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -67,6 +68,7 @@ def dan_of(label: str) -> int | None:
     return int(label[:-1]) if label.endswith("d") else 0
 
 
+@functools.lru_cache(maxsize=256)
 def rating_of(label: str) -> float:
     """The sortable number of ``label``: dan, ``1 − kyu`` for a kyu, −20 for ``?``."""
     if label == UNKNOWN:
