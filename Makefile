@@ -17,7 +17,7 @@ PATHS  := $(if $(RAW),--raw $(RAW)) $(if $(OUT),--out $(OUT))
 .PHONY: help install ratings test lint bench bench-scale fuzz sample check docs clean
 
 help: ## List every target with what it does
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
