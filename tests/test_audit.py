@@ -87,6 +87,16 @@ def test_gomoku_is_the_wrong_game_type_by_default(write, tmp_path: Path) -> None
     assert reasons(run(tmp_path), "g.sgf") == ["wrong_game_type"]
 
 
+def test_unreadable_gm_is_the_wrong_game_type(write, tmp_path: Path) -> None:
+    write("g.sgf", "(;GM[2147483648]PB[甲]PW[乙]RE[B+R]DT[2024-05-01];B[pd];W[dp];B[pp])".encode())
+    assert reasons(run(tmp_path), "g.sgf") == ["wrong_game_type"]
+
+
+def test_record_without_gm_is_go(write, tmp_path: Path) -> None:
+    write("g.sgf", "(;PB[甲]PW[乙]RE[B+R]DT[2024-05-01];B[pd];W[dp];B[pp])".encode())
+    assert reasons(run(tmp_path), "g.sgf") == []
+
+
 def test_game_without_date_is_missing_date(write, tmp_path: Path) -> None:
     put(write, "g.sgf", "a", "b", "B+R", date=None)
     assert reasons(run(tmp_path), "g.sgf") == ["missing_date"]

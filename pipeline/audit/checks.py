@@ -86,8 +86,11 @@ def over_cap(rows: Rows, period: pa.Array | pa.ChunkedArray, eligible: Flags) ->
 
 
 def _wrong_type(rows: Rows) -> Flags:
-    """Not one of the configured game types (no ``GM``: Go, type 1)."""
-    game_type = pc.fill_null(rows.table["game_type"], 1).cast(pa.int64())
+    """Not one of the configured game types (no ``GM``: Go, type 1; a ``GM`` that could not be read,
+    ``GM[2147483648]``, is none of them)."""
+    table = rows.table
+    unreadable = pc.and_(pc.is_null(table["game_type"]), pc.is_valid(table["game_type_raw"]))
+    game_type = pc.if_else(unreadable, 0, pc.fill_null(table["game_type"], 1).cast(pa.int64()))
     return ~flag(pc.is_in(game_type, value_set=pa.array(rows.valid.game_types, pa.int64())))
 
 

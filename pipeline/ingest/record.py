@@ -207,6 +207,7 @@ def _info(root: Properties, tree: GameTree) -> Row:
         "event": parse_event(_first(root, "EV"), _first(root, "GN"), _first(root, "TE")),
         "round": parse_round(_first(root, "RO"), tree.moves),
         "game_type": parse_game_type(_first(root, "GM")),
+        "game_type_raw": _first(root, "GM"),
         "board_size": parse_board_size(_first(root, "SZ")),
         "moves": tree.moves,
         "move_signature": tree.signature,

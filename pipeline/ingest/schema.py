@@ -106,7 +106,8 @@ GAMES_INGEST = pa.schema(
         described("komi_raw", pa.string(), "KM (or KO) as written in the record"),
         described("event", pa.string(), "the event: EV, else TE or GN when they name one"),
         described("round", pa.string(), "RO, unless it is a move count"),
-        described("game_type", pa.int32(), "GM: 1 Go, 4 Gomoku; null when absent (read as Go)"),
+        described("game_type", pa.int32(), "GM: 1 Go, 4 Gomoku; null when absent (read as Go) or unreadable"),
+        described("game_type_raw", pa.string(), "GM as written (an unreadable GM is no game type counted)"),
         described(
             "board_size",
             pa.int32(),
