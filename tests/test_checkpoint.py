@@ -108,9 +108,10 @@ def test_checkpoint_is_written_while_parsing(raw: Path, tmp_path: Path) -> None:
     assert [len(files) for files in seen] == [0, 2, 4, 6, 8]
 
 
-# A run killed by SIGKILL while it reads g05.sgf: ingest in the caller's process, a checkpoint every batch.
-_KILLED = """
-import sys, time
+# The start of a script run as ``python -c SCRIPT RAW OUT``: parsing blocks at g05.sgf, after touching
+# OUT/../reading-g05, one file a batch.
+_BLOCKED_AT_G05 = """
+import signal, sys, time
 from pathlib import Path
 from pipeline.ingest import IngestOptions, ingest, workers
 raw, out = Path(sys.argv[1]), Path(sys.argv[2])
@@ -122,8 +123,10 @@ def blocked(data, source_path):
     return real(data, source_path)
 workers.rows_for_bytes = blocked
 workers.BATCH = 1
-ingest(raw, out, IngestOptions(workers=1, checkpoint_s=0))
 """
+
+# A run killed by SIGKILL while it reads g05.sgf: ingest in the caller's process, a checkpoint every batch.
+_KILLED = _BLOCKED_AT_G05 + "ingest(raw, out, IngestOptions(workers=1, checkpoint_s=0))\n"
 
 
 def _wait_for(path: Path, seconds: float) -> bool:
@@ -151,23 +154,14 @@ def test_sigkill_loses_only_the_work_since_the_last_checkpoint(raw: Path, tmp_pa
 
 
 # `ratings run` with two workers, stopped by a signal while one of them reads g05.sgf.
-_RUN = """
-import signal, sys, time
+_RUN = (
+    _BLOCKED_AT_G05
+    + """
 signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal (a background job ignores it)
-from pathlib import Path
 from pipeline.cli import app
-from pipeline.ingest import workers
-raw, out = Path(sys.argv[1]), Path(sys.argv[2])
-real = workers.rows_for_bytes
-def blocked(data, source_path):
-    if source_path == "g05.sgf":
-        (out.parent / "reading-g05").touch()
-        time.sleep(120)
-    return real(data, source_path)
-workers.rows_for_bytes = blocked
-workers.BATCH = 1
 app(["run", "--raw", str(raw), "--out", str(out), "--workers", "2"])
 """
+)
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
