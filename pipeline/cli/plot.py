@@ -16,7 +16,6 @@ from typing import Annotated
 
 import typer
 
-from pipeline import reports
 from pipeline.cli.common import ConfigOpt, OutOpt, PeriodOpt, console, fail, output_folder, roster_of
 from pipeline.reports import ReportError, plots
 from pipeline.reports.fonts import PlotError
@@ -75,10 +74,9 @@ def plot_command(
     players = player or []
     _check_options(kind, players, period, top)
     try:
-        roster = roster_of(out, config) if players else None
-        players = [reports.resolve_player(out, name, roster) for name in players]
         if kind is Kind.history:
-            written = plots.history_chart(out, players, image, top or plots.DEFAULT_TOP)
+            roster = roster_of(out, config) if players else None
+            written = plots.history_chart(out, players, image, top or plots.DEFAULT_TOP, roster)
         else:
             written = plots.distribution_chart(out, period, image)
     except ReportError as e:

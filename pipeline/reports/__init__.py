@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from pipeline.config.roster import Roster, name_key
+from pipeline.config.roster import Roster
 from pipeline.output import folder as outputs
 from pipeline.output.folder import (
     GAMES_FILE,
@@ -42,7 +42,6 @@ __all__ = [
     "UnknownPlayer",
     "audit_games",
     "game_periods",
-    "players_named",
     "rated_periods",
     "read_games",
     "resolve_player",
@@ -212,25 +211,6 @@ def rule_set_report(out: Path, name: str, top: int | None = None) -> pd.DataFram
 def run_rule_set(out: Path) -> str:
     """The rule set named in ``out/manifest.json``, or ``unknown`` if it cannot be read."""
     return str(outputs.read_manifest(out).get("rule_set", "unknown"))
-
-
-def players_named(games: pd.DataFrame, player: str, out: Path) -> set[str]:
-    """The canonical names ``player`` spells in ``games`` (any spelling a record used, or the canonical
-    name; compared by :func:`pipeline.config.roster.name_key`). ``out`` is only named in the error.
-    :func:`resolve_player` is the resolver the commands share (roster aliases, suggestions).
-
-    Raises ReportError if no record spells ``player``.
-    """
-    key = name_key(player)
-    names: set[str] = set()
-    for side in ("black", "white"):
-        pairs = games[[side, f"{side}_player"]].dropna()
-        for raw, canonical in zip(pairs[side], pairs[f"{side}_player"], strict=True):
-            if key in (name_key(raw), name_key(canonical)):
-                names.add(str(canonical))
-    if not names:
-        raise ReportError(f"no player {player!r} in {out / GAMES_FILE}")
-    return names
 
 
 def _changes_of(out: Path, games: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:

@@ -25,9 +25,11 @@ import pandas as pd
 
 from pipeline import reports
 from pipeline.audit import periods as periods_mod
+from pipeline.config.roster import Roster
 from pipeline.output import folder as outputs
 from pipeline.output.store import atomic_path
 from pipeline.reports import ReportError
+from pipeline.reports.explain.names import NAME_COLUMNS
 from pipeline.reports.fonts import cjk_font, family
 
 if TYPE_CHECKING:
@@ -51,7 +53,7 @@ FORMATS = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".svg": "svg", ".pdf"
 DEFAULT_TOP = 10
 
 
-def history(out: Path, players: list[str]) -> _Series:
+def history(out: Path, players: list[str], roster: Roster | None = None) -> _Series:
     """The rating history of ``players``: canonical name -> ``(date, rating)`` points in time order.
 
     A player's points are the rating they began their first rated period with, dated its first day
@@ -59,22 +61,23 @@ def history(out: Path, players: list[str]) -> _Series:
 
     Args:
         out: an output folder written by ``ratings run``.
-        players: names or aliases as the records spell them (any case or width, as
-            :func:`pipeline.config.roster.name_key` compares them); a name spelling two players gives both;
-            repeats are given once.
+        players: names or aliases, each resolved by :func:`pipeline.reports.resolve_player` (any spelling
+            a record used, a rated name, or a ``roster`` alias); repeats are given once.
+        roster: the run's roster, for aliases no record used (None: the records' spellings only).
 
     Returns:
         One entry per player, in the order named.
 
     Raises:
-        ReportError: if ``out`` holds no output, ``players`` is empty, a name is no player of the records,
-            or a player has no rating in any period.
+        ReportError: if ``out`` holds no output, ``players`` is empty, a name is no player (an
+            :class:`~pipeline.reports.UnknownPlayer` naming close names) or two, or a player has no
+            rating in any period.
     """
-    games = reports.read_games(out, columns=["black", "white", "black_player", "white_player"])
+    games = reports.read_games(out, columns=NAME_COLUMNS)
     if not players:
         raise ReportError("name at least one player to draw a rating history")
     tables = _rating_tables(out)
-    names = list(dict.fromkeys(n for player in players for n in _canonical(games, player, out)))
+    names = list(dict.fromkeys(reports.resolve_player(out, p, roster, games) for p in players))
     series = {name: _history(tables, name) for name in names}
     for name, points in series.items():
         if not points:
@@ -82,7 +85,9 @@ def history(out: Path, players: list[str]) -> _Series:
     return series
 
 
-def history_chart(out: Path, players: list[str], target: Path, top: int = DEFAULT_TOP) -> Path:
+def history_chart(
+    out: Path, players: list[str], target: Path, top: int = DEFAULT_TOP, roster: Roster | None = None
+) -> Path:
     """Draw :func:`history_figure` into ``target``, its format from its suffix (:data:`FORMATS`; its
     folder is created); return ``target``.
 
@@ -92,10 +97,12 @@ def history_chart(out: Path, players: list[str], target: Path, top: int = DEFAUL
         PlotError: if no CJK font is installed.
     """
     chart_format(target)
-    return save(history_figure(out, players, top), target)
+    return save(history_figure(out, players, top, roster), target)
 
 
-def history_figure(out: Path, players: list[str], top: int = DEFAULT_TOP) -> Figure:
+def history_figure(
+    out: Path, players: list[str], top: int = DEFAULT_TOP, roster: Roster | None = None
+) -> Figure:
     """:func:`history` as a chart: a line with a point per period end for each player, a legend of their
     names, the dates on the x axis (ticks at the rated periods' last days), a title naming the rule set
     and the periods, ranks on the y axis when the ratings are ranks (:func:`rank_scale`).
@@ -105,13 +112,14 @@ def history_figure(out: Path, players: list[str], top: int = DEFAULT_TOP) -> Fig
         players: names or aliases, as :func:`history` takes them; empty: the ``top`` best players of
             the latest rated period (:func:`top_players`).
         top: how many players to draw when ``players`` is empty.
+        roster: as :func:`history` takes it.
 
     Raises:
         ReportError: as :func:`history` and :func:`top_players` do.
         PlotError: if no CJK font is installed.
     """
     named = players or top_players(out, top)
-    series = history(out, named)
+    series = history(out, named, roster)
     rated = reports.rated_periods(out)
     span = f"{rated[0]} to {rated[-1]}" if len(rated) > 1 else rated[0]
     title = f"Rating history under {_rule_set(out)}, {span}" + ("" if players else f": top {len(named)}")
@@ -241,14 +249,6 @@ def _rating_tables(out: Path) -> dict[str, pd.DataFrame]:
 def _rule_set(out: Path) -> str:
     """The rule set named in ``out``'s manifest (``an unknown rule set`` when it names none)."""
     return str(outputs.read_manifest(out).get("rule_set", "an unknown rule set"))
-
-
-def _canonical(games: pd.DataFrame, player: str, out: Path) -> list[str]:
-    """The canonical names that ``player`` spells in the records (sorted).
-
-    Raises ReportError if it spells none.
-    """
-    return sorted(reports.players_named(games, player, out))
 
 
 def _history(tables: dict[str, pd.DataFrame], name: str) -> list[tuple[dt.date, float]]:
