@@ -20,7 +20,12 @@ from typing import Annotated, Any
 import typer
 
 from pipeline import __version__
-from pipeline.cli import backtest, explain, export, plot, reports, run
+from pipeline.cli import backtest as backtest
+from pipeline.cli import explain as explain
+from pipeline.cli import export as export
+from pipeline.cli import plot as plot
+from pipeline.cli import reports as reports
+from pipeline.cli import run as run
 
 _COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("run", run.run_command),
