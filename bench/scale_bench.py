@@ -33,7 +33,7 @@ from typing import Any
 
 from pipeline import rules
 from pipeline.synth.records import write_records
-from pipeline.synth.server import pack_months, server_archive
+from pipeline.synth.server import server_archive, write_month_zips
 
 SCENARIOS = ("full", "no-change", "new-0.1%", "late")
 
@@ -45,9 +45,8 @@ def corpus(root: Path, n: int, seed: int, packed: bool) -> Path:
         return raw
     shutil.rmtree(raw, ignore_errors=True)
     started = time.perf_counter()
-    count = write_records(server_archive(n, seed), raw)
-    if packed:
-        pack_months(raw)
+    records = server_archive(n, seed)
+    count = write_month_zips(records, raw) if packed else write_records(records, raw)
     marker.write_text(f"{count} records in {time.perf_counter() - started:.1f} s\n")
     print(f"generated {count} records in {time.perf_counter() - started:.1f} s -> {raw}", file=sys.stderr)
     return raw

@@ -7,8 +7,8 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
-from pipeline.synth.records import Record, write_records
-from pipeline.synth.server import pack_months, server_archive
+from pipeline.synth.records import Record
+from pipeline.synth.server import server_archive, write_month_zips
 
 _BLACK, _WHITE = re.compile(rb"PB\[([^\]]*)\]"), re.compile(rb"PW\[([^\]]*)\]")
 
@@ -49,8 +49,11 @@ def test_no_two_games_share_a_main_line() -> None:
     assert len(set(lines)) == len(lines)
 
 
-def test_pack_months_moves_every_file_into_its_months_zip(tmp_path: Path) -> None:
-    written = write_records(server_archive(200, months=3), tmp_path)
-    assert pack_months(tmp_path) == 3
-    members = [n for z in tmp_path.glob("*.zip") for n in zipfile.ZipFile(z).namelist()]
-    assert len(members) == written and not [p for p in tmp_path.iterdir() if p.is_dir()]
+def test_month_zips_hold_every_record_in_its_months_archive(tmp_path: Path) -> None:
+    records = list(server_archive(200, months=3))
+    assert write_month_zips(iter(records), tmp_path) == 200
+    members = {z.stem: zipfile.ZipFile(z).namelist() for z in tmp_path.glob("*.zip")}
+    assert len(members) == 3 and sorted(n for names in members.values() for n in names) == sorted(
+        r.relpath for r in records
+    )
+    assert all(name.startswith(f"{month}/") for month, names in members.items() for name in names)

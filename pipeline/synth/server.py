@@ -6,7 +6,7 @@ regulars leave), a few rivals per player who meet again and again (so the more-t
 bites), results drawn from hidden strengths, events with rounds, slow and fast games, every server
 style of :mod:`pipeline.synth.records` (encodings, layouts) and a few collections and truncated files.
 Games are spread over ``months`` consecutive months from ``start`` and written as
-``YYYY-MM/<style>_<index>.sgf``; :func:`pack_months` turns the folders into monthly ``.zip`` archives.
+``YYYY-MM/<style>_<index>.sgf``; :func:`write_month_zips` writes them into monthly ``.zip`` archives instead.
 
 Knows nothing of the pipeline or of any rule set. Randomness comes only from ``random.Random(seed)``,
 so a given ``n``, ``months`` and seed always give the same bytes.
@@ -174,17 +174,14 @@ def _game(rng: random.Random, pair: tuple[Player, Player], style: str, date: str
     )
 
 
-def pack_months(raw: Path) -> int:
-    """Replace every ``raw/YYYY-MM/`` folder by ``raw/YYYY-MM.zip`` holding its files; returns the count."""
+def write_month_zips(records: Iterator[Record], raw: Path) -> int:
+    """Write ``records`` (month by month, as :func:`server_archive` gives them) straight into
+    ``raw/YYYY-MM.zip`` archives, one per month, without loose files on disk; returns the count."""
     count = 0
-    for folder in sorted(p for p in raw.iterdir() if p.is_dir()):
-        with zipfile.ZipFile(raw / f"{folder.name}.zip", "w", zipfile.ZIP_DEFLATED) as archive:
-            for path in sorted(folder.rglob("*")):
-                if path.is_file():
-                    archive.write(path, path.relative_to(raw).as_posix())
-                    path.unlink()
-        for sub in sorted(folder.rglob("*"), reverse=True):
-            sub.rmdir()
-        folder.rmdir()
-        count += 1
+    for month, group in itertools.groupby(records, key=lambda r: r.relpath.split("/", 1)[0]):
+        raw.mkdir(parents=True, exist_ok=True)
+        with zipfile.ZipFile(raw / f"{month}.zip", "w", zipfile.ZIP_DEFLATED) as archive:
+            for record in group:
+                archive.writestr(record.relpath, record.data)
+                count += 1
     return count
