@@ -15,9 +15,8 @@ Knows nothing of SGF or files; what a rating means is the rule set's business.
 
 from __future__ import annotations
 
-import dataclasses
-from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import functools
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,12 +25,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.audit import periods
-from pipeline.config.events import Award, Event, Events
+from pipeline.config.events import Event, Events
 from pipeline.config.roster import Roster
 from pipeline.ingest.normalise.ranks import Rank, parse_rank
 from pipeline.output.tables import AWARDS, CHANGES, PROMOTIONS, RATINGS
 from pipeline.rules.awards import due_awards
-from pipeline.rules.base import NOT_A_GAME, Change, DueAward, Game, PeriodOutcome, PlayerState, RuleSet
+from pipeline.rules.base import NOT_A_GAME, DueAward, Game, PlayerState, RuleSet
+from pipeline.rules.collect import period_tables
 
 #: The columns of the games table a Game is built from (with ``resets`` and ``closes``, added here).
 GAME_COLUMNS = (
@@ -138,12 +138,13 @@ def replay(
     ranks: dict[str, Rank | None] = {}
     schemas = schemas_of(rules)
     current = dict(state)
+    member = functools.cache(roster.is_member)  # once per name, not once per name and period
     for label in prepared.labels[first:]:
         rows = prepared.rows(label).to_pylist()
         games = [_game(row, rules, roster, named.get(row["event_name"]), ranks) for row in rows]
         outcome = rules.rate_period(label, games, prepared.due.get(label, []), current)
-        found = _collect(label, outcome, {g.game_id: g for g in games}, roster)
-        yield PeriodTables(label, {k: _table(v, schemas[k]) for k, v in found.items()}, outcome.end)
+        tables = period_tables(label, outcome, {g.game_id: g for g in games}, member, schemas)
+        yield PeriodTables(label, tables, outcome.end)
         current = outcome.end
 
 
@@ -279,99 +280,3 @@ def _labels(found: Iterable[str]) -> list[str]:
     """Every period from the first to the last found (periods without games keep the standings)."""
     present = sorted(set(found), key=lambda label: periods.bounds(label)[0])
     return periods.span(present[0], present[-1]) if present else []
-
-
-def _collect(
-    label: str, outcome: PeriodOutcome, games: Mapping[str, Game], roster: Roster
-) -> dict[str, list[dict[str, Any]]]:
-    changes = [_change_row(label, c, games[c.game_id]) for c in outcome.changes]
-    awards = [
-        {**_award_row(a.award), "kind": a.kind, "points": a.points, "period": label} for a in outcome.awards
-    ]
-    return {
-        "ratings": _rating_rows(label, outcome, changes, awards, roster),
-        "changes": changes,
-        "awards": awards,
-        "promotions": [{**dataclasses.asdict(p), "period": label} for p in outcome.promotions],
-    }
-
-
-def _change_row(label: str, change: Change, game: Game) -> dict[str, Any]:
-    return {
-        "period": label,
-        "game_id": change.game_id,
-        "date": game.date,
-        "seq": game.seq,
-        "player": change.player,
-        "opponent": change.opponent,
-        "color": change.color,
-        "score": change.score,
-        "rating_before": change.rating_before,
-        "delta": round(change.delta, 6),
-        "points": change.points,
-        "bonus": change.bonus,
-        "bonus_rule": change.bonus_rule,
-        "event": game.event.name if game.event else None,
-        "speed": game.speed,
-        **change.detail,
-    }
-
-
-def _award_row(award: Award) -> dict[str, Any]:
-    return {"player": award.player, "date": award.date, "event": award.event, "note": award.note}
-
-
-def _rating_rows(
-    label: str,
-    outcome: PeriodOutcome,
-    changes: Sequence[Mapping[str, Any]],
-    awards: Sequence[Mapping[str, Any]],
-    roster: Roster,
-) -> list[dict[str, Any]]:
-    tally: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    for c in changes:
-        t = tally[c["player"]]
-        t["games"] += 1
-        t[{1.0: "wins", 0.0: "losses"}.get(c["score"], "draws")] += 1
-        t["bonus"] += c["bonus"]
-    for a in awards:
-        tally[a["player"]]["bonus"] += a["points"]
-    rows = [
-        _rating_row(label, name, end, outcome.start[name], tally[name], roster)
-        for name, end in outcome.end.items()
-    ]
-    return _placed(rows)
-
-
-def _rating_row(
-    label: str, name: str, end: PlayerState, start: PlayerState, tally: Mapping[str, float], roster: Roster
-) -> dict[str, Any]:
-    return {
-        "period": label,
-        "player": name,
-        "rank": end.rank,
-        "rating": end.rating,
-        "rating_before": start.rating,
-        "delta": round(end.rating - start.rating, 6),
-        "games": int(tally.get("games", 0)),
-        "wins": int(tally.get("wins", 0)),
-        "losses": int(tally.get("losses", 0)),
-        "draws": int(tally.get("draws", 0)),
-        "rank_before": start.rank,
-        "bonus": round(tally.get("bonus", 0.0), 6),
-        "games_total": end.games_total,
-        "member": roster.is_member(name),
-    }
-
-
-def _placed(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Rows sorted by rating (highest first, then name), each with its ``place`` (ties share one)."""
-    rows.sort(key=lambda r: (-r["rating"], r["player"]))
-    for i, row in enumerate(rows):
-        same = i and rows[i - 1]["rating"] == row["rating"]
-        row["place"] = rows[i - 1]["place"] if same else i + 1
-    return rows
-
-
-def _table(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:
-    return pa.Table.from_pylist(rows, schema=schema) if rows else schema.empty_table()
