@@ -1,0 +1,160 @@
+"""prepare: the audited games table as what the replay feeds the rule set, columnar (see :class:`Prepared`).
+
+Knows nothing of how a rule set rates; reads the audit's columns only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline.audit import periods
+from pipeline.config.events import Events
+from pipeline.config.roster import Roster
+from pipeline.rules.awards import due_awards
+from pipeline.rules.base import NOT_A_GAME, DueAward, RuleSet
+
+#: The columns of the games table a Game is built from (with ``resets`` and ``closes``, added here).
+GAME_COLUMNS = (
+    "game_id", "seq", "date", "black_player", "white_player", "winner", "speed_used", "black_rank",
+    "white_rank", "handicap", "komi", "event_name", "stage", "round", "notes", "period",
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """What the replay feeds the rule set, period by period.
+
+    ``counted``: the counted rows in ``seq`` order, columns :data:`GAME_COLUMNS` plus ``resets``
+    (list of names, sorted) and ``closes`` (bool); ``spans``: label -> (first row, rows) in ``counted``;
+    ``due``: label -> the awards due in it; ``labels``: every period from the first to the last;
+    ``warnings``: awards that could not be placed.
+    """
+
+    counted: pa.Table
+    spans: dict[str, tuple[int, int]]
+    due: dict[str, list[DueAward]]
+    labels: list[str]
+    warnings: list[str]
+
+    def rows(self, label: str) -> pa.Table:
+        """The counted rows of period ``label`` (none for a period without counted games)."""
+        start, length = self.spans.get(label, (0, 0))
+        return self.counted.slice(start, length)
+
+
+def prepare(games: pa.Table, rules: RuleSet, roster: Roster, events: Events) -> Prepared:
+    """``games`` (schema :data:`~pipeline.output.tables.GAMES`, in ``seq`` order) ready to replay under
+    ``rules``: see :class:`Prepared`. Python runs once per game of an event (the streak resets), once
+    per distinct player name and once per event, not once per game."""
+    mask = pc.fill_null(games["counted"], False)
+    counted = games.filter(mask).select(list(GAME_COLUMNS))
+    counted = counted.append_column("resets", _streak_resets(games, mask))
+    counted = counted.append_column("closes", _closes(counted))
+    due, warnings = due_awards(events, _award_rows(games), rules.validity.period, roster)
+    spans = _spans(counted["period"])
+    labels = _labels([*spans, *due, *_played_periods(games)])
+    return Prepared(counted, spans, dict(due), labels, warnings)
+
+
+def _in_event(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    """True where the row names an event (a null or empty ``event_name`` is none)."""
+    return pc.fill_null(pc.not_equal(column, ""), False)
+
+
+def _not_a_game(games: pa.Table) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """True for the rows whose ``reasons`` hold a code of :data:`~pipeline.rules.base.NOT_A_GAME`."""
+    reasons = games["reasons"].combine_chunks()
+    hit = pc.is_in(pc.list_flatten(reasons), pa.array(sorted(NOT_A_GAME))).to_numpy(zero_copy_only=False)
+    found = np.zeros(games.num_rows, dtype=bool)
+    found[pc.list_parent_indices(reasons).to_numpy()[hit]] = True
+    return found
+
+
+def _streak_resets(games: pa.Table, counted: pa.ChunkedArray) -> pa.Array:
+    """For each counted row (in ``seq`` order), the players (sorted) whose run of wins in its event an
+    uncounted game of that event ended since their last counted one: a draw, a forfeit or handicap loss,
+    ... (a game that did not happen twice: a duplicate or a broken file, ends nothing). Python runs over
+    the rows of an event only."""
+    where = np.flatnonzero(_in_event(games["event_name"]).to_numpy(zero_copy_only=False))
+    position = np.cumsum(counted.to_numpy(zero_copy_only=False)) - 1
+    found: list[list[str]] = [[] for _ in range(int(position[-1]) + 1 if len(position) else 0)]
+    columns = ["event_name", "black_player", "white_player", "counted", "winner"]
+    rows = games.take(where).select(columns).to_pylist()
+    blocked = _not_a_game(games)[where]
+    pending: set[tuple[str, str]] = set()
+    for index, row, skip in zip(where, rows, blocked, strict=True):
+        event, names = row["event_name"], (row["black_player"], row["white_player"])
+        if row["counted"]:
+            found[position[index]] = sorted(n for n in names if (event, n) in pending)
+            pending -= {(event, n) for n in names}
+        elif row["winner"] in ("B", "W", "draw") and not skip:
+            pending |= {(event, n) for n, c in zip(names, "BW", strict=True) if row["winner"] != c}
+    return pa.array(found, pa.list_(pa.string()))
+
+
+def _closes(counted: pa.Table) -> pa.ChunkedArray:
+    """True for the last counted game (in ``seq`` order) of each event."""
+    events = counted.filter(_in_event(counted["event_name"]))
+    last = events.group_by("event_name").aggregate([("seq", "max")])["seq_max"]
+    return pc.is_in(counted["seq"], value_set=last.combine_chunks())
+
+
+def _award_rows(games: pa.Table) -> list[dict[str, Any]]:
+    """What :func:`~pipeline.rules.awards.due_awards` reads of the games, without a dict per game: one
+    row per distinct player name in the order first seen (black before white), then one per event
+    holding the date of its last game (excluded games included: :func:`_played`)."""
+    black, white = games["black_player"].combine_chunks(), games["white_player"].combine_chunks()
+    order = np.arange(2 * games.num_rows) // 2 + np.tile([0, games.num_rows], games.num_rows)
+    names = pc.unique(pa.concat_arrays([black, white]).take(pa.array(order))).drop_null().to_pylist()
+    rows = [_row(None, None, None, name) for name in names]
+    where = _played(games) & _in_event(games["event_name"]).to_numpy(zero_copy_only=False)
+    played = games.filter(pa.array(where))
+    ends = played.group_by("event_name").aggregate([("date", "max")]).to_pylist()
+    return rows + [_row(e["event_name"], e["date_max"], "-", None) for e in ends]
+
+
+def _row(event: str | None, date: Any, period: str | None, name: str | None) -> dict[str, Any]:
+    return {"event_name": event, "date": date, "period": period, "reasons": [], "black_player": name,
+            "white_player": None}  # fmt: skip
+
+
+def _played(games: pa.Table) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """The rows of games this rule set could rate (dated, of its game type, readable)."""
+    dated: np.ndarray[Any, np.dtype[np.bool_]] = pc.is_valid(games["period"]).to_numpy(zero_copy_only=False)
+    found: np.ndarray[Any, np.dtype[np.bool_]] = dated & pc.is_valid(games["date"]).to_numpy(
+        zero_copy_only=False
+    )
+    return found & ~_not_a_game(games)
+
+
+def _played_periods(games: pa.Table) -> list[str]:
+    """The periods of the games this rule set could rate: a period whose games were all excluded still
+    gets its snapshot."""
+    return list(pc.unique(games["period"].filter(pa.array(_played(games)))).to_pylist())
+
+
+def _spans(period: pa.ChunkedArray) -> dict[str, tuple[int, int]]:
+    """label -> (first row, rows) of the runs of ``period`` (each label's rows are one run: the rows are
+    in ``seq`` order, which follows the date). Raises ValueError if a label has two runs."""
+    if not len(period):
+        return {}
+    runs = pc.run_end_encode(period.combine_chunks())
+    ends = runs.run_ends.to_pylist()
+    spans = {}
+    for label, start, end in zip(runs.values.to_pylist(), [0, *ends[:-1]], ends, strict=True):
+        if label in spans:
+            raise ValueError(f"period {label!r}: its counted games are not contiguous in seq order")
+        spans[label] = (start, end - start)
+    return spans
+
+
+def _labels(found: Iterable[str]) -> list[str]:
+    """Every period from the first to the last found (periods without games keep the standings)."""
+    present = sorted(set(found), key=lambda label: periods.bounds(label)[0])
+    return periods.span(present[0], present[-1]) if present else []
