@@ -47,9 +47,11 @@ from pipeline.output.tables import GAMES
 from pipeline.rules.base import REASONS, Validity
 
 
-def audit(games: pa.Table, roster: Roster, events: Events, valid: Validity) -> pa.Table:
+def audit(games: pa.Table, roster: Roster, events: Events, valid: Validity, seq_start: int = 0) -> pa.Table:
     """``games`` (schema :data:`~pipeline.ingest.schema.GAMES_INGEST`) with the audit columns of
-    :data:`~pipeline.output.tables.GAMES`, in ``seq`` order. Never raises for any row's values.
+    :data:`~pipeline.output.tables.GAMES`, in ``seq`` order, ``seq`` counting from ``seq_start`` (for
+    one period's rows of a run audited period by period: :mod:`~pipeline.audit.pieces`). Never raises
+    for any row's values.
 
     Raises :class:`~pipeline.audit.periods.PeriodError` if ``valid.period`` is not a period kind, and
     KeyError if ``games`` lacks a column of the schema.
@@ -60,7 +62,7 @@ def audit(games: pa.Table, roster: Roster, events: Events, valid: Validity) -> p
     added = {
         "speed_used": pc.if_else(pa.array(_unknown_speed(table)), valid.unknown_speed, table["speed"]),
         "period": period,
-        "seq": pa.array(np.arange(table.num_rows, dtype=np.int64)),
+        "seq": pa.array(np.arange(seq_start, seq_start + table.num_rows, dtype=np.int64)),
     }
     found = _flagged(Rows(table, valid, roster, pairs(table)), period)
     return _assembled(table, added | _listed(found, valid, table.num_rows))

@@ -71,6 +71,36 @@ def write_parquet(
         pq.write_table(table, tmp, compression="zstd")
 
 
+class ParquetStream:
+    """A Parquet file written piece by piece (a row group or more per :meth:`write`), for a table too
+    large to hold at once; used as a context manager, it is closed (and the file complete) at the end
+    of the block. A stream given no rows writes a file with ``empty``'s schema and no rows. Every piece
+    must have the schema of the first (metadata aside). Raises OSError if the file cannot be written,
+    ValueError for a piece of another schema."""
+
+    def __init__(self, path: Path, empty: pa.Table) -> None:
+        self.path, self.empty = path, empty
+        self.writer: pq.ParquetWriter | None = None
+
+    def write(self, table: pa.Table) -> None:
+        """Append ``table``'s rows (a table without rows is skipped)."""
+        if not table.num_rows:
+            return
+        if self.writer is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.writer = pq.ParquetWriter(self.path, table.schema, compression="zstd")
+        self.writer.write_table(table)
+
+    def __enter__(self) -> ParquetStream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        elif exc[0] is None:
+            write_parquet(self.empty, self.path, atomic=False)
+
+
 def read_parquet(path: Path, schema: pa.Schema) -> pa.Table:
     """Read the Parquet file at ``path`` as ``schema``. Raises OSError/ArrowInvalid if it is unreadable."""
     return pq.ParquetFile(path).read().cast(schema)  # ParquetFile: no pyarrow.dataset import

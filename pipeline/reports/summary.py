@@ -12,6 +12,50 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.output.tables import GAMES
+
+
+class Counts:
+    """:func:`ingest_counts` and :func:`audit_counts` of a games table given piece by piece (each file's
+    rows in one piece): :meth:`add` each piece, then :attr:`counts` (the two merged)."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, Any] = {}
+
+    def add(self, games: pa.Table) -> None:
+        """Add the counts of ``games`` (schema GAMES) to the counts so far."""
+        _add(self.found, ingest_counts(games) | audit_counts(games))
+
+    @property
+    def counts(self) -> dict[str, Any]:
+        """The counts of every piece added (of an empty table when none was)."""
+        return (
+            _sorted(self.found)
+            if self.found
+            else ingest_counts(GAMES.empty_table()) | audit_counts(GAMES.empty_table())
+        )
+
+
+def _add(into: dict[str, Any], found: dict[str, Any]) -> None:
+    for key, value in found.items():
+        if isinstance(value, dict):
+            _add(into.setdefault(key, {}), value)
+        else:
+            into[key] = into.get(key, 0) + value
+
+
+def _sorted(counts: dict[str, Any]) -> dict[str, Any]:
+    """``counts`` with each tally (a dict of numbers) by count (highest first), then key, as
+    :func:`_tally` orders them; the fixed dicts (``unknown``) keep their order."""
+    return {
+        key: (_sorted(value) if key == "unknown" else _by_count(value)) if isinstance(value, dict) else value
+        for key, value in counts.items()
+    }
+
+
+def _by_count(tally: dict[str, int]) -> dict[str, int]:
+    return dict(sorted(tally.items(), key=lambda kv: (-kv[1], kv[0])))
+
 
 def ingest_counts(games: pa.Table) -> dict[str, Any]:
     """Counts of a games table (schema GAMES_INGEST).
@@ -24,7 +68,7 @@ def ingest_counts(games: pa.Table) -> dict[str, Any]:
     """
     ok = games.filter(pc.is_null(games.column("parse_error")))
     return {
-        "files": pc.count_distinct(games.column("source_path")).as_py(),
+        "files": pc.sum(pc.equal(games.column("game_index"), 0)).as_py() or 0,  # a file's first row
         "records": games.num_rows,
         "games": ok.num_rows,
         "parse_errors": _tally(games.filter(pc.is_valid(games.column("parse_error"))), "error_kind"),
@@ -43,7 +87,7 @@ def ingest_counts(games: pa.Table) -> dict[str, Any]:
 
 def _tally(table: pa.Table, column: str) -> dict[str, int]:
     counts = Counter("none" if v is None else str(v) for v in table.column(column).to_pylist())
-    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+    return _by_count(counts)
 
 
 def _nulls(table: pa.Table, column: str) -> int:
@@ -58,5 +102,5 @@ def audit_counts(games: pa.Table) -> dict[str, Any]:
     return {
         "counted": counted,
         "excluded": games.num_rows - counted,
-        "reasons": dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "reasons": _by_count(reasons),
     }

@@ -107,7 +107,8 @@ def _ratings(
         "games_total": [s.games_total for s in end],
         "member": [member(n) for n in names],
     }
-    table = pa.table({f.name: pa.array(columns[f.name], f.type) for f in schema if f.name != "place"})
+    kept = pa.schema([f for f in schema if f.name != "place"])
+    table = pa.table({f.name: pa.array(columns[f.name], f.type) for f in kept}, schema=kept)
     order = pc.sort_indices(table, [("rating", "descending"), ("player", "ascending")])
     table = table.take(order)
     place = pc.rank(table["rating"], sort_keys="descending", tiebreaker="min")

@@ -5,7 +5,7 @@ Knows nothing of how a rule set rates; reads the audit's columns only.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +16,7 @@ import pyarrow.compute as pc
 from pipeline.audit import periods
 from pipeline.config.events import Events
 from pipeline.config.roster import Roster
+from pipeline.output.tables import GAMES
 from pipeline.rules.awards import due_awards
 from pipeline.rules.base import NOT_A_GAME, DueAward, RuleSet
 
@@ -30,36 +31,87 @@ GAME_COLUMNS = (
 class Prepared:
     """What the replay feeds the rule set, period by period.
 
-    ``counted``: the counted rows in ``seq`` order, columns :data:`GAME_COLUMNS` plus ``resets``
-    (list of names, sorted) and ``closes`` (bool); ``spans``: label -> (first row, rows) in ``counted``;
-    ``due``: label -> the awards due in it; ``labels``: every period from the first to the last;
-    ``warnings``: awards that could not be placed.
+    ``periods``: label -> the period's counted rows in ``seq`` order, columns :data:`GAME_COLUMNS` plus
+    ``resets`` (list of names, sorted), for the periods with counted rows (a mapping that may hold
+    them on disk: :class:`~pipeline.output.spill.PeriodFiles`); ``closing``: the ``seq`` of each
+    event's last counted game; ``events``: the events named by counted rows; ``due``: label -> the
+    awards due in it; ``labels``: every period from the first to the last; ``warnings``: awards that
+    could not be placed.
     """
 
-    counted: pa.Table
-    spans: dict[str, tuple[int, int]]
+    periods: Mapping[str, pa.Table]
+    closing: pa.Array
+    events: list[str]
     due: dict[str, list[DueAward]]
     labels: list[str]
     warnings: list[str]
 
     def rows(self, label: str) -> pa.Table:
-        """The counted rows of period ``label`` (none for a period without counted games)."""
-        start, length = self.spans.get(label, (0, 0))
-        return self.counted.slice(start, length)
+        """The counted rows of period ``label`` with ``closes`` (True for the last counted game of its
+        event); none for a period without counted games."""
+        rows = self.periods[label] if label in self.periods else COUNTED.empty_table()
+        return rows.append_column("closes", pc.is_in(rows["seq"], value_set=self.closing))
+
+
+#: The schema of a period's counted rows in :attr:`Prepared.periods`.
+COUNTED = pa.schema(
+    [*(GAMES.field(name) for name in GAME_COLUMNS), pa.field("resets", pa.list_(pa.string()))]
+)
 
 
 def prepare(games: pa.Table, rules: RuleSet, roster: Roster, events: Events) -> Prepared:
     """``games`` (schema :data:`~pipeline.output.tables.GAMES`, in ``seq`` order) ready to replay under
-    ``rules``: see :class:`Prepared`. Python runs once per game of an event (the streak resets), once
-    per distinct player name and once per event, not once per game."""
-    mask = pc.fill_null(games["counted"], False)
-    counted = games.filter(mask).select(list(GAME_COLUMNS))
-    counted = counted.append_column("resets", _streak_resets(games, mask))
-    counted = counted.append_column("closes", _closes(counted))
-    due, warnings = due_awards(events, _award_rows(games), rules.validity.period, roster)
-    spans = _spans(counted["period"])
-    labels = _labels([*spans, *due, *_played_periods(games)])
-    return Prepared(counted, spans, dict(due), labels, warnings)
+    ``rules``: see :class:`Prepared` (its periods in memory). The same as a :class:`Preparer` given
+    the table in one piece."""
+    preparer = Preparer({})
+    preparer.add(games)
+    return preparer.finish(rules, roster, events)
+
+
+class Preparer:
+    """Prepares the audited games piece by piece: :meth:`add` each piece (a table of schema GAMES in
+    ``seq`` order, each piece following the one before, no period split between two pieces), then
+    :meth:`finish`. Keeps the counted rows of each period in ``store`` and, across pieces, only what
+    is a few values per player or event: the names in the order first seen, each event's last played
+    date and last counted game, and the streak resets still pending. Python runs once per game of an
+    event (the streak resets), once per distinct player name and once per event, not once per game."""
+
+    def __init__(self, store: MutableMapping[str, pa.Table]) -> None:
+        self.store = store
+        self.pending: set[tuple[str, str]] = set()
+        self.names: dict[str, None] = {}
+        self.ends: dict[str, Any] = {}
+        self.last: dict[str, int] = {}
+        self.played: set[str] = set()
+
+    def add(self, games: pa.Table) -> None:
+        """Add the next piece ``games``. Raises ValueError if it holds counted rows of a period an
+        earlier piece held, or a period's counted rows are not contiguous."""
+        mask = pc.fill_null(games["counted"], False)
+        counted = games.filter(mask).select(list(GAME_COLUMNS))
+        counted = counted.append_column("resets", _streak_resets(games, mask, self.pending))
+        for label, (start, length) in _spans(counted["period"]).items():
+            if label in self.store:
+                raise ValueError(f"period {label!r}: its counted games are in two pieces")
+            self.store[label] = counted.slice(start, length)
+        self.names.update(dict.fromkeys(_names(games)))
+        _merge(self.ends, _event_ends(games), max)
+        _merge(self.last, _last_counted(counted), max)
+        self.played.update(_played_periods(games))
+
+    def finish(self, rules: RuleSet, roster: Roster, events: Events) -> Prepared:
+        """The :class:`Prepared` of every piece added. Raises nothing for any games."""
+        rows = [_row(None, None, None, name) for name in self.names]
+        rows += [_row(event, date, "-", None) for event, date in self.ends.items()]
+        due, warnings = due_awards(events, rows, rules.validity.period, roster)
+        labels = _labels([*self.store.keys(), *due, *self.played])
+        closing = pa.array(sorted(self.last.values()), pa.int64())
+        return Prepared(self.store, closing, list(self.last), dict(due), labels, warnings)
+
+
+def _merge(into: dict[str, Any], found: dict[str, Any], keep: Callable[[Any, Any], Any]) -> None:
+    for key, value in found.items():
+        into[key] = keep(into[key], value) if key in into else value
 
 
 def _in_event(column: pa.ChunkedArray) -> pa.ChunkedArray:
@@ -76,47 +128,50 @@ def _not_a_game(games: pa.Table) -> np.ndarray[Any, np.dtype[np.bool_]]:
     return found
 
 
-def _streak_resets(games: pa.Table, counted: pa.ChunkedArray) -> pa.Array:
+def _streak_resets(games: pa.Table, counted: pa.ChunkedArray, pending: set[tuple[str, str]]) -> pa.Array:
     """For each counted row (in ``seq`` order), the players (sorted) whose run of wins in its event an
     uncounted game of that event ended since their last counted one: a draw, a forfeit or handicap loss,
     ... (a game that did not happen twice: a duplicate or a broken file, ends nothing). Python runs over
-    the rows of an event only."""
+    the rows of an event only. ``pending`` holds the (event, player) runs ended and not yet reset, from
+    the pieces before; it is updated for the next."""
     where = np.flatnonzero(_in_event(games["event_name"]).to_numpy(zero_copy_only=False))
     position = np.cumsum(counted.to_numpy(zero_copy_only=False)) - 1
     found: list[list[str]] = [[] for _ in range(int(position[-1]) + 1 if len(position) else 0)]
     columns = ["event_name", "black_player", "white_player", "counted", "winner"]
     rows = games.take(where).select(columns).to_pylist()
     blocked = _not_a_game(games)[where]
-    pending: set[tuple[str, str]] = set()
     for index, row, skip in zip(where, rows, blocked, strict=True):
         event, names = row["event_name"], (row["black_player"], row["white_player"])
         if row["counted"]:
             found[position[index]] = sorted(n for n in names if (event, n) in pending)
-            pending -= {(event, n) for n in names}
+            pending.difference_update((event, n) for n in names)
         elif row["winner"] in ("B", "W", "draw") and not skip:
-            pending |= {(event, n) for n, c in zip(names, "BW", strict=True) if row["winner"] != c}
+            pending.update({(event, n) for n, c in zip(names, "BW", strict=True) if row["winner"] != c})
     return pa.array(found, pa.list_(pa.string()))
 
 
-def _closes(counted: pa.Table) -> pa.ChunkedArray:
-    """True for the last counted game (in ``seq`` order) of each event."""
+def _last_counted(counted: pa.Table) -> dict[str, int]:
+    """Each event's last counted game (its ``seq``) among ``counted``."""
     events = counted.filter(_in_event(counted["event_name"]))
-    last = events.group_by("event_name").aggregate([("seq", "max")])["seq_max"]
-    return pc.is_in(counted["seq"], value_set=last.combine_chunks())
+    last = events.group_by("event_name").aggregate([("seq", "max")])
+    return dict(zip(last["event_name"].to_pylist(), last["seq_max"].to_pylist(), strict=True))
 
 
-def _award_rows(games: pa.Table) -> list[dict[str, Any]]:
-    """What :func:`~pipeline.rules.awards.due_awards` reads of the games, without a dict per game: one
-    row per distinct player name in the order first seen (black before white), then one per event
-    holding the date of its last game (excluded games included: :func:`_played`)."""
+def _names(games: pa.Table) -> list[str]:
+    """The distinct player names of ``games`` in the order first seen (black before white)."""
     black, white = games["black_player"].combine_chunks(), games["white_player"].combine_chunks()
     order = np.arange(2 * games.num_rows) // 2 + np.tile([0, games.num_rows], games.num_rows)
-    names = pc.unique(pa.concat_arrays([black, white]).take(pa.array(order))).drop_null().to_pylist()
-    rows = [_row(None, None, None, name) for name in names]
+    found: list[str] = (
+        pc.unique(pa.concat_arrays([black, white]).take(pa.array(order))).drop_null().to_pylist()
+    )
+    return found
+
+
+def _event_ends(games: pa.Table) -> dict[str, Any]:
+    """The date of each event's last game (excluded games included: :func:`_played`)."""
     where = _played(games) & _in_event(games["event_name"]).to_numpy(zero_copy_only=False)
-    played = games.filter(pa.array(where))
-    ends = played.group_by("event_name").aggregate([("date", "max")]).to_pylist()
-    return rows + [_row(e["event_name"], e["date_max"], "-", None) for e in ends]
+    ends = games.filter(pa.array(where)).group_by("event_name").aggregate([("date", "max")])
+    return dict(zip(ends["event_name"].to_pylist(), ends["date_max"].to_pylist(), strict=True))
 
 
 def _row(event: str | None, date: Any, period: str | None, name: str | None) -> dict[str, Any]:

@@ -1,14 +1,14 @@
 """rate: replay the audited games period by period under one rule set, into the output tables.
 
-:func:`prepare` (:mod:`~pipeline.rules.prepare`) turns the audited games table into what the replay feeds the rule set, columnar: the
-counted rows in ``seq`` order (the columns :func:`_game` reads, plus each game's ``streak_reset`` and
-``closes_event``), where each period's rows start, the awards that fall in each period (an event's
-titles in the period it ends) and every period label from the first to the last. :func:`replay` hands
+:func:`~pipeline.rules.prepare.prepare` (or a :class:`~pipeline.rules.prepare.Preparer` fed piece by
+piece) turns the audited games into what the replay feeds the rule set: each period's counted rows,
+the awards due in each period and every period label from the first to the last. :func:`replay` hands
 the periods to the rule set one at a time, from any period and the standings at its start, and yields
-each period's tables as they are produced (Game values are built for one period at a time).
-:func:`rate` replays every period from scratch. A period's outcome depends only on its prepared rows,
-its awards and the standings at its start (rule sets keep no state between periods), which is what
-makes a replay from the middle (:mod:`pipeline.output.state`) equal to one from scratch.
+each period's tables as they are produced (Game values are built for one period at a time; the tables
+by :mod:`~pipeline.rules.collect`). :func:`rate` replays every period from scratch. A period's outcome
+depends only on its prepared rows, its awards and the standings at its start (rule sets keep no state
+between periods), which is what makes a replay from the middle (:mod:`pipeline.output.state`) equal to
+one from scratch.
 
 Knows nothing of SGF or files; what a rating means is the rule set's business.
 """
@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from pipeline.config.events import Event, Events
 from pipeline.config.roster import Roster
@@ -102,8 +101,7 @@ def replay(
 ) -> Iterator[PeriodTables]:
     """Rate the periods ``prepared.labels[first:]`` in order from ``state`` (the standings at the end of
     the period before ``first``; empty for ``first`` 0), yielding each period's tables as it is done."""
-    names = pc.unique(prepared.counted["event_name"]).drop_null().to_pylist()
-    named = {name: events.get(name) for name in names}  # each event looked up once, not once a game
+    named = {name: events.get(name) for name in prepared.events}  # each event looked up once, not once a game
     ranks: dict[str, Rank | None] = {}
     schemas = schemas_of(rules)
     current = dict(state)

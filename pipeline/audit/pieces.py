@@ -1,0 +1,80 @@
+"""pieces: an ingested games source read one rating period at a time, in date order, the undated last.
+
+The audit's rules never look across two periods: a duplicate has the same date, the opponent cap counts
+games of one period, and the ``seq`` order sorts by date first. So the audit of each period's rows, in
+period order with ``seq`` continuing from the piece before, equals the audit of the whole table, and a
+run holds one period's games at a time. Every period kind is a run of whole months
+(:mod:`~pipeline.audit.periods`), so a source only has to read by month.
+
+Knows nothing of where the rows are kept: a :class:`Source` says which months it has and reads some.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline.audit.periods import period_of
+
+#: The month key of the rows without a date.
+UNDATED = "undated"
+
+
+class Source(Protocol):
+    """Ingested rows by month of their ``date``: ``YYYY-MM``, or :data:`UNDATED`."""
+
+    def months(self) -> list[str]:
+        """The months that have rows (any order)."""
+        ...
+
+    def read(self, months: Sequence[str]) -> pa.Table:
+        """The rows of ``months`` (schema GAMES_INGEST), in any order."""
+        ...
+
+
+def by_period(source: Source, kind: str) -> Iterator[pa.Table]:
+    """The rows of ``source`` one ``kind`` period at a time, periods in date order, then the undated.
+
+    Raises :class:`~pipeline.audit.periods.PeriodError` if ``kind`` is not a period kind."""
+    months = source.months()
+    groups: dict[str, list[str]] = {}
+    for month in sorted(m for m in months if m != UNDATED):
+        groups.setdefault(period_of(dt.date(int(month[:4]), int(month[5:7]), 1), kind), []).append(month)
+    for group in groups.values():
+        yield source.read(group)
+    if UNDATED in months:
+        yield source.read([UNDATED])
+
+
+def month_keys(dates: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """The month key (``YYYY-MM``, :data:`UNDATED` for null) of each date of a ``date32`` column."""
+    return pc.fill_null(pc.strftime(dates, format="%Y-%m"), UNDATED)
+
+
+class TableSource:
+    """A :class:`Source` over a whole table in memory (tests, and callers that hold the table)."""
+
+    def __init__(self, table: pa.Table) -> None:
+        keys = month_keys(table["date"]).combine_chunks() if table.num_rows else pa.array([], pa.string())
+        encoded = pc.dictionary_encode(keys)
+        order = np.argsort(encoded.indices.to_numpy(zero_copy_only=False), kind="stable")
+        counts = np.bincount(
+            encoded.indices.to_numpy(zero_copy_only=False), minlength=len(encoded.dictionary)
+        )
+        starts = np.concatenate([[0], np.cumsum(counts)])
+        self._table, self._order = table, order
+        self._where: dict[str, Any] = {
+            key: (int(starts[i]), int(starts[i + 1])) for i, key in enumerate(encoded.dictionary.to_pylist())
+        }
+
+    def months(self) -> list[str]:
+        return list(self._where)
+
+    def read(self, months: Sequence[str]) -> pa.Table:
+        picked = [self._order[a:b] for a, b in (self._where[m] for m in months if m in self._where)]
+        return self._table.take(pa.array(np.concatenate(picked) if picked else [], pa.int64()))
