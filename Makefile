@@ -11,10 +11,11 @@ CONFIG ?= config/ratings.toml
 BENCH_N ?= 20000
 FUZZ_N ?= 100000
 SCALE_N ?= 100000
+SITE   ?= data/site
 PATHS  := $(if $(RAW),--raw $(RAW)) $(if $(OUT),--out $(OUT))
 
 .DEFAULT_GOAL := help
-.PHONY: help install ratings test lint bench bench-scale fuzz sample check docs clean
+.PHONY: help install ratings site test lint bench bench-scale fuzz sample check docs clean
 
 help: ## List every target with what it does
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -30,6 +31,9 @@ install: $(STAMP) ## Create .venv and install the package with its dev tools (do
 ratings: $(STAMP) ## Run the pipeline (CONFIG, RAW, OUT override config/ratings.toml), then show the standings
 	$(BIN)/ratings run --config $(CONFIG) $(PATHS)
 	$(BIN)/ratings show --config $(CONFIG) $(if $(OUT),--out $(OUT))
+
+site: $(STAMP) ## Write the club's static web site of the output (OUT, default data/processed) into SITE (default data/site)
+	$(BIN)/ratings site $(SITE) --config $(CONFIG) $(if $(OUT),--out $(OUT))
 
 test: $(STAMP) ## Run the test suite (set SGF_CORPORA to read the real corpora from elsewhere)
 	$(BIN)/python -m pytest
@@ -59,5 +63,5 @@ docs: $(STAMP) ## Regenerate docs/columns.md (the column dictionary) from the Ar
 	$(BIN)/python -m pipeline.output.columns > docs/columns.md
 
 clean: ## Remove outputs, their generations and caches (keeps .venv)
-	rm -rf data/processed/* data/processed/.gen data/processed/.cache .pytest_cache .mypy_cache .ruff_cache bench/out fuzz/out
+	rm -rf data/processed/* data/processed/.gen data/processed/.cache .pytest_cache .mypy_cache .ruff_cache bench/out fuzz/out data/site site-screenshots
 	touch data/processed/.gitkeep

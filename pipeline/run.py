@@ -10,24 +10,27 @@ from __future__ import annotations
 
 import hashlib
 import json
+import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-
 from pipeline import __version__, rules
-from pipeline.audit import audit
+from pipeline.audit import audit, pieces
 from pipeline.config import ConfigError, RunConfig
 from pipeline.config.events import Events, load_events
 from pipeline.config.roster import Roster, load_roster
 from pipeline.ingest import IngestOptions, IngestResult, cache, ingest
-from pipeline.output import snapshots, state
+from pipeline.output import snapshots, state, tables
+from pipeline.output import store as store_
 from pipeline.output.carry import PartitionWriter
-from pipeline.reports.summary import audit_counts, ingest_counts
+from pipeline.output.spill import PeriodFiles
+from pipeline.output.tables import GAMES
+from pipeline.reports.summary import Counts
 from pipeline.rules.base import RuleSet, Validity
-from pipeline.rules.replay import prepare, schemas_of
+from pipeline.rules.prepare import Prepared, Preparer
+from pipeline.rules.replay import schemas_of
 from pipeline.rules.scales import RATING_KEYS, SCALES, starting_ratings
 
 DEFAULT_RULE_SET = "club"
@@ -48,6 +51,7 @@ class Plan:
     events: Events
     settings: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
+    keep_generations: int = snapshots.KEEP
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,10 +92,12 @@ def plan(config: RunConfig, rule_set: str | None = None) -> Plan:
         "validity": asdict(valid) | {"excluded": sorted(valid.excluded)},
         "rules": dict(config.rules.data) if config.rules else {},
         "speed_threshold_s": config.speed_threshold_s,
+        "provisional_games": config.provisional_games,
         "roster": _digest(config.roster_path),
         "events": _digest(config.events_path),
     }
-    return Plan(config.raw, config.out, name, valid, rule_set_, roster, events, settings, warnings)
+    keep = config.keep_generations  # not a setting: keeping more generations changes no output
+    return Plan(config.raw, config.out, name, valid, rule_set_, roster, events, settings, warnings, keep)
 
 
 def check_folders(config: RunConfig) -> None:
@@ -132,12 +138,12 @@ def run_all(plan_: Plan, options: IngestOptions) -> RunReport:
     inputs = state.table_digest(ingested.games)
     before = snapshots.current(plan_.out)
     index = state.read_index(before)
-    with snapshots.Generation(plan_.out) as generation:
+    with snapshots.Generation(plan_.out, keep=plan_.keep_generations) as generation:
         if before is not None and index is not None and (index.config, index.inputs) == (config, inputs):
             done = _carried_whole(generation, before, index)
         else:
-            games = audit(ingested.games, plan_.roster, plan_.events, plan_.validity)
-            done = _rated(generation, plan_, games, Previous(before, index), (config, inputs))
+            source = pieces.TableSource(ingested.games)
+            done = _rated(generation, plan_, source, Previous(before, index), (config, inputs))
         timings = {"ingest": ingested.seconds, "audit_rate": time.perf_counter() - started - ingested.seconds}
         manifest = _manifest(plan_, ingested, done, config, timings)
         generation.commit(manifest)
@@ -183,32 +189,50 @@ def _carried_whole(generation: snapshots.Generation, before: Path, index: state.
 def _rated(
     generation: snapshots.Generation,
     plan_: Plan,
-    games: pa.Table,
+    source: pieces.Source,
     previous: Previous,
     digests: tuple[str, str],
 ) -> Done:
-    """Rate ``games`` from the earliest changed period and write every table into ``generation``."""
-    prepared = prepare(games, plan_.rules, plan_.roster, plan_.events)
-    periods = state.chained(digests[0], prepared)
-    labels = prepared.labels
-    first = state.first_changed(previous.index, digests[0], periods) if previous.path else 0
-    begin = state.restart(previous.index, labels, first)
-    start = state.load_standings(previous.path, labels[begin - 1]) if begin and previous.path else {}
-    generation.write_file("games.parquet", games)
-    writer = PartitionWriter(generation, previous, labels[:first], schemas_of(plan_.rules))
-    standings = writer.replay(prepared, plan_, begin, first, start)
+    """Audit ``source`` period by period, rate from the earliest changed period and write every table
+    into ``generation``; one period's games are held at a time."""
+    with tempfile.TemporaryDirectory(prefix=".prepared-", dir=generation.root) as folder:
+        prepared, counts = _audited(generation, plan_, source, PeriodFiles(Path(folder)))
+        periods = state.chained(digests[0], prepared)
+        labels = prepared.labels
+        first = state.first_changed(previous.index, digests[0], periods) if previous.path else 0
+        begin = state.restart(previous.index, labels, first)
+        start = state.load_standings(previous.path, labels[begin - 1]) if begin and previous.path else {}
+        writer = PartitionWriter(generation, previous, labels[:first], schemas_of(plan_.rules))
+        standings = writer.replay(prepared, plan_, begin, first, start)
     empty = writer.finish(labels)
     touched = {label[:4] for label in labels[first:]}
     touched |= {label[:4] for label, _ in (previous.index.periods[first:] if previous.index else [])}
-    writer.leaderboards(touched if first else None)
+    writer.leaderboards(touched if first else None, plan_.settings["provisional_games"])
     reports = writer.reports(plan_.rules)
     players = len(standings)
     kept = [label for label in labels if state.standings_path(generation.path, label).exists()]
     index = state.Index(digests[0], digests[1], periods, kept, empty, players, sorted(reports))
     state.write_index(generation.path, index)
-    counts = ingest_counts(games) | audit_counts(games)
     carried = {"reused_generation": False, "periods_replayed": len(labels) - first, "periods_carried": first}
     return Done(counts, labels, players, prepared.warnings, sorted(reports), carried)
+
+
+def _audited(
+    generation: snapshots.Generation, plan_: Plan, source: pieces.Source, store: PeriodFiles
+) -> tuple[Prepared, dict[str, Any]]:
+    """Audit ``source`` one period at a time (:mod:`pipeline.audit.pieces`): each period's games written
+    to ``games.parquet`` as they are audited, its counted rows to ``store``; returns the prepared
+    periods and the manifest's counts."""
+    preparer, counts, seq = Preparer(store), Counts(), 0
+    empty = tables.stored("games.parquet", GAMES.empty_table())
+    with store_.ParquetStream(generation.file_path("games.parquet"), empty) as games_file:
+        for piece in pieces.by_period(source, plan_.validity.period):
+            games = audit(piece, plan_.roster, plan_.events, plan_.validity, seq)
+            seq += games.num_rows
+            games_file.write(tables.stored("games.parquet", games))
+            preparer.add(games)
+            counts.add(games)
+    return preparer.finish(plan_.rules, plan_.roster, plan_.events), counts.counts
 
 
 def _manifest(

@@ -106,6 +106,16 @@ def test_absolute_companion_path_is_kept(tmp_path: Path) -> None:
     assert load(_write(tmp_path, f'[run]\nroster = "{target}"\n', "cfg/ratings.toml")).roster_path == target
 
 
+def test_output_section_defaults_keep_three_generations_and_no_provisional_mark(tmp_path: Path) -> None:
+    config = load(_write(tmp_path, "[output]\n"))
+    assert (config.keep_generations, config.provisional_games) == (3, 0)
+
+
+def test_output_section_gives_keep_generations_and_provisional_games(tmp_path: Path) -> None:
+    config = load(_write(tmp_path, "[output]\nkeep_generations = 1\nprovisional_games = 5\n"))
+    assert (config.keep_generations, config.provisional_games) == (1, 5)
+
+
 def test_validity_holds_only_the_keys_given(tmp_path: Path) -> None:
     config = load(_write(tmp_path, '[validity]\ndraw = "count"\nopponent_cap = 0\n'))
     assert config.validity == {"draw": "count", "opponent_cap": 0}
@@ -185,6 +195,16 @@ def test_shipped_ratings_toml_comments_show_the_club_defaults(tmp_path: Path) ->
         ("[validity]\nmin_moves = -1\n", "[validity] min_moves", "of type int, 0 or more, got -1"),
         ("[validity]\nhandicap_from = 1\n", "[validity] handicap_from", "of type int, 2 or more, got 1"),
         ('[validity]\nunknown_speed = "medium"\n', "[validity] unknown_speed", "one of 'fast', 'slow'"),
+        ("[output]\nkeep_generations = 0\n", "[output] keep_generations", "of type int, 1 or more, got 0"),
+        ('[output]\nkeep_generations = "3"\n', "[output] keep_generations", "got '3'"),
+        ("[output]\nkeep_generations = 2.0\n", "[output] keep_generations", "got 2.0"),
+        (
+            "[output]\nprovisional_games = -1\n",
+            "[output] provisional_games",
+            "of type int, 0 (off) or more, got -1",
+        ),
+        ("[output]\nprovisional_games = true\n", "[output] provisional_games", "got True"),
+        ("[output]\nprovisional_games = 4.5\n", "[output] provisional_games", "got 4.5"),
     ],
 )
 def test_bad_value_names_file_key_and_expectation(
@@ -199,6 +219,7 @@ def test_bad_value_names_file_key_and_expectation(
     [
         ("run", "events, period, roster, rule_set"),
         ("ingest", "file_timeout_seconds, out, raw, scheduler, speed_threshold_minutes, workers"),
+        ("output", "keep_generations, provisional_games"),
         (
             "validity",
             "draw, game_types, handicap, handicap_from, min_moves, no_show, non_member, opponent_cap",
@@ -212,10 +233,10 @@ def test_unknown_key_is_named_with_the_known_keys(section: str, known: str, tmp_
 
 def test_unknown_section_is_named_with_the_known_sections(tmp_path: Path) -> None:
     message = _error(_write(tmp_path, "[rule]\nname = 'club'\n"))
-    assert "'rule' is not a known key" in message and "ingest, rules, run, validity" in message
+    assert "'rule' is not a known key" in message and "ingest, output, rules, run, validity" in message
 
 
-@pytest.mark.parametrize("section", ["run", "ingest", "validity", "rules"])
+@pytest.mark.parametrize("section", ["run", "ingest", "output", "validity", "rules"])
 def test_section_that_is_not_a_table_is_an_error(section: str, tmp_path: Path) -> None:
     assert f"[{section}] must be a table, got 3" in _error(_write(tmp_path, f"{section} = 3\n"))
 

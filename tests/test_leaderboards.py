@@ -215,3 +215,70 @@ def test_a_missing_date_is_rejected() -> None:
 def test_negative_min_games_is_rejected() -> None:
     with pytest.raises(ValueError, match="-1"):
         leaderboards(changes(*seq("a", [W])), min_games=-1)
+
+
+# --- provisional players: fewer counted games (all periods) than provisional_games are left off ------------
+
+
+def totals(*rows: tuple[str, str, int]) -> pd.DataFrame:
+    """Ratings rows (period, player, games_total)."""
+    return pd.DataFrame(rows, columns=["period", "player", "games_total"])
+
+
+#: a: 3 games in May; b: 1 game in May, 2 in June (3 in all by the end of June).
+SEASON = changes(*seq("a", [W, L, W]), *seq("b", [W]), *seq("b", [L, W], "2024-06"))
+SEASON_TOTALS = totals(("2024-05", "a", 3), ("2024-05", "b", 1), ("2024-06", "a", 3), ("2024-06", "b", 3))
+
+
+def players(table: Any, period: str, scope: str = "period") -> list[str]:
+    return sorted(r["player"] for r in table.to_pylist() if (r["period"], r["scope"]) == (period, scope))
+
+
+def test_provisional_games_zero_keeps_every_player_on_the_boards() -> None:
+    board = leaderboards(SEASON, provisional_games=0, totals=SEASON_TOTALS)
+    assert players(board, "2024-05") == ["a", "b"]
+
+
+def test_a_provisional_player_is_left_off_the_period_board() -> None:
+    board = leaderboards(SEASON, provisional_games=3, totals=SEASON_TOTALS)
+    assert players(board, "2024-05") == ["a"]
+
+
+def test_a_player_is_on_the_board_of_the_period_that_brings_them_to_the_threshold() -> None:
+    board = leaderboards(SEASON, provisional_games=3, totals=SEASON_TOTALS)
+    assert players(board, "2024-06") == ["b"]
+
+
+def test_the_year_board_counts_the_games_by_the_years_last_period() -> None:
+    board = leaderboards(SEASON, provisional_games=3, totals=SEASON_TOTALS)
+    assert players(board, "2024", scope="year") == ["a", "b"]
+
+
+def test_games_before_the_board_count_towards_the_threshold() -> None:
+    # b plays once in June, but had 4 games in earlier periods not on these boards
+    board = leaderboards(
+        changes(*seq("b", [W], "2024-06")), provisional_games=3, totals=totals(("2024-06", "b", 5))
+    )
+    assert players(board, "2024-06") == ["b"]
+
+
+def test_places_rank_only_the_established_players() -> None:
+    # b (2 wins) would be first by wins, but is provisional: a (1 win) is first
+    games = changes(*seq("a", [W, L]), *seq("b", [W, W]))
+    board = leaderboards(games, provisional_games=2, totals=totals(("2024-05", "a", 2), ("2024-05", "b", 1)))
+    assert row(board, "2024-05", "a")["wins_place"] == 1
+
+
+def test_provisional_games_without_totals_is_rejected() -> None:
+    with pytest.raises(ValueError, match="totals"):
+        leaderboards(SEASON, provisional_games=3)
+
+
+def test_totals_missing_a_player_of_a_board_is_named() -> None:
+    with pytest.raises(ValueError, match=r"'b'.*'2024-05'"):
+        leaderboards(SEASON, provisional_games=3, totals=SEASON_TOTALS.iloc[[0, 2, 3]])
+
+
+def test_negative_provisional_games_is_rejected() -> None:
+    with pytest.raises(ValueError, match="-2"):
+        leaderboards(SEASON, provisional_games=-2, totals=SEASON_TOTALS)

@@ -3,6 +3,7 @@ runs that are idempotent and incremental, Parquet datasets that pandas reads wit
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import subprocess
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 import pytest
 from sgfmake import sgf
 from typer.testing import CliRunner, Result
@@ -73,6 +75,15 @@ def assert_same_tables(left: dict[str, pd.DataFrame], right: dict[str, pd.DataFr
 
 def generations(out: Path) -> list[str]:
     return sorted(os.listdir(out / snapshots.GENERATIONS))
+
+
+def folders(out: Path) -> list[str]:
+    """The generation folders under out/.gen (not the current link, nor the history)."""
+    return sorted(p.name for p in (out / snapshots.GENERATIONS).iterdir() if p.name.startswith("g-"))
+
+
+def current_id(out: Path) -> str:
+    return os.readlink(out / snapshots.GENERATIONS / snapshots.CURRENT)
 
 
 def periods(out: Path, name: str) -> list[str]:
@@ -144,9 +155,10 @@ def test_the_next_run_cleans_up_after_a_failed_switch(
     with monkeypatch.context() as patch:
         patch.setattr(snapshots, "os", _ReplaceFailsOnce())
         assert ratings_run(tmp_path, out).exit_code == 1
-    assert len(generations(out)) > 2  # the unused generation (and the link the switch did not rename)
+    assert len(generations(out)) > 3  # the unused generation (and the link the switch did not rename)
+    first = current_id(out)
     good_run(tmp_path, out)
-    assert len(generations(out)) == 2  # "current" and the one generation it names
+    assert generations(out) == sorted(["current", first, current_id(out), "history.json"])
 
 
 def half_written_generation(out: Path) -> Path:
@@ -172,7 +184,7 @@ def test_the_next_run_removes_a_half_written_generation(season, tmp_path: Path) 
     stray = half_written_generation(out)
     good_run(tmp_path, out)
     assert not stray.exists()
-    assert len(generations(out)) == 2  # "current" and the one generation it names
+    assert len(folders(out)) == 2  # the current generation and the one before it
 
 
 def test_two_runs_on_the_same_input_give_the_same_tables(season, tmp_path: Path) -> None:
@@ -191,7 +203,7 @@ def test_two_runs_on_the_same_input_give_the_same_manifest_but_timings(season, t
     second = manifest(out)
     assert (first["files_parsed"], first["files_reused"]) == (3, 0)
     assert (second["files_parsed"], second["files_reused"]) == (0, 3)
-    varying = ("timings_s", "files_parsed", "files_reused", "incremental")
+    varying = ("timings_s", "files_parsed", "files_reused", "incremental", "generation")
     assert {k: v for k, v in second.items() if k not in varying} == {
         k: v for k, v in first.items() if k not in varying
     }
@@ -275,3 +287,49 @@ def test_a_run_without_counted_games_gives_ratings_with_the_contract_columns(wri
     out = tmp_path / "out"
     good_run(tmp_path, out)
     assert set(RATINGS_CONTRACT) <= set(pd.read_parquet(out / "ratings").columns)
+
+
+def _runs_with_a_new_month_each(write, tmp_path: Path, out: Path, runs: int) -> list[str]:
+    """``runs`` runs into ``out``, each after a new record; the current generation's id after each."""
+    ids = []
+    for month in range(runs):
+        write(f"new{month}.sgf", _game("A", "B", "B+R", f"2024-{9 + month:02d}-03", seed=month).encode())
+        good_run(tmp_path, out)
+        ids.append(current_id(out))
+    return ids
+
+
+def test_runs_keep_the_current_generation_and_the_two_before_it(season, write, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    ids = _runs_with_a_new_month_each(write, tmp_path, out, 4)
+    assert snapshots.KEEP == 3
+    assert folders(out) == sorted(ids[1:])
+
+
+def test_kept_lists_the_generations_oldest_first_the_current_last(season, write, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    ids = _runs_with_a_new_month_each(write, tmp_path, out, 4)
+    found = snapshots.kept(out)
+    assert [(k.id, k.current) for k in found] == [(ids[1], False), (ids[2], False), (ids[3], True)]
+    assert all(k.written is not None and k.written.tzinfo is not None for k in found)
+
+
+def test_a_generation_count_of_one_keeps_only_the_current(season, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    games = pd.DataFrame({"game_id": ["g"]})
+    for _ in range(3):
+        snapshots.write_generation(out, {"games.parquet": pa.Table.from_pandas(games)}, {}, {}, keep=1)
+    assert folders(out) == [current_id(out)]
+
+
+def test_a_generation_count_below_one_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="got 0"):
+        snapshots.Generation(tmp_path / "out", keep=0)
+
+
+def test_the_manifest_names_its_generation_and_when_it_was_written(season, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    good_run(tmp_path, out)
+    entry = manifest(out)["generation"]
+    assert entry["id"] == current_id(out)
+    assert dt.datetime.fromisoformat(entry["written"]).utcoffset() == dt.timedelta(0)

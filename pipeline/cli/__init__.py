@@ -21,11 +21,15 @@ import typer
 
 from pipeline import __version__
 from pipeline.cli import backtest as backtest
+from pipeline.cli import compare as compare
+from pipeline.cli import diff as diff
 from pipeline.cli import explain as explain
 from pipeline.cli import export as export
+from pipeline.cli import players as players
 from pipeline.cli import plot as plot
 from pipeline.cli import reports as reports
 from pipeline.cli import run as run
+from pipeline.cli import site as site
 
 _COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("run", run.run_command),
@@ -36,6 +40,10 @@ _COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("plot", plot.plot_command),
     ("explain", explain.explain_command),
     ("backtest", backtest.backtest_command),
+    ("site", site.site_command),
+    ("compare", compare.compare_command),
+    ("players", players.players_command),
+    ("diff", diff.diff_command),
 )
 _KEEP_LINES = "\b\n"  # click: print the paragraph that starts with this line as it is written
 

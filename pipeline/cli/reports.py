@@ -2,9 +2,9 @@
 
 Two typer command functions, registered by :mod:`pipeline.cli`. They turn options into a query and
 print the DataFrame it returns: a table fitted to the terminal (:func:`pipeline.cli.tables.fitted`;
-ratings with two decimals), or every column in full as CSV or JSON (``--format``); they map
-:class:`~pipeline.reports.ReportError` to exit status 2. Knows nothing of how the output folder is laid
-out or read.
+ratings with two decimals; the standings' table is :mod:`pipeline.cli.standings`), or every column in
+full as CSV or JSON (``--format``); they map :class:`~pipeline.reports.ReportError` to exit status 2.
+Knows nothing of how the output folder is laid out or read.
 """
 
 from __future__ import annotations
@@ -33,14 +33,14 @@ from pipeline.cli.common import (
     output_folder,
     roster_of,
 )
+from pipeline.cli.standings import DateOpt, parse_day, print_standings, show_day
 from pipeline.cli.tables import (
     Column,
     cell_text,
     column_texts,
-    fitted,
     is_numeric,
+    print_fitted,
     print_frame,
-    table_width,
     unsigned_zero,
 )
 from pipeline.rules.base import REASONS
@@ -62,21 +62,6 @@ AUDIT_TABLE = (
     Column("points", wrap=True),
     Column("source", wrap=True, wide=True),
 )
-#: The standings table's columns, by the standings column each shows.
-STANDINGS_TABLE = {
-    "place": Column("place", right=True),
-    "player": Column("player"),
-    "rank": Column("rank", drop=3),
-    "rating": Column("rating", right=True),
-    "delta": Column("delta", right=True),
-    "games": Column("games", right=True, drop=1),
-    "wins": Column("wins", right=True, drop=2),
-    "losses": Column("losses", right=True, drop=2),
-    "draws": Column("draws", right=True, drop=2),
-    "bonus": Column("bonus", right=True, drop=4),
-    "rating_before": Column("before", right=True, wide=True),
-    "member": Column("member", wide=True),
-}
 #: Report columns a narrow terminal does without first (the evidence and the date say them), by order.
 _REPORT_DROPS = {"period": 5, "event": 4, "threshold": 3, "value": 3, "games": 2}
 _SHORT_ID = 8  # hex digits of a game id in the table (csv and json have all 16)
@@ -134,7 +119,7 @@ def audit_command(
     )
     pairs = [cell_len(_points(c, bonus=False)) for changes in games["changes"] for c in changes]
     columns = [replace(c, least=max(pairs, default=1)) if c.name == "points" else c for c in AUDIT_TABLE]
-    _print_table(title, columns, [_audit_cells(g) for g in games.to_dict("records")], wide)
+    print_fitted(title, columns, [_audit_cells(g) for g in games.to_dict("records")], wide)
     console().print(
         f"{len(games)} game{'' if len(games) == 1 else 's'}, {int(games['counted'].sum())} counted"
     )
@@ -142,6 +127,7 @@ def audit_command(
 
 def show_command(
     period: PeriodOpt = None,
+    date: DateOpt = None,
     top: TopOpt = None,
     report: Annotated[
         str | None,
@@ -159,17 +145,35 @@ def show_command(
 ) -> None:
     """Show the standings at the end of a period (default: the latest), best rating first.
 
-    With --report NAME, show instead a table the run's rule set wrote, every year at once: promotions
-    (cga-dan, tga), fees (hkga, tga) or certification (hkga). The table shows the columns that fit the
-    terminal, ratings with two decimals (--wide: every column); --format csv or json gives every column
-    with its full value.
+    With --date YYYY-MM-DD, the standings on that day. Inside a period they are the period's games up to
+    and including that day: each player's rating at the period's start plus the changes and awards
+    dated up to it, ranks as at the period's start (ranks move at a period's end). That needs the
+    period's ratings to be exactly such a sum, which the run's own tables are checked for (club points;
+    GoR and Elo unless an event's changes land in a later period). When they are not (tga and cga-dan
+    ratings come from ranks and averages), part of a period cannot be replayed from the stored tables:
+    the standings are those at the end of the last period over by that day, with a note saying so. A
+    day after the last period gives its standings.
+
+    Players with fewer counted games (all periods) than the run's [output] provisional_games are marked
+    * as provisional; they are not on the leaderboards. With --report NAME, show instead a table the
+    run's rule set wrote, every year at once: promotions (cga-dan, tga), fees (hkga, tga) or
+    certification (hkga). The table shows the columns that fit the terminal, ratings with two decimals
+    (--wide: every column); --format csv or json gives every column with its full value.
 
     Example: ratings show --period 2024-05 --top 10
+    Example: ratings show --date 2024-06-15
     Example: ratings show --report fees --format csv
     """
     folder = output_folder(out, config)
     if report is not None:
+        if date is not None:
+            fail(f"--date does not apply to --report {report} (the table covers the whole run)", 2)
         _show_report(folder, report, period, top, fmt, wide)
+        return
+    if date is not None:
+        if period is not None:
+            fail("--period and --date exclude each other: give one", 2)
+        show_day(folder, parse_day(date), top, fmt, wide)
         return
     try:
         table = reports.standings(folder, period=period, top=top)
@@ -183,9 +187,7 @@ def show_command(
     if shown is None:
         console().print(f"no rated period in {folder}: no game was counted")
         return
-    names = [c for c in STANDINGS_TABLE if c not in ("draws", "bonus") or (table[c] != 0).any()]
-    rows = standings_cells(table, names)
-    _print_table(f"standings {shown}: {folder}", [STANDINGS_TABLE[n] for n in names], rows, wide)
+    print_standings(f"standings {shown}: {folder}", table, folder, wide)
 
 
 def _show_report(out: Path, name: str, period: str | None, top: int | None, fmt: Format, wide: bool) -> None:
@@ -203,7 +205,7 @@ def _show_report(out: Path, name: str, period: str | None, top: int | None, fmt:
     texts = {c: column_texts(frame[c]) for c in frame.columns}
     columns = [_report_column(str(c), texts[c], is_numeric(frame[c])) for c in frame.columns]
     rows = list(zip(*texts.values(), strict=True)) if len(frame) else []
-    _print_table(f"{name}: {out}", columns, rows, wide)
+    print_fitted(f"{name}: {out}", columns, rows, wide)
     console().print(f"{len(frame)} row{'' if len(frame) == 1 else 's'}{_why_empty(out, name, frame)}")
 
 
@@ -221,29 +223,6 @@ def _report_column(name: str, texts: Sequence[str], numeric: bool) -> Column:
     terminal first."""
     wrap = not numeric and any(" " in t for t in texts)
     return Column(name, wrap=wrap, right=numeric, drop=_REPORT_DROPS.get(name, 0), wide=name == "game_id")
-
-
-def _print_table(title: str, columns: Sequence[Column], rows: Sequence[Sequence[str]], wide: bool) -> None:
-    """Print a :func:`~pipeline.cli.tables.fitted` table (with ``wide``, as wide as it needs)."""
-    width = console().width
-    table = fitted(title, columns, rows, width, wide)
-    console(max(width, table_width(table)) if wide else None).print(table)
-
-
-def standings_cells(standings: pd.DataFrame, names: Sequence[str]) -> list[list[str]]:
-    """The texts of the standings columns ``names``, row by row: ratings and changes with two decimals
-    when any is fractional, changes signed, a rank that moved with the one before it (``3d→4d``)."""
-    texts = {n: column_texts(standings[n], signed=n in ("delta", "bonus")) for n in names}
-    if "bonus" in texts:
-        texts["bonus"] = [
-            "" if v == 0 else t for v, t in zip(standings["bonus"], texts["bonus"], strict=True)
-        ]
-    if "rank" in texts:
-        texts["rank"] = [
-            f"{b}→{r}" if isinstance(b, str) and b != r else t
-            for r, b, t in zip(standings["rank"], standings["rank_before"], texts["rank"], strict=True)
-        ]
-    return [[texts[n][i] for n in names] for i in range(len(standings))]
 
 
 def _audit_cells(game: Row) -> list[str]:

@@ -2,8 +2,8 @@
 
 :func:`fitted` builds a rich table that fits the terminal's width: columns leave in a set order rather
 than a name or a number being cut to an ellipsis (CJK characters count two cells), free text wraps;
-:func:`print_frame` writes a frame as CSV or JSON for scripts, every value in full. Knows nothing of what
-the rows mean.
+:func:`print_fitted` prints one; :func:`print_frame` writes a frame as CSV or JSON for scripts, every
+value in full. Knows nothing of what the rows mean.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from rich.cells import cell_len
 from rich.console import JustifyMethod
 from rich.table import Table
 
-from pipeline.cli.common import Format
+from pipeline.cli.common import Format, console
 
 _FOLD_FROM = 24  # a word of free text wider than this may be folded rather than widen its column
 _NARROW = 8  # the narrowest a free-text column gets, folding its longer words, when nothing else fits
@@ -113,6 +113,13 @@ def fitted(
     if hidden:
         table.caption = f"not shown: {', '.join(hidden)} (--wide shows every column)"
     return table
+
+
+def print_fitted(title: str, columns: Sequence[Column], rows: Sequence[Sequence[str]], wide: bool) -> None:
+    """Print a :func:`fitted` table (with ``wide``, as wide as it needs)."""
+    width = console().width
+    table = fitted(title, columns, rows, width, wide)
+    console(max(width, table_width(table)) if wide else None).print(table)
 
 
 def _narrowed(

@@ -1,8 +1,9 @@
 """config: the run's TOML configuration (``config/ratings.toml``), read and validated once at start-up.
 
 Sections: ``[run]`` (``rule_set``, ``period``, ``roster``, ``events``), ``[ingest]`` (``raw``, ``out``,
-``workers``, ``speed_threshold_minutes``, ``file_timeout_seconds``, ``scheduler``), ``[validity]`` (the
-validity rules' settings) and ``[rules]`` (parameters of the chosen rule set, which checks them itself).
+``workers``, ``speed_threshold_minutes``, ``file_timeout_seconds``, ``scheduler``), ``[output]``
+(``keep_generations``, ``provisional_games``: :data:`OUTPUT_KEYS`), ``[validity]`` (the validity rules'
+settings) and ``[rules]`` (parameters of the chosen rule set, which checks them itself).
 Every key is optional; an omitted rule-set setting stays None (or out of :attr:`RunConfig.validity`) so
 that the rule set's default applies.
 
@@ -31,9 +32,14 @@ from pipeline.config.toml import Kind, Table, integer, list_of, number, one_of, 
 
 DEFAULT_PATH = Path("config/ratings.toml")
 PERIODS = ("month", "quarter", "half", "year")
-SECTIONS = ("run", "ingest", "validity", "rules")
+SECTIONS = ("run", "ingest", "output", "validity", "rules")
 RUN_KEYS = ("rule_set", "period", "roster", "events")
 INGEST_KEYS = ("raw", "out", "workers", "speed_threshold_minutes", "file_timeout_seconds", "scheduler")
+#: ``[output]`` keys: ``keep_generations`` (int >= 1, default 3), the generations of the output folder kept
+#: (the current one and the ones before it); ``provisional_games`` (int >= 0, default 0: off), the counted
+#: games (all periods, up to the end of a period) a player needs to be established: one with fewer is
+#: marked provisional in the standings and left off that period's leaderboards (and the year's).
+OUTPUT_KEYS = ("keep_generations", "provisional_games")
 DEFAULT_RAW, DEFAULT_OUT = Path("data/raw"), Path("data/processed")
 #: The flag that overrides each setting :func:`with_overrides` takes.
 FLAGS = {"raw": "--raw", "out": "--out", "workers": "--workers", "scheduler": "--scheduler"}
@@ -79,7 +85,8 @@ class RunConfig:
 
     ``raw``/``out`` folders (see the module docstring for what they are relative to), ``workers`` (None:
     every core), ``speed_threshold_s``, ``file_timeout_s`` (the longest one file may take to parse),
-    ``scheduler`` (the Dask scheduler to parse on; None: this machine's processes);
+    ``scheduler`` (the Dask scheduler to parse on; None: this machine's processes); ``keep_generations``
+    and ``provisional_games`` (``[output]``, see :data:`OUTPUT_KEYS`);
     ``rule_set`` and ``period`` (None: the rule set's default); ``roster_path`` and ``events_path`` (None:
     no such file); ``validity``: only the ``[validity]`` keys given, checked (``game_types`` as a tuple of
     ints); ``source``: the file read (None when none was); ``rules``: the ``[rules]`` table of rule-set
@@ -93,6 +100,8 @@ class RunConfig:
     speed_threshold_s: float = 1800.0
     file_timeout_s: float = 10.0
     scheduler: str | None = None
+    keep_generations: int = 3
+    provisional_games: int = 0
     rule_set: str | None = None
     period: str | None = None
     roster_path: Path | None = None
@@ -130,9 +139,10 @@ def load(path: Path | None) -> RunConfig:
         path = DEFAULT_PATH
     root = Table(path, "", read_toml(path))
     root.check_keys(SECTIONS)
-    ingest, run = root.table("ingest"), root.table("run")
+    ingest, run, output = root.table("ingest"), root.table("run"), root.table("output")
     ingest.check_keys(INGEST_KEYS)
     run.check_keys(RUN_KEYS)
+    output.check_keys(OUTPUT_KEYS)
     config = RunConfig(
         raw=_folder(ingest, "raw", DEFAULT_RAW),
         out=_folder(ingest, "out", DEFAULT_OUT),
@@ -140,11 +150,13 @@ def load(path: Path | None) -> RunConfig:
         speed_threshold_s=60.0 * ingest.get("speed_threshold_minutes", number(positive=True), 30.0),
         file_timeout_s=ingest.get("file_timeout_seconds", number(positive=True), 10.0),
         scheduler=ingest.get("scheduler", SCHEDULER, "") or None,
+        keep_generations=output.get("keep_generations", integer(1), 3),
+        provisional_games=output.get("provisional_games", integer(0, "of type int, 0 (off) or more"), 0),
         rule_set=run.optional("rule_set", text()),
         period=run.optional("period", one_of(*PERIODS)),
         roster_path=_companion(run, "roster"),
         events_path=_companion(run, "events"),
-        validity=_validity(root.table("validity")),
+        validity=validity_section(root.table("validity")),
         source=path,
         rules=root.table("rules"),
     )
@@ -216,7 +228,7 @@ def _companion(run: Table, key: str) -> Path | None:
     return folder / value
 
 
-def _validity(section: Table) -> dict[str, Any]:
+def validity_section(section: Table) -> dict[str, Any]:
     """The ``[validity]`` keys given, each checked. Raises :class:`ConfigError` for an unknown or bad key."""
     kinds = _validity_kinds()
     section.check_keys([key for key, _ in kinds])

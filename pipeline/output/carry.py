@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
+import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -120,15 +121,39 @@ class PartitionWriter:
                 self.generation.write_partition(name, label, table)
         return empty
 
-    def leaderboards(self, touched: set[str] | None) -> None:
+    def leaderboards(self, touched: set[str] | None, provisional_games: int = 0) -> None:
         """The boards of every period and year whose year is in ``touched`` (None: every year) computed
-        from the changes, the others linked."""
+        from the changes, the others linked. Players with fewer than ``provisional_games`` counted games
+        by the end of a board's period (the ratings' ``games_total``) are left off it."""
         years = [p for p in self.carried if touched is None or p[:4] in touched]
-        board = leaderboards(self._changes(years).to_pandas())
+        totals = self._totals(touched) if provisional_games else None
+        board = leaderboards(
+            self._changes(years).to_pandas(), provisional_games=provisional_games, totals=totals
+        )
         if touched is not None and self.before is not None:
             kept = [p for p in snapshots.partitions(self.before, "leaderboards") if p[:4] not in touched]
             self._link("leaderboards", kept)
         snapshots.write_dataset(self.generation, "leaderboards", board, ())
+
+    def _totals(self, touched: set[str] | None) -> pd.DataFrame:
+        """``period``, ``player`` and ``games_total`` of this generation's ratings (written or linked) of
+        every period whose year is in ``touched`` (None: every period)."""
+        labels = [
+            p
+            for p in snapshots.partitions(self.generation.path, "ratings")
+            if touched is None or p[:4] in touched
+        ]
+        found = [
+            pd.read_parquet(
+                snapshots.partition(self.generation.path, "ratings", p), columns=["player", "games_total"]
+            ).assign(period=p)
+            for p in labels
+        ]
+        return (
+            pd.concat(found, ignore_index=True)
+            if found
+            else pd.DataFrame(columns=["period", "player", "games_total"])
+        )
 
     def _changes(self, carried: Sequence[str]) -> pa.Table:
         """The changes of the ``carried`` periods (read back from the previous generation) and the new."""

@@ -79,7 +79,11 @@ def outputs() -> list[Output]:
         ),
         Output("awards/period=<P>/", "title or manual award applied", [tables.PERIOD, *tables.AWARDS], True),
         Output(
-            "leaderboards/period=<P>/", "player x board (the period, and each year)", list(LEADERBOARD), True
+            "leaderboards/period=<P>/",
+            "player x board (the period, and each year), but provisional players ([output] "
+            "provisional_games)",
+            list(LEADERBOARD),
+            True,
         ),
         Output(
             "promotions.parquet",

@@ -7,12 +7,20 @@ Layout of the output folder::
                                                        ratings/period=-/part-0.parquet (no rows)
     changes, awards, leaderboards, manifest.json       the same way
     .gen/current  -> <generation>                      the one link a run replaces
-    .gen/<generation>/...                              the files themselves
+    .gen/<generation>/...                              the files themselves (``g-`` and 12 hex digits)
+    .gen/history.json                                  the kept generations, in the order they were
+                                                       switched in, each with its time (UTC)
 
 A run writes a new generation folder beside the old one, then replaces the ``.gen/current`` link
 with ``os.replace`` (atomic on POSIX): a failure or a kill at any point leaves the previous
-complete output in place, and readers never see a mix of two runs. Older generations are removed
-after the switch.
+complete output in place, and readers never see a mix of two runs. After the switch the history
+gains the new generation, and only the latest ``keep`` generations of it are kept (:data:`KEEP` by
+default: the current one and the two before it, so that ``ratings diff`` can say what the last run
+changed, and what the one before it did); every other folder under ``.gen/`` (older generations, a
+generation whose switch failed, one a kill left half-written) is removed. A generation's id is its
+folder name; its manifest's ``generation`` entry repeats the id and gives the time it was written.
+Unchanged partitions are hard links between generations, so a kept generation costs only the files
+its run wrote.
 
 Every dataset also gets the partition ``period=-`` (:data:`SCHEMA_PARTITION`): one file with the
 dataset's columns and no rows. Readers infer a hive partition's type from the labels of the folder
@@ -32,11 +40,14 @@ gives it (types for analysts' readers, pandas metadata).
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
+import json
 import os
 import shutil
 import uuid
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +57,9 @@ from pipeline.output import store, tables
 
 GENERATIONS = ".gen"
 CURRENT = "current"
+HISTORY = "history.json"
+#: Generations kept by default (the current one included): set by ``[output] keep_generations``.
+KEEP = 3
 PART = "part-0.parquet"
 #: The label of each dataset's partition without rows that makes readers type ``period`` as text.
 SCHEMA_PARTITION = "-"
@@ -57,6 +71,7 @@ def write_generation(
     datasets: Mapping[str, pa.Table],
     manifest: dict[str, Any],
     periods: Mapping[str, Sequence[str]] | None = None,
+    keep: int = KEEP,
 ) -> Path:
     """Write one complete output into ``out`` and switch to it; return the generation folder.
 
@@ -65,9 +80,10 @@ def write_generation(
     without rows ``period=-`` (:data:`SCHEMA_PARTITION`); a dataset with no rows gets an empty
     partition for each label ``periods[name]`` lists, so that it still has partitions; ``manifest``
     goes to ``manifest.json``. Each table is stored as :func:`pipeline.output.tables.stored` gives it.
-    Raises OSError if the folder cannot be written (the old output stays).
+    ``keep``: the generations kept after the switch, this one included (:class:`Generation`).
+    Raises OSError if the folder cannot be written (the old output stays), ValueError if ``keep`` < 1.
     """
-    with Generation(out) as generation:
+    with Generation(out, keep) as generation:
         for name, table in files.items():
             generation.write_file(name, table)
         for name, table in datasets.items():
@@ -78,10 +94,13 @@ def write_generation(
 class Generation:
     """A generation being written: files and partitions written or hard-linked from another generation
     (nothing copied), then :meth:`commit` switches to it. Used as a context manager, it is removed if the
-    block raises before the commit (the old output stays)."""
+    block raises before the commit (the old output stays). ``keep``: how many generations the commit
+    leaves, this one included (1: this one only). Raises ValueError if ``keep`` is less than 1."""
 
-    def __init__(self, out: Path) -> None:
-        self.out, self.root = out, out / GENERATIONS
+    def __init__(self, out: Path, keep: int = KEEP) -> None:
+        if keep < 1:
+            raise ValueError(f"generations to keep must be 1 or more, got {keep!r}")
+        self.out, self.root, self.keep = out, out / GENERATIONS, keep
         self.path = self.root / f"g-{uuid.uuid4().hex[:12]}"
         self.path.mkdir(parents=True)
         self.entries: dict[str, None] = {}  # the names under out/ that link into it, in order
@@ -98,6 +117,12 @@ class Generation:
         """Write ``table`` as the file ``name`` (``games.parquet``). Raises OSError if it cannot."""
         store.write_parquet(tables.stored(name, table), self.path / name, atomic=False)
         self.entries[name] = None
+
+    def file_path(self, name: str) -> Path:
+        """The path of the file ``name`` in this generation, for a writer that streams into it
+        (:class:`~pipeline.output.store.ParquetStream`); ``name`` becomes an entry of the output."""
+        self.entries[name] = None
+        return self.path / name
 
     def write_partition(self, dataset: str, label: str, table: pa.Table) -> None:
         """Write ``table`` (without its ``period`` column) as partition ``label`` of ``dataset``."""
@@ -116,14 +141,46 @@ class Generation:
             self.entries[entry] = None
 
     def commit(self, manifest: dict[str, Any]) -> Path:
-        """Write ``manifest.json``, switch ``out`` to this generation, remove the older ones; return it."""
-        store.write_json(manifest, self.path / "manifest.json")
+        """Write ``manifest.json`` (``manifest`` with a ``generation`` entry: ``id`` and ``written``, the
+        UTC time), switch ``out`` to this generation, keep the latest ``keep`` generations of the
+        history and remove every other folder under ``.gen/``; return this generation's folder."""
+        written = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        identity = {"id": self.path.name, "written": written}
+        store.write_json({**manifest, "generation": identity}, self.path / "manifest.json")
         self.entries["manifest.json"] = None
+        before = current(self.out)
         _switch(self.root, self.path.name)
         self._done = True
         _link_entries(self.out, list(self.entries))
-        _prune(self.root, self.path.name)
+        _prune(self.root, _record(self.root, identity, before, self.keep))
         return self.path
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """A kept generation: ``id`` its folder name, ``path`` the folder, ``written`` when it was written
+    (UTC; None for one written before generations had a time), ``current`` whether it is switched in."""
+
+    id: str
+    path: Path
+    written: dt.datetime | None
+    current: bool
+
+
+def kept(out: Path) -> list[Kept]:
+    """The generations kept in ``out``, oldest first, the current one last (empty: no output).
+
+    The order and the times are the history's (the order of the switches, whatever the clock did); a
+    current generation the history does not name (one written by an older version, or a kill between
+    the switch and the history) is added last, with its manifest's time."""
+    root, now = out / GENERATIONS, current(out)
+    found = [
+        Kept(e["id"], root / e["id"], _time(e["written"]), root / e["id"] == now) for e in _history(root)
+    ]
+    found = [k for k in found if k.path.is_dir()]
+    if now is None or any(k.current for k in found):
+        return found
+    return [*found, Kept(now.name, now, _time(_identity(now).get("written")), True)]
 
 
 def current(out: Path) -> Path | None:
@@ -188,10 +245,49 @@ def _link_entries(out: Path, names: list[str]) -> None:
         os.replace(temporary, entry)
 
 
-def _prune(root: Path, keep: str) -> None:
-    """Remove every generation but ``keep`` (and any link left behind by an interrupted switch)."""
+def _record(root: Path, identity: dict[str, str], before: Path | None, keep: int) -> set[str]:
+    """Add the generation ``identity`` names to ``root``'s history (after ``before``, the one switched
+    in until now, when the history lacks it), cut it to the last ``keep``, write it; return their ids."""
+    history = [e for e in _history(root) if (root / e["id"]).is_dir() and e["id"] != identity["id"]]
+    if before is not None and before.name not in {e["id"] for e in history}:
+        history.append({"id": before.name, "written": _identity(before).get("written")})
+    history = [*history, identity][-keep:]
+    store.write_json({"generations": history}, root / HISTORY)
+    return {e["id"] for e in history}
+
+
+def _history(root: Path) -> list[dict[str, Any]]:
+    """The entries (``id``, ``written``) of ``root``'s history, oldest first; none when it is missing or
+    unreadable (then only the current generation is known)."""
+    try:
+        entries = json.loads((root / HISTORY).read_text(encoding="utf-8"))["generations"]
+        return [{"id": str(e["id"]), "written": e.get("written")} for e in entries]
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return []
+
+
+def _identity(generation: Path) -> dict[str, Any]:
+    """The ``generation`` entry of the manifest of ``generation`` (empty when there is none)."""
+    try:
+        found = json.loads((generation / "manifest.json").read_text(encoding="utf-8")).get("generation")
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _time(text: Any) -> dt.datetime | None:
+    """``text`` (an ISO time with its offset) as a datetime; None if it is not one."""
+    try:
+        return dt.datetime.fromisoformat(str(text)) if text else None
+    except ValueError:
+        return None
+
+
+def _prune(root: Path, keep: set[str]) -> None:
+    """Remove every entry of ``root`` but the generations ``keep``, the current link and the history
+    (older generations, one whose switch failed, a half-written one, links an interrupted switch left)."""
     for path in root.iterdir():
-        if path.name in (keep, CURRENT):
+        if path.name in keep or path.name in (CURRENT, HISTORY):
             continue
         if path.is_symlink() or path.is_file():
             path.unlink()

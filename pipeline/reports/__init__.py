@@ -2,7 +2,8 @@
 
 Reads ``games.parquet``, ``ratings/`` and ``changes/`` as ``ratings run`` wrote them (README.md, "Outputs"),
 through the readers of :mod:`pipeline.output.folder` (whose names and constants it re-exports), and answers
-with pandas DataFrames. Knows nothing of the configuration (the roster is seen only through the names the run
+with pandas DataFrames (the standings on a day and the provisional mark: :mod:`pipeline.reports.asof`).
+Knows nothing of the configuration (the roster is seen only through the names the run
 wrote into ``games.parquet``), of how the audit decided or a rule set rated, of the folder's file layout
 beyond :mod:`pipeline.output.folder`, and of rendering (the command line's tables live in
 :mod:`pipeline.cli.reports`).
@@ -10,6 +11,8 @@ beyond :mod:`pipeline.output.folder`, and of rendering (the command line's table
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -28,6 +31,8 @@ from pipeline.output.folder import (
     rated_periods,
     read_games,
 )
+from pipeline.reports import asof
+from pipeline.reports.asof import STANDINGS_COLUMNS, DayStandings
 from pipeline.reports.explain.names import UnknownPlayer, resolve_player
 from pipeline.rules.base import REASONS
 
@@ -38,16 +43,19 @@ __all__ = [
     "REPORT_FILES",
     "REPORT_RULE_SETS",
     "STANDINGS_COLUMNS",
+    "DayStandings",
     "ReportError",
     "UnknownPlayer",
     "audit_games",
     "game_periods",
+    "provisional_threshold",
     "rated_periods",
     "read_games",
     "resolve_player",
     "rule_set_report",
     "run_rule_set",
     "standings",
+    "standings_on",
 ]
 
 #: The rule sets that write each report of :data:`REPORT_FILES` (``promotions.parquet`` is always written,
@@ -73,22 +81,6 @@ AUDIT_COLUMNS = (
     "notes",
     "parse_error",
     "changes",
-)
-#: The columns of :func:`standings`, in order.
-STANDINGS_COLUMNS = (
-    "place",
-    "player",
-    "rank",
-    "rank_before",
-    "rating",
-    "rating_before",
-    "delta",
-    "games",
-    "wins",
-    "losses",
-    "draws",
-    "bonus",
-    "member",
 )
 _CHANGE_KEYS = ("player", "color", "delta", "points", "bonus", "bonus_rule")
 
@@ -153,36 +145,70 @@ def audit_games(
     return _audit_rows(chosen, _changes_of(out, chosen))
 
 
-def standings(out: Path, period: str | None = None, top: int | None = None) -> pd.DataFrame:
+def standings(
+    out: Path, period: str | None = None, top: int | None = None, provisional_games: int | None = None
+) -> pd.DataFrame:
     """The ratings at the end of ``period`` (the latest rated period when None), best first.
 
     Args:
         out: an output folder written by ``ratings run``.
         period: a rated period's label (``2024-05``).
         top: keep only the first ``top`` rows (None: every player).
+        provisional_games: players with fewer counted games (all periods, ``games_total``) than this
+            are ``provisional``; None: the run's ``[output] provisional_games`` (its manifest; 0, none
+            provisional, for a run that does not say).
 
     Returns:
         Columns :data:`STANDINGS_COLUMNS`, one row per player rated by the end of the period, by rating
-        (highest first, then name); ``place`` is shared by equal ratings. Empty when the run rated no
-        period (and ``period`` is None).
+        (highest first, then name); ``place`` is shared by equal ratings (provisional players keep
+        theirs). Empty when the run rated no period (and ``period`` is None).
 
     Raises:
         ReportError: if ``out`` holds no output, ``period`` is not a rated period of the run, or ``top``
-            is less than 1.
+            or ``provisional_games`` is less than 1 or 0.
     """
-    read_games(out, columns=["seq"])  # the missing-output message, the same for every query
-    if top is not None and top < 1:
-        raise ReportError(f"--top must be 1 or more, got {top}")
+    threshold = _threshold(out, top, provisional_games)
     rated = rated_periods(out)
     if period is None:
         if not rated:
             return pd.DataFrame(columns=list(STANDINGS_COLUMNS))
         period = rated[-1]
     check_period(period, rated, out)
-    table = pd.read_parquet(outputs.partition_path(out, "ratings", period))
-    table = table.sort_values(["rating", "player"], ascending=[False, True], kind="stable")
-    table = table.reset_index(drop=True)[list(STANDINGS_COLUMNS)]
+    table = asof.stored_standings(out, period, threshold)
     return table if top is None else table.head(top)
+
+
+def standings_on(
+    out: Path, day: dt.date, top: int | None = None, provisional_games: int | None = None
+) -> DayStandings:
+    """The standings on ``day``: of the period holding it, up to and including the day, when its ratings
+    are the sum of its games' changes and awards; else of the latest period that ended by then
+    (:func:`pipeline.reports.asof.standings_on` says how, and :class:`DayStandings` what comes back).
+
+    ``top`` and ``provisional_games`` as in :func:`standings`. A day before the run's first rated game
+    gives no period and no rows (``first_day`` says when that game was).
+
+    Raises:
+        ReportError: if ``out`` holds no output, or ``top`` or ``provisional_games`` is less than 1 or 0.
+    """
+    found = asof.standings_on(out, day, _threshold(out, top, provisional_games))
+    return found if top is None else dataclasses.replace(found, table=found.table.head(top))
+
+
+def provisional_threshold(out: Path) -> int:
+    """The run's ``[output] provisional_games`` (its manifest; 0, none provisional, when it does not say)."""
+    return asof.run_threshold(out)
+
+
+def _threshold(out: Path, top: int | None, provisional_games: int | None) -> int:
+    """The provisional threshold to use (the run's when None). Raises ReportError if ``out`` holds no
+    output, ``top`` is under 1 or ``provisional_games`` under 0."""
+    read_games(out, columns=["seq"])  # the missing-output message, the same for every query
+    if top is not None and top < 1:
+        raise ReportError(f"--top must be 1 or more, got {top}")
+    if provisional_games is not None and provisional_games < 0:
+        raise ReportError(f"provisional_games must be 0 or more, got {provisional_games}")
+    return asof.run_threshold(out) if provisional_games is None else provisional_games
 
 
 def rule_set_report(out: Path, name: str, top: int | None = None) -> pd.DataFrame:

@@ -3,7 +3,9 @@
 The club proposal's boards (月度和年度对局数榜、胜率榜、胜局榜、连胜榜; docs/rules.md ("club")). Input is the
 changes table: one row per counted game x rated player. Knows nothing of validity, ratings, points or bonuses:
 every row it is given is a counted game, and ``score`` (1 win, 0 loss, 0.5 draw) is all it reads of the
-result. Does no I/O.
+result. Provisional players (fewer than ``provisional_games`` counted games by the end of a board's period,
+all periods) are left off the board: how many games a player has is read from the ratings' ``games_total``
+it is given, not counted here. Does no I/O.
 """
 
 from __future__ import annotations
@@ -50,7 +52,12 @@ _PLACES = {
 }
 
 
-def leaderboards(changes: pd.DataFrame, min_games: int = 5) -> pa.Table:
+def leaderboards(
+    changes: pd.DataFrame,
+    min_games: int = 5,
+    provisional_games: int = 0,
+    totals: pd.DataFrame | None = None,
+) -> pa.Table:
     """The period boards of every period in ``changes`` and the yearly boards of every calendar year.
 
     Args:
@@ -58,24 +65,36 @@ def leaderboards(changes: pd.DataFrame, min_games: int = 5) -> pa.Table:
             ``seq`` (int, global game order), ``player`` (str), ``score`` (1 win, 0 loss, 0.5 draw) and
             ``date`` (datetime.date). Other columns are ignored.
         min_games: players with fewer games than this on a board get a null ``win_rate_place``.
+        provisional_games: players with fewer counted games (all periods) than this by the end of a
+            board's period (a year board: the year's last period) are provisional and left off the board;
+            0 (the default) leaves everyone on.
+        totals: the ratings rows of every period of ``changes``: columns ``period``, ``player`` and
+            ``games_total`` (counted games up to the end of the period); read only when
+            ``provisional_games`` is above 0.
 
     Returns:
         A table with schema LEADERBOARD: one row per player per period (scope "period") and per player per
         calendar year of ``date`` (scope "year"), sorted by period, scope, games_place, player. A year
         already present as a period string (the periods are years) gets no second, yearly board.
         ``longest_streak`` is the longest run of consecutive wins in ``seq`` order within the board; a
-        loss or a draw ends a run. Input without rows (whatever its columns) gives an empty table.
+        loss or a draw ends a run. Places rank the players on the board only. Input without rows
+        (whatever its columns) gives an empty table.
 
     Raises:
-        ValueError: if ``min_games`` is negative, a required column is missing, a ``score`` is not
-            0, 0.5 or 1, or a ``date`` is missing.
+        ValueError: if ``min_games`` or ``provisional_games`` is negative, a required column is missing,
+            a ``score`` is not 0, 0.5 or 1, a ``date`` is missing, or ``provisional_games`` is above 0
+            and ``totals`` is None or lacks a player of a period's board (the message names them).
     """
-    if min_games < 0:
-        raise ValueError(f"min_games must be >= 0, got {min_games}")
+    if min_games < 0 or provisional_games < 0:
+        raise ValueError(
+            f"min_games and provisional_games must be >= 0, got {min_games} and {provisional_games}"
+        )
     if len(changes) == 0:
         return LEADERBOARD.empty_table()
     _check(changes)
     rows = _scoped(_games(changes))
+    if provisional_games:
+        rows = _established(rows, totals, provisional_games)
     board = _totals(rows).join(_streaks(rows)).reset_index()
     board = _places(board, min_games)
     board = board.sort_values([*_BOARD, "games_place", "player"], kind="stable")
@@ -117,6 +136,34 @@ def _scoped(games: pd.DataFrame) -> pd.DataFrame:
     yearly = games[~games["year"].isin(set(games["period"]))]
     by_year = yearly.assign(period=yearly["year"], scope="year")
     return pd.concat([by_period, by_year], ignore_index=True).drop(columns="year")
+
+
+def _established(rows: pd.DataFrame, totals: pd.DataFrame | None, least: int) -> pd.DataFrame:
+    """The board rows (of :func:`_scoped`) of the players with at least ``least`` counted games by the end
+    of the board's period: ``totals`` by (period, player) for a period board, the most a player has in
+    the year's periods for a year board. Raises ValueError if ``totals`` is None or lacks a player of a
+    period board."""
+    if totals is None:
+        raise ValueError("provisional_games needs the totals (period, player, games_total) of the ratings")
+    counts = pd.DataFrame(
+        {
+            "period": totals["period"].astype(str).to_numpy(),
+            "player": totals["player"].astype(str).to_numpy(),
+            "games_total": totals["games_total"].to_numpy(),
+        }
+    )
+    by_period = counts.groupby(["period", "player"])["games_total"].max()
+    by_year = (
+        counts.assign(period=counts["period"].str[:4]).groupby(["period", "player"])["games_total"].max()
+    )
+    known = pd.concat([by_period, by_year], keys=["period", "year"], names=["scope", "period", "player"])
+    index = pd.MultiIndex.from_frame(rows[["scope", "period", "player"]])
+    found = known.reindex(index)
+    if found.isna().any():
+        scope, period, player = index[found.isna().to_numpy()][0]
+        raise ValueError(f"totals lack player {player!r} of the {scope} board {period!r}")
+    established: pd.DataFrame = rows[found.to_numpy() >= least]
+    return established
 
 
 def _totals(rows: pd.DataFrame) -> pd.DataFrame:

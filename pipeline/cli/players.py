@@ -1,0 +1,182 @@
+"""cli.players: the ``ratings players`` command: the players of the output, or (``--suggest``) the likely
+same-person pairs with their evidence, and a roster snippet to review.
+
+Renders :mod:`pipeline.reports.identity` as tables fitted to the terminal (``--format csv|json`` for
+scripts) and writes the snippet to ``--snippet FILE`` or, after the table, to standard output; maps
+:class:`~pipeline.reports.ReportError` and a bad configuration to exit status 2. Never changes the
+roster. Knows nothing of how the evidence is found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated
+
+import pandas as pd
+import typer
+
+from pipeline.cli.common import (
+    ConfigOpt,
+    Format,
+    FormatOpt,
+    OutOpt,
+    WideOpt,
+    console,
+    fail,
+    output_folder,
+    roster_of,
+)
+from pipeline.cli.tables import Column, cell_text, fitted, print_frame, table_width
+from pipeline.reports import ReportError, identity
+
+PLAYERS_TABLE = (
+    Column("player"),
+    Column("games", right=True),
+    Column("counted", right=True, drop=2),
+    Column("first"),
+    Column("last"),
+    Column("ranks", wrap=True, drop=1),
+    Column("roster rank", drop=3),
+    Column("spellings", wrap=True, drop=4),
+)
+PAIRS_TABLE = (
+    Column("group", right=True),
+    Column("player"),
+    Column("same as"),
+    Column("score", right=True),
+    Column("evidence", wrap=True),
+    Column("against", wrap=True, drop=1),
+    Column("records", right=True, wide=True),
+)
+
+
+def players_command(
+    suggest: Annotated[
+        bool, typer.Option("--suggest", help="List likely same-person pairs and write a roster snippet")
+    ] = False,
+    snippet: Annotated[
+        Path | None,
+        typer.Option("--snippet", metavar="FILE", help="With --suggest: write the roster snippet to FILE"),
+    ] = None,
+    min_score: Annotated[
+        float,
+        typer.Option(
+            "--min-score",
+            metavar="S",
+            help=f"With --suggest: the least score (0-1) of a grouped pair (default {identity.MIN_SCORE})",
+        ),
+    ] = identity.MIN_SCORE,
+    fmt: FormatOpt = Format.table,
+    wide: WideOpt = False,
+    out: OutOpt = None,
+    config: ConfigOpt = None,
+) -> None:
+    """List the players of the output: records, counted games, first and last dates, declared ranks and
+    the spellings the records used.
+
+    With --suggest, list instead the pairs of players that are likely one person, best first, each with
+    its evidence and a score from 0 to 1: the same name in another case or width, in traditional and
+    simplified Chinese, with a romanisation or country code appended, a nickname beside the name, the
+    same opponents in the same weeks without ever playing each other, the same declared rank. Pairs that
+    played each other are listed with that against them (score 0). Pairs of --min-score or more make
+    groups, written as roster entries (name and aliases) to review and paste into the roster file: to
+    --snippet FILE, else after the table. Nothing is merged.
+
+    Example: ratings players
+    Example: ratings players --suggest --snippet aliases.toml
+    """
+    if snippet is not None and not suggest:
+        fail("--snippet needs --suggest", 2)
+    if not 0.0 <= min_score <= 1.0:
+        fail(f"--min-score must be between 0 and 1, got {min_score}", 2)
+    folder = output_folder(out, config)
+    roster = roster_of(out, config)
+    try:
+        if not suggest:
+            _print_players(identity.list_players(folder, roster), folder, fmt, wide)
+            return
+        found = identity.suggest(folder, roster, min_score=min_score)
+    except ReportError as e:
+        fail(str(e), 2)
+    _print_pairs(found, folder, fmt, wide)
+    if found.groups or snippet is not None:
+        _write_snippet(identity.roster_snippet(found, roster, str(folder)), snippet, fmt)
+
+
+def _print_players(table: pd.DataFrame, folder: Path, fmt: Format, wide: bool) -> None:
+    if fmt is not Format.table:
+        print_frame(table, fmt)
+        return
+    rows = [
+        [
+            *(cell_text(r[k]) for k in ("player", "games", "counted", "first", "last")),
+            ", ".join(r["ranks"]),
+            cell_text(r["roster_rank"]),
+            ", ".join(r["spellings"]),
+        ]
+        for r in table.to_dict("records")
+    ]
+    _print(f"players: {folder}", PLAYERS_TABLE, rows, wide)
+    console().print(f"{len(table)} player{'' if len(table) == 1 else 's'}")
+
+
+def _print_pairs(found: identity.Suggestions, folder: Path, fmt: Format, wide: bool) -> None:
+    if fmt is not Format.table:
+        print_frame(found.pairs, fmt)
+        return
+    shown = console()
+    if found.pairs.empty:
+        shown.print(
+            f"players --suggest: {folder}: no likely same-person pair among {len(found.players)} players"
+        )
+        _print_skipped(found.skipped)
+        return
+    rows = [
+        [
+            str(p["group"] or ""),
+            p["a"],
+            p["b"],
+            f"{p['score']:.2f}",
+            "\n".join(p["evidence"]),
+            "\n".join(p["against"]),
+            f"{p['games_a']} / {p['games_b']}",
+        ]
+        for p in found.pairs.to_dict("records")
+    ]
+    _print(f"players --suggest: {folder}", PAIRS_TABLE, rows, wide)
+    shown.print(
+        f"{len(found.pairs)} pair{'' if len(found.pairs) == 1 else 's'} of {len(found.players)} players, "
+        f"{len(found.groups)} group{'' if len(found.groups) == 1 else 's'} to review"
+    )
+    _print_skipped(found.skipped)
+
+
+def _print_skipped(skipped: pd.DataFrame) -> None:
+    """One line per bucket too crowded to pair."""
+    for row in skipped.to_dict("records"):
+        console().print(
+            f"not compared: {row['key']!r} ({row['evidence']}) is shared by {row['players']} players"
+        )
+
+
+def _write_snippet(text: str, path: Path | None, fmt: Format) -> None:
+    """The snippet to ``path`` (exit 2 if it cannot be written), else to standard output unless the
+    listing went there as CSV or JSON."""
+    if path is None:
+        if fmt is Format.table:
+            typer.echo("")
+            typer.echo(text, nl=False)
+        return
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as e:
+        fail(f"cannot write the roster snippet to {path}: {e.strerror or e}", 2)
+    console().print(f"roster snippet written to {path} (review it, then paste it into the roster file)")
+
+
+def _print(title: str, columns: Sequence[Column], rows: Sequence[Sequence[str]], wide: bool) -> None:
+    """A :func:`~pipeline.cli.tables.fitted` table (with ``wide``, as wide as it needs)."""
+    width = console().width
+    table = fitted(title, columns, rows, width, wide)
+    console(max(width, table_width(table)) if wide else None).print(table)

@@ -1,0 +1,64 @@
+"""cli.site: the ``ratings site`` command, writing :func:`pipeline.site.build_site` into a folder.
+
+Maps :class:`~pipeline.reports.ReportError` (no output yet) and :class:`~pipeline.site.SiteError` (a
+folder that is not a site) to exit status 2, :class:`~pipeline.reports.fonts.PlotError` (no CJK font for
+the charts) and an unwritable folder to 1. Knows nothing of what the pages hold.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pipeline.cli.common import ConfigOpt, OutOpt, console, fail, output_folder
+from pipeline.reports import ReportError
+from pipeline.reports.fonts import PlotError
+from pipeline.site import SiteError, build_site
+
+
+def site_command(
+    target: Annotated[
+        Path,
+        typer.Argument(
+            metavar="DIR", hidden=True, help="Folder to write the site into (see the description)"
+        ),
+    ],
+    title: Annotated[
+        str, typer.Option("--title", metavar="TEXT", help="The site's name, atop every page")
+    ] = "Club ratings",
+    out: OutOpt = None,
+    config: ConfigOpt = None,
+) -> None:
+    """Write the club's web site of the output: static pages to post as they are, with relative links
+    and no server.
+
+    The standings of every rated period (index.html: the latest), a page per player with the rating
+    history chart, every game (counted or not, the reasons, the points) and the derivation of each
+    period, the games ledger with a filter by player, period, reason and counted, the rule set and its
+    settings, and the rule set's promotions and reports. DIR is replaced whole when it holds a site
+    written before; another folder that is not empty is refused.
+
+    Example: ratings site data/site
+    Example: ratings site /var/www/club --out /srv/club/processed --title "飞扬围棋 ratings"
+    """
+    folder = output_folder(out, config)
+    try:
+        written = build_site(folder, target, title)
+    except (ReportError, SiteError) as e:
+        fail(str(e), 2)
+    except (PlotError, OSError) as e:
+        fail(str(e), 1)
+    counts = ", ".join(
+        _count(n, noun)
+        for n, noun in ((written.periods, "period"), (written.players, "player"), (written.charts, "chart"))
+    )
+    console().print(
+        f"wrote {written.pages} pages ({counts}) to {written.target}: open {written.target / 'index.html'}"
+    )
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 period``, ``4 periods``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"

@@ -1,0 +1,123 @@
+"""cli.standings: the standings as ``ratings show`` prints them, at a period's end or on a day.
+
+The table's columns (:data:`STANDINGS_TABLE`), their texts (a provisional player's name marked
+:data:`PROVISIONAL_MARK`, with a legend under the table), the ``--date`` option and how a day is read,
+and what is printed when there are no standings on a day. Knows nothing of how the standings are
+computed (:mod:`pipeline.reports`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated
+
+import pandas as pd
+import typer
+from rich.console import Console
+
+from pipeline import reports
+from pipeline.cli.common import Format, console, fail
+from pipeline.cli.tables import Column, column_texts, print_fitted, print_frame
+
+#: The standings table's columns, by the standings column each shows.
+STANDINGS_TABLE = {
+    "place": Column("place", right=True),
+    "player": Column("player"),
+    "rank": Column("rank", drop=3),
+    "rating": Column("rating", right=True),
+    "delta": Column("delta", right=True),
+    "games": Column("games", right=True, drop=1),
+    "wins": Column("wins", right=True, drop=2),
+    "losses": Column("losses", right=True, drop=2),
+    "draws": Column("draws", right=True, drop=2),
+    "bonus": Column("bonus", right=True, drop=4),
+    "rating_before": Column("before", right=True, wide=True),
+    "member": Column("member", wide=True),
+    "games_total": Column("all games", right=True, wide=True),
+}
+#: What follows a provisional player's name in the standings table (the legend under it says why).
+PROVISIONAL_MARK = "*"
+DateOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--date",
+        metavar="YYYY-MM-DD",
+        help="The standings on that day: its period up to that day when the period's ratings are the sum of "
+        "its changes and awards, else the end of the last period over by then",
+    ),
+]
+
+
+def show_day(folder: Path, day: dt.date, top: int | None, fmt: Format, wide: bool) -> None:
+    """Print the standings on ``day`` (:func:`pipeline.reports.standings_on`), with what they are."""
+    try:
+        found = reports.standings_on(folder, day, top=top)
+    except reports.ReportError as e:
+        fail(str(e), 2)
+    if found.note and (found.period is not None or fmt is not Format.table):
+        Console(stderr=True).print(f"note: {found.note}", soft_wrap=True)
+    if fmt is not Format.table:
+        print_frame(found.table, fmt)
+        return
+    if found.period is None:
+        console().print(_nothing_on(day, folder, found))
+        return
+    what = f"the end of {found.period}" if found.complete else f"{found.period} up to that day"
+    print_standings(f"standings on {day} ({what}): {folder}", found.table, folder, wide)
+
+
+def _nothing_on(day: dt.date, folder: Path, found: reports.DayStandings) -> str:
+    """Why there are no standings on ``day``: no game rated by then, or the period not over."""
+    if found.note:
+        return f"no standings on {day} in {folder}: {found.note}"
+    first = f": the first rated game is on {found.first_day}" if found.first_day else ""
+    return f"no game was rated on or before {day} in {folder}{first}"
+
+
+def parse_day(text: str) -> dt.date:
+    """The day ``text`` names (``2024-06-15``); exits 2 naming it if it is not a day written YYYY-MM-DD."""
+    try:
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text.strip()):
+            return dt.date.fromisoformat(text.strip())
+    except ValueError:
+        pass
+    fail(f"--date must be a day written YYYY-MM-DD (such as 2024-06-15), got {text!r}", 2)
+
+
+def print_standings(title: str, table: pd.DataFrame, folder: Path, wide: bool) -> None:
+    """Print standings (:data:`pipeline.reports.STANDINGS_COLUMNS`) as a fitted table, provisional
+    players marked, with the legend of the mark when someone has it."""
+    names = [c for c in STANDINGS_TABLE if c not in ("draws", "bonus") or (table[c] != 0).any()]
+    rows = standings_cells(table, names)
+    print_fitted(title, [STANDINGS_TABLE[n] for n in names], rows, wide)
+    if table["provisional"].any():
+        threshold = reports.provisional_threshold(folder)
+        console().print(
+            f"{PROVISIONAL_MARK} provisional: fewer than {threshold} counted games so far (all periods); "
+            "kept off the leaderboards"
+        )
+
+
+def standings_cells(standings: pd.DataFrame, names: Sequence[str]) -> list[list[str]]:
+    """The texts of the standings columns ``names``, row by row: ratings and changes with two decimals
+    when any is fractional, changes signed, a rank that moved with the one before it (``3d→4d``), a
+    provisional player's name followed by :data:`PROVISIONAL_MARK`."""
+    texts = {n: column_texts(standings[n], signed=n in ("delta", "bonus")) for n in names}
+    if "bonus" in texts:
+        texts["bonus"] = [
+            "" if v == 0 else t for v, t in zip(standings["bonus"], texts["bonus"], strict=True)
+        ]
+    if "player" in texts:
+        texts["player"] = [
+            f"{t}{PROVISIONAL_MARK}" if p else t
+            for t, p in zip(texts["player"], standings["provisional"], strict=True)
+        ]
+    if "rank" in texts:
+        texts["rank"] = [
+            f"{b}→{r}" if isinstance(b, str) and b != r else t
+            for r, b, t in zip(standings["rank"], standings["rank_before"], texts["rank"], strict=True)
+        ]
+    return [[texts[n][i] for n in names] for i in range(len(standings))]

@@ -1,0 +1,196 @@
+"""asof: the standings of an output folder as a period ended or on any day, and who is provisional.
+
+A period's standings are read as the run wrote them (``ratings/period=<P>``). The standings on a day
+inside a period are rebuilt from that period's ``changes`` and ``awards``: each player's rating at the
+end of the period less the changes of their games and the awards dated after the day, which is their
+rating at the start of the period plus those dated on or before it (the rank stays the one at the start
+of the period: ranks move at the period's end). That holds only
+when the period's ratings are the sum of its changes and awards (the points systems and the GoR and Elo
+rule sets, but not a rating recomputed from a rank or an average, as under ``tga`` and ``cga-dan``, nor
+a rating floor); :func:`standings_on` checks this on the period itself, and otherwise shows the
+standings at the end of the period before, saying why. A player is provisional, under the run's
+``[output] provisional_games``, while they have fewer counted games (all periods) than that.
+
+Knows nothing of the rule sets (only of the sums of the tables they wrote), of the configuration (the
+threshold is read from the run's manifest) and of rendering.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from pipeline.audit import periods
+from pipeline.output import folder as outputs
+
+#: The columns of the standings (:func:`stored_standings`, :func:`standings_on`), in order.
+STANDINGS_COLUMNS = (
+    "place",
+    "player",
+    "rank",
+    "rank_before",
+    "rating",
+    "rating_before",
+    "delta",
+    "games",
+    "wins",
+    "losses",
+    "draws",
+    "bonus",
+    "member",
+    "games_total",
+    "provisional",
+)
+#: How far a period's rating may be from its start plus its changes and awards and still count as their
+#: sum: half the unit of the ratings shown (two decimals); the tables round each change to 6 places.
+TOLERANCE = 0.005
+_SCORES = {"wins": 1.0, "losses": 0.0, "draws": 0.5}
+
+
+@dataclass(frozen=True, slots=True)
+class DayStandings:
+    """The standings on ``day``.
+
+    ``table``: columns :data:`STANDINGS_COLUMNS`, best first (empty when nothing was rated by then);
+    ``period``: the rating period they belong to (None: nothing rated by ``day``); ``complete``: True
+    when ``period`` had ended by ``day`` (its standings as written), False for its games up to ``day``;
+    ``note``: why a period not over on ``day`` is not shown up to it ("" when it is); ``first_day``: the
+    day of the run's first rated game (None: none).
+    """
+
+    day: dt.date
+    period: str | None
+    complete: bool
+    table: pd.DataFrame
+    note: str = ""
+    first_day: dt.date | None = None
+
+
+def run_threshold(out: Path) -> int:
+    """The ``provisional_games`` the run in ``out`` used (its manifest's settings); 0 (none provisional)
+    when the manifest does not say (a run before the setting existed) or says something not an int >= 0."""
+    settings = outputs.read_manifest(out).get("settings")
+    found = settings.get("provisional_games", 0) if isinstance(settings, dict) else 0
+    return found if isinstance(found, int) and not isinstance(found, bool) and found >= 0 else 0
+
+
+def marked(table: pd.DataFrame, threshold: int) -> pd.DataFrame:
+    """``table`` (with ``games_total``) with its ``provisional`` column: fewer counted games than
+    ``threshold`` (all False when ``threshold`` is 0), and the columns of :data:`STANDINGS_COLUMNS`."""
+    provisional = (table["games_total"] < threshold) if threshold > 0 else False
+    return table.assign(provisional=provisional).astype({"provisional": bool})[list(STANDINGS_COLUMNS)]
+
+
+def stored_standings(out: Path, period: str, threshold: int) -> pd.DataFrame:
+    """``period``'s standings as the run wrote them, marked (:func:`marked`), by rating (highest
+    first, then name); a partition that is missing reads as no rows."""
+    table = outputs.read_partition(out, "ratings", period)
+    if table.empty:
+        return pd.DataFrame(columns=list(STANDINGS_COLUMNS))
+    return marked(_ordered(table), threshold)
+
+
+def _ordered(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` by rating (highest first, then name), with a fresh index."""
+    table = table.sort_values(["rating", "player"], ascending=[False, True], kind="stable")
+    return table.reset_index(drop=True)
+
+
+def standings_on(out: Path, day: dt.date, threshold: int) -> DayStandings:
+    """The standings on ``day`` of the run in ``out`` (read by :func:`pipeline.reports.standings_on`).
+
+    The period holding ``day``, up to and including it, when the run rated that period and its ratings
+    are the sum of its changes and awards (the module docstring); else the latest period that ended on
+    or before ``day``, complete, with a ``note`` when the period of ``day`` was rated but is not such a
+    sum. A day after the run's last period gives that period's standings; a day before the first rated
+    game gives no period and no rows. Players are marked provisional under ``threshold``.
+    """
+    rated = outputs.rated_periods(out)
+    if not rated:
+        return DayStandings(day, None, False, pd.DataFrame(columns=list(STANDINGS_COLUMNS)))
+    first_day = _first_day(out, rated[0])
+    label = periods.period_of(day, periods.kind_of(rated[0]))
+    ended = [p for p in rated if periods.bounds(p)[1] <= day]
+    note = ""
+    if label in rated and label not in ended:
+        partial = _partial(out, label, day, ended[-1] if ended else None)
+        if partial is not None and not partial.empty:
+            return DayStandings(day, label, False, marked(_ordered(partial), threshold), first_day=first_day)
+        if partial is None:
+            note = (
+                f"{label} is not over on {day}, and its ratings are not the sum of its games' changes "
+                f"(the rule set decides them at the period's end, {periods.bounds(label)[1]})"
+            )
+    if not ended:
+        return DayStandings(day, None, False, pd.DataFrame(columns=list(STANDINGS_COLUMNS)), note, first_day)
+    return DayStandings(day, ended[-1], True, stored_standings(out, ended[-1], threshold), note, first_day)
+
+
+def _first_day(out: Path, label: str) -> dt.date | None:
+    """The first day of a change or an award in the period ``label`` (None: neither)."""
+    days = [
+        *outputs.read_partition(out, "changes", label, columns=["date"])["date"],
+        *outputs.read_partition(out, "awards", label, columns=["date"])["date"],
+    ]
+    return min(days, default=None)
+
+
+def _partial(out: Path, label: str, day: dt.date, before: str | None) -> pd.DataFrame | None:
+    """The standings of ``label`` up to ``day`` (unsorted, ``place`` by rating), of the players rated
+    by then: in the period ``before`` (the rated period before it), or with a change or award in
+    ``label`` on or before ``day``, or with none in ``label`` at all. None when the period's ratings are
+    not its start plus its changes and awards."""
+    table = outputs.read_partition(out, "ratings", label)
+    changes = outputs.read_partition(out, "changes", label, ["date", "player", "score", "delta", "bonus"])
+    awards = outputs.read_partition(out, "awards", label, columns=["date", "player", "points"])
+    if not _adds_up(table, changes, awards):
+        return None
+    active = set(changes["player"]) | set(awards["player"])
+    seen = {*changes.loc[changes["date"] <= day, "player"], *awards.loc[awards["date"] <= day, "player"]}
+    if before is not None:
+        seen |= set(outputs.read_partition(out, "ratings", before, ["player"])["player"])
+    keep = table["player"].isin(seen) | ~table["player"].isin(active)
+    later = (changes[changes["date"] > day], awards[awards["date"] > day])
+    return _without(table[keep.to_numpy()].set_index("player"), *later).reset_index()
+
+
+def _adds_up(table: pd.DataFrame, changes: pd.DataFrame, awards: pd.DataFrame) -> bool:
+    """Whether every rating of ``table`` is its ``rating_before`` plus its changes and awards."""
+    added = _by_player(changes, "delta").add(_by_player(awards, "points"), fill_value=0.0)
+    ratings = table.set_index("player")
+    found = ratings["rating_before"] + added.reindex(ratings.index, fill_value=0.0)
+    return bool(((found - ratings["rating"]).abs() <= TOLERANCE).all())
+
+
+def _by_player(rows: pd.DataFrame, column: str) -> pd.Series:
+    """The sum of ``column`` per player (float; no rows: an empty series)."""
+    return rows.groupby("player")[column].sum().astype(float)
+
+
+def _without(table: pd.DataFrame, changes: pd.DataFrame, awards: pd.DataFrame) -> pd.DataFrame:
+    """``table`` (the period's ratings by player) without the ``changes`` and ``awards`` given (those
+    after the day): rating, delta, games, wins, losses, draws, bonus and games_total less theirs, the
+    rank at the start of the period, and the place by rating. A player with nothing after the day
+    keeps the rating as written."""
+    index = table.index
+    played = changes.groupby("player").size().reindex(index, fill_value=0)
+    awarded = _by_player(awards, "points").reindex(index, fill_value=0.0)
+    rating = table["rating"] - _by_player(changes, "delta").reindex(index, fill_value=0.0) - awarded
+    counts = {
+        name: table[name]
+        - (changes["score"] == score).groupby(changes["player"]).sum().reindex(index, fill_value=0)
+        for name, score in _SCORES.items()
+    }
+    return table.assign(
+        rating=rating,
+        delta=rating - table["rating_before"],
+        games=table["games"] - played,
+        bonus=table["bonus"] - _by_player(changes, "bonus").reindex(index, fill_value=0.0) - awarded,
+        games_total=table["games_total"] - played,
+        rank=table["rank_before"].where(table["rank_before"].notna(), table["rank"]),
+        place=rating.rank(method="min", ascending=False).astype(int),
+        **counts,
+    )

@@ -1,0 +1,37 @@
+// The games ledger's filter: shows the rows that match the player (part of a name, any case or width),
+// the period, the reason (a reason or a note of the game) and counted; ?player=NAME presets the player.
+"use strict";
+(function () {
+  var fold = function (s) { return s.normalize("NFKC").toLowerCase(); };
+  var field = function (id) { return document.getElementById(id); };
+  var rows = Array.prototype.slice.call(document.querySelectorAll("#ledger tbody tr"));
+  var names = rows.map(function (row) { return JSON.parse(row.dataset.names).map(fold); });
+
+  function matches(i, player, period, reason, counted) {
+    var row = rows[i];
+    if (period && row.dataset.period !== period) { return false; }
+    if (counted && row.dataset.counted !== counted) { return false; }
+    if (reason && row.dataset.codes.split(" ").indexOf(reason) < 0) { return false; }
+    return !player || names[i].some(function (n) { return n.indexOf(player) >= 0; });
+  }
+
+  function apply() {
+    var player = fold(field("f-player").value.trim());
+    var period = field("f-period").value, reason = field("f-reason").value, counted = field("f-counted").value;
+    var shown = 0;
+    rows.forEach(function (row, i) {
+      var keep = matches(i, player, period, reason, counted);
+      row.hidden = !keep;
+      shown += keep ? 1 : 0;
+    });
+    field("f-shown").value = shown + " of " + rows.length + " games";
+  }
+
+  var preset = new URLSearchParams(window.location.search).get("player");
+  if (preset) { field("f-player").value = preset; }
+  ["f-player", "f-period", "f-reason", "f-counted"].forEach(function (id) {
+    field(id).addEventListener("input", apply);
+    field(id).addEventListener("change", apply);
+  });
+  apply();
+})();
