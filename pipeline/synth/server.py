@@ -57,6 +57,7 @@ def players(rng: random.Random, count: int, months: int) -> list[Player]:
     """
     total = sum(N.STYLE_WEIGHTS.values())
     taken: set[str] = set()
+    tried: dict[str, int] = {}
     found = []
     for style, weight in N.STYLE_WEIGHTS.items():
         for _ in range(max(_RIVALS + 1, round(count * weight / total))):
@@ -65,18 +66,23 @@ def players(rng: random.Random, count: int, months: int) -> list[Player]:
             weight_ = min(rng.paretovariate(1.16), 500.0)
             last = min(months - 1, first + span)
             found.append(
-                Player(_unique(rng, style, taken), style, rng.gauss(1700, 450), weight_, first, last)
+                Player(_unique(rng, style, taken, tried), style, rng.gauss(1700, 450), weight_, first, last)
             )
     return found
 
 
-def _unique(rng: random.Random, style: str, taken: set[str]) -> str:
+def _unique(rng: random.Random, style: str, taken: set[str], tried: dict[str, int]) -> str:
+    """A name of ``style`` not in ``taken`` (added to it): a drawn name, numbered when it is taken.
+    ``tried`` keeps each base name's first number not yet tried, so the search does not start again
+    at 2 for every player of a common name (quadratic at 10^7 games)."""
     langs, weights = zip(*N.STYLE_LANGS[style], strict=True)
-    name = N._name(rng, rng.choices(langs, weights)[0])
-    base, k = name, 1
+    base = N._name(rng, rng.choices(langs, weights)[0])
+    k = tried.get(base, 1)
+    name = base if k == 1 else f"{base}{k}"
     while name in taken:
         k += 1
         name = f"{base}{k}"
+    tried[base] = k + 1
     taken.add(name)
     return name
 
@@ -93,7 +99,7 @@ def server_archive(n: int, seed: int = 1, months: int = 120, start: str = "2016-
     rng = random.Random(seed)
     pool = players(rng, max(50, n // GAMES_PER_PLAYER), months)
     by_style = {s: [p for p in pool if p.style == s] for s in N.STYLE_WEIGHTS}
-    rivals = {p.name: rng.sample([q for q in by_style[p.style] if q is not p], _RIVALS) for p in pool}
+    rivals = {p.name: _rivals(rng, p, by_style[p.style]) for p in pool}
     bank = [move_points(rng, 300) for _ in range(_BANK)]
     index = 0
     for month, count in enumerate(_split(n, months)):
@@ -115,6 +121,17 @@ def _split(n: int, months: int) -> list[int]:
     counts = [int(n * s / total) for s in shares]
     counts[-1] += n - sum(counts)
     return counts
+
+
+def _rivals(rng: random.Random, player: Player, group: list[Player]) -> list[Player]:
+    """:data:`_RIVALS` distinct players of ``group`` other than ``player`` (drawn by index: building the
+    list of the others for each player would cost the square of the players, hours at 10^7 games)."""
+    picked: dict[int, None] = {}
+    while len(picked) < _RIVALS:
+        i = rng.randrange(len(group))
+        if group[i] is not player:
+            picked[i] = None
+    return [group[i] for i in picked]
 
 
 def _opponent(
