@@ -158,8 +158,12 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The shipped sample (data/raw, config/) rated with provisional_games = 5."""
     folder = tmp_path_factory.mktemp("sample")
     shutil.copytree(ROOT / "config", folder / "cfg")
-    with (folder / "cfg" / "ratings.toml").open("a", encoding="utf-8") as file:
-        file.write("\n[output]\nprovisional_games = 5\n")
+    config = folder / "cfg" / "ratings.toml"
+    text = config.read_text(encoding="utf-8")
+    assert "\n[output]\n" in text, "the shipped configuration has an [output] section"
+    config.write_text(
+        text.replace("\n[output]\n", "\n[output]\nprovisional_games = 5\n", 1), encoding="utf-8"
+    )
     return _run(ROOT / "data" / "raw", folder / "cfg" / "ratings.toml", folder / "out")
 
 
