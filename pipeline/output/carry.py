@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.output import snapshots, state, store
-from pipeline.reports.leaderboards import leaderboards
+from pipeline.reports.leaderboards import LEADERBOARD, leaderboards
 from pipeline.rules.base import PlayerState, RuleSet
 from pipeline.rules.replay import Prepared, replay
 
@@ -66,7 +66,8 @@ class PartitionWriter:
     ) -> None:
         self.generation, self.before, self.carried, self.schemas = generation, previous.path, carried, schemas
         self.rows = dict.fromkeys(RATED, 0)  # rows written, or partitions carried (each has rows)
-        self.new: dict[str, list[pa.Table]] = {"changes": [], "promotions": []}
+        self.new: dict[str, list[pa.Table]] = {"promotions": []}
+        self.written: list[str] = []  # the labels replayed and written, in order
         skip = set(previous.index.placeholders) if previous.index else set()
         for name in RATED:
             if name not in skip and self.before is not None:
@@ -94,6 +95,7 @@ class PartitionWriter:
             current = period.end
             if i < first:
                 continue
+            self.written.append(period.label)
             for name in RATED:
                 if period.tables[name].num_rows:
                     self.generation.write_partition(name, period.label, period.tables[name])
@@ -123,31 +125,35 @@ class PartitionWriter:
 
     def leaderboards(self, touched: set[str] | None, provisional_games: int = 0) -> None:
         """The boards of every period and year whose year is in ``touched`` (None: every year) computed
-        from the changes, the others linked. Players with fewer than ``provisional_games`` counted games
-        by the end of a board's period (the ratings' ``games_total``) are left off it."""
-        years = [p for p in self.carried if touched is None or p[:4] in touched]
-        totals = self._totals(touched) if provisional_games else None
-        board = leaderboards(
-            self._changes(years).to_pandas(), provisional_games=provisional_games, totals=totals
-        )
+        from the changes, a year at a time, the others linked. Players with fewer than
+        ``provisional_games`` counted games by the end of a board's period (the ratings'
+        ``games_total``) are left off it."""
+        labels = [*self.carried, *self.written]
         if touched is not None and self.before is not None:
             kept = [p for p in snapshots.partitions(self.before, "leaderboards") if p[:4] not in touched]
-            self._link("leaderboards", kept)
-        snapshots.write_dataset(self.generation, "leaderboards", board, ())
+            self._link("leaderboards", [p for p in kept if p != snapshots.SCHEMA_PARTITION])
+        years: dict[str, list[str]] = {}
+        for label in labels:
+            if touched is None or label[:4] in touched:
+                years.setdefault(label[:4], []).append(label)
+        boards = [self._board(year, provisional_games) for year in years.values()]
+        self.generation.write_partition("leaderboards", snapshots.SCHEMA_PARTITION, LEADERBOARD.empty_table())
+        for board in boards:
+            snapshots.write_partitions(self.generation, "leaderboards", board)
 
-    def _totals(self, touched: set[str] | None) -> pd.DataFrame:
+    def _board(self, labels: Sequence[str], provisional_games: int) -> pa.Table:
+        """The period and year boards of one year's ``labels``."""
+        totals = self._totals(labels) if provisional_games else None
+        changes = self._changes(labels).to_pandas()
+        return leaderboards(changes, provisional_games=provisional_games, totals=totals)
+
+    def _totals(self, labels: Sequence[str]) -> pd.DataFrame:
         """``period``, ``player`` and ``games_total`` of this generation's ratings (written or linked) of
-        every period whose year is in ``touched`` (None: every period)."""
-        labels = [
-            p
-            for p in snapshots.partitions(self.generation.path, "ratings")
-            if touched is None or p[:4] in touched
-        ]
+        the periods ``labels``."""
         found = [
-            pd.read_parquet(
-                snapshots.partition(self.generation.path, "ratings", p), columns=["player", "games_total"]
-            ).assign(period=p)
-            for p in labels
+            pd.read_parquet(path, columns=["player", "games_total"]).assign(period=label)
+            for label in labels
+            if (path := snapshots.partition(self.generation.path, "ratings", label)).exists()
         ]
         return (
             pd.concat(found, ignore_index=True)
@@ -155,16 +161,18 @@ class PartitionWriter:
             else pd.DataFrame(columns=["period", "player", "games_total"])
         )
 
-    def _changes(self, carried: Sequence[str]) -> pa.Table:
-        """The changes of the ``carried`` periods (read back from the previous generation) and the new."""
+    def _changes(self, labels: Sequence[str]) -> pa.Table:
+        """The changes of the periods ``labels``, read back from this generation (written or linked)."""
         schema = self.schemas["changes"]
         found = [schema.empty_table()]
-        for label in carried:
-            path = snapshots.partition(self.before, "changes", label) if self.before else None
-            if path is not None and path.exists():
+        for label in labels:
+            path = snapshots.partition(self.generation.path, "changes", label)
+            if path.exists():
                 table = store.read_parquet(path, pa.schema(list(schema)[1:]))
-                found.append(table.add_column(0, schema.field(0), pa.array([label] * table.num_rows)))
-        return pa.concat_tables([*found, *self.new["changes"]])
+                found.append(
+                    table.add_column(0, schema.field(0), pa.array([label] * table.num_rows, pa.string()))
+                )
+        return pa.concat_tables(found)
 
     def reports(self, rules: RuleSet) -> dict[str, pa.Table]:
         """Write ``promotions.parquet`` and the rule set's report files; return the reports by name."""
@@ -173,7 +181,7 @@ class PartitionWriter:
         empty = {name: self.schemas[name].empty_table() for name in ("changes", "promotions")}
         if not rules.reports(empty["changes"], empty["promotions"]):
             return {}
-        found = rules.reports(self._changes(self.carried), promotions)
+        found = rules.reports(self._changes([*self.carried, *self.written]), promotions)
         for name, table in found.items():
             self.generation.write_file(name, table)
         return found

@@ -208,10 +208,15 @@ def write_dataset(generation: Generation, name: str, table: pa.Table, labels: Se
     ``table``; a table with no rows gets one empty partition per label of ``labels`` (only then:
     thousands of empty files would cost more than they tell)."""
     generation.write_partition(name, SCHEMA_PARTITION, table.slice(0, 0))
-    table = table.sort_by("period")  # stable: a period's rows keep their order
     if not table.num_rows:
         for label in labels:
             generation.write_partition(name, label, table)
+    write_partitions(generation, name, table)
+
+
+def write_partitions(generation: Generation, name: str, table: pa.Table) -> None:
+    """One partition of dataset ``name`` per period value of ``table`` (none for a table without rows)."""
+    table = table.sort_by("period")  # stable: a period's rows keep their order
     start = 0
     for label, rows in itertools.groupby(table.column("period").to_pylist()):
         count = sum(1 for _ in rows)
