@@ -135,15 +135,14 @@ def run_all(plan_: Plan, options: IngestOptions) -> RunReport:
     started = time.perf_counter()
     ingested = ingest(plan_.raw, plan_.out, options)
     config = state.config_digest(plan_.settings, cache.parser_version())
-    inputs = state.table_digest(ingested.games)
+    inputs = ingested.digest
     before = snapshots.current(plan_.out)
     index = state.read_index(before)
     with snapshots.Generation(plan_.out, keep=plan_.keep_generations) as generation:
         if before is not None and index is not None and (index.config, index.inputs) == (config, inputs):
             done = _carried_whole(generation, before, index)
         else:
-            source = pieces.TableSource(ingested.games)
-            done = _rated(generation, plan_, source, Previous(before, index), (config, inputs))
+            done = _rated(generation, plan_, ingested.source, Previous(before, index), (config, inputs))
         timings = {"ingest": ingested.seconds, "audit_rate": time.perf_counter() - started - ingested.seconds}
         manifest = _manifest(plan_, ingested, done, config, timings)
         generation.commit(manifest)

@@ -373,10 +373,11 @@ def test_unchanged_archive_is_not_opened_again(raw: Path, monkeypatch: pytest.Mo
 
     monkeypatch.setattr(archives, "listing", refuse)
     again = discover(raw, cache_mod.known(previous))
-    assert ([e.rel for e in again], cache_mod.reusable(previous, again)[1]) == (
-        [e.rel for e in first],
-        {e.rel for e in first},
-    )
+    assert previous is not None
+    reuse = cache_mod.reusable(previous, again)
+    assert [e.rel for e in again] == ["2011-05.zip", "2011-06.tar.bz2", "broken.zip", "loose.sgf"]
+    assert [e.member is archives.UNLISTED for e in again] == [True, True, True, False]
+    assert (reuse.todo, reuse.members + 1, all(reuse.keep.to_pylist())) == ([], len(first), True)
 
 
 def test_changed_archive_is_listed_and_read_again(raw: Path) -> None:
@@ -385,8 +386,8 @@ def test_changed_archive_is_listed_and_read_again(raw: Path) -> None:
     write_zip(raw / "2011-05.zip", {f"2011-05/{i}.sgf": game(f"new{i}") for i in range(5)})
     previous = cache_mod.load(raw.parent / "out")
     entries = discover(raw, cache_mod.known(previous))
-    fresh = cache_mod.reusable(previous, entries)[1]
-    assert sorted(e.rel for e in entries if e.rel not in fresh) == [
+    assert previous is not None
+    assert sorted(e.rel for e in cache_mod.reusable(previous, entries).todo) == [
         f"2011-05.zip!2011-05/{i}.sgf" for i in range(5)
     ]
 
@@ -413,5 +414,5 @@ def test_archive_with_a_member_that_timed_out_is_listed_again(raw: Path) -> None
     ]
     previous = previous.set_column(previous.schema.get_field_index("error_kind"), "error_kind", [kinds])
     entries = discover(raw, cache_mod.known(previous))
-    todo = [e for e in entries if e.rel not in cache_mod.reusable(previous, entries)[1]]
+    todo = cache_mod.reusable(previous, entries).todo
     assert [(e.rel, e.member.offset >= 0) for e in todo if e.member] == [("2011-05.zip!2011-05/2.sgf", True)]

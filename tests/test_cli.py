@@ -40,7 +40,7 @@ def test_ingest_fills_the_cache_and_writes_no_outputs(write, tmp_path: Path) -> 
     write("a.sgf", b"(;PB[x]PW[y]RE[B+R]DT[2024-05-01];B[pd])")
     result = runner.invoke(app, ["ingest", "--raw", str(tmp_path / "raw"), "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
-    assert (tmp_path / "out" / ".cache" / "ingest.parquet").exists()
+    assert (tmp_path / "out" / ".cache" / "ingest" / "manifest.json").exists()
     assert not (tmp_path / "out" / "games.parquet").exists()
     assert "games" in result.output
 

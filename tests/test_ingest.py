@@ -10,6 +10,7 @@ import pytest
 
 from pipeline.ingest import IngestError, IngestOptions, discover, ingest
 from pipeline.ingest import cache as cache_mod
+from pipeline.ingest.shelf import SHELF
 
 GAME = "(;GM[1]PB[{b}]PW[{w}]RE[B+R]DT[2024-05-{d:02d}]TM[{t}];B[pd];W[dd];B[pp])"
 
@@ -108,8 +109,8 @@ def test_missing_raw_folder_raises(tmp_path: Path) -> None:
 def test_damaged_cache_means_a_full_parse(write, tmp_path: Path) -> None:
     populate(write, 3)
     ingest(tmp_path / "raw", tmp_path / "out")
-    cache = tmp_path / "out" / cache_mod.CACHE_PATH
-    cache.write_bytes(cache.read_bytes()[:-200] + b"\x00" * 200)
+    for part in (tmp_path / "out" / SHELF).glob("*/*.parquet"):
+        part.write_bytes(part.read_bytes()[:-200] + b"\x00" * 200)
     assert ingest(tmp_path / "raw", tmp_path / "out").parsed == 6
 
 

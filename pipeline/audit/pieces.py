@@ -20,9 +20,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.audit.periods import period_of
+from pipeline.ingest.shelf import UNDATED, month_keys
 
-#: The month key of the rows without a date.
-UNDATED = "undated"
+__all__ = ["UNDATED", "Source", "TableSource", "by_period", "month_keys"]
 
 
 class Source(Protocol):
@@ -49,11 +49,6 @@ def by_period(source: Source, kind: str) -> Iterator[pa.Table]:
         yield source.read(group)
     if UNDATED in months:
         yield source.read([UNDATED])
-
-
-def month_keys(dates: pa.Array | pa.ChunkedArray) -> pa.Array:
-    """The month key (``YYYY-MM``, :data:`UNDATED` for null) of each date of a ``date32`` column."""
-    return pc.fill_null(pc.strftime(dates, format="%Y-%m"), UNDATED)
 
 
 class TableSource:

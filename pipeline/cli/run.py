@@ -26,7 +26,7 @@ from pipeline.cli.common import ConfigOpt, fail, settings_of
 from pipeline.ingest import IngestError, IngestOptions, IngestResult, Interrupted
 from pipeline.ingest import ingest as ingest_stage
 from pipeline.output import folder as outputs
-from pipeline.reports.summary import ingest_counts
+from pipeline.reports.summary import source_counts
 from pipeline.run import RunReport, check_folders, plan, run_all
 
 _PROGRESS_FROM = 300  # files to parse before a progress bar is worth showing
@@ -104,7 +104,7 @@ def ingest_command(
         fail(str(e), 2)
     except KeyboardInterrupt as e:
         interrupted(settings.out, e)
-    counts = ingest_counts(result.games)
+    counts = source_counts(result.source)
     table = ingest_table(result, counts, settings.out)
     table.add_row("warnings", f"{counts['warnings']} in records")
     Console().print(table)

@@ -18,8 +18,9 @@ Knows nothing of ratings, audits or the command line: progress is reported throu
 
 from __future__ import annotations
 
+import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,13 +29,16 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.ingest import cache
+from pipeline.ingest.archives import UNLISTED
 from pipeline.ingest.cache import parser_version
 from pipeline.ingest.discover import FileEntry, IngestError, discover
-from pipeline.ingest.schema import GAMES_INGEST
+from pipeline.ingest.schema import CACHE, GAMES_INGEST
+from pipeline.ingest.shelf import Shelf
 from pipeline.ingest.workers import Batches, Progress, parse_all
 
 __all__ = [
     "FileEntry",
+    "Games",
     "IngestError",
     "IngestOptions",
     "IngestResult",
@@ -65,15 +69,41 @@ class IngestOptions:
     checkpoint_s: float = 30.0
 
 
+class Games:
+    """The ingested games on the shelf, as the audit reads them (a :class:`~pipeline.audit.pieces.Source`):
+    by month, schema :data:`~pipeline.ingest.schema.GAMES_INGEST`, ``speed`` from ``threshold_s``."""
+
+    def __init__(self, shelf: Shelf, threshold_s: float) -> None:
+        self.shelf, self.threshold_s = shelf, threshold_s
+
+    def months(self) -> list[str]:
+        """The months with rows (``YYYY-MM``, ``undated``)."""
+        return self.shelf.months()
+
+    def read(self, months: Sequence[str]) -> pa.Table:
+        """The rows of ``months``, in no particular order."""
+        return with_speed(self.shelf.read(months), self.threshold_s)
+
+
 @dataclass(frozen=True, slots=True)
 class IngestResult:
-    """The games table (schema :data:`~pipeline.ingest.schema.GAMES_INGEST`) and what the run did."""
+    """What a run ingested: the games (a :class:`Games` source, read a month at a time), the count of
+    files found, parsed and reused, the seconds it took, and ``digest``, equal for two runs whose rows
+    are equal (the keys of every file found, and the rows of the files read again every run)."""
 
-    games: pa.Table
+    source: Games
     files: int
     parsed: int
     reused: int
     seconds: float
+    digest: str
+
+    @property
+    def games(self) -> pa.Table:
+        """Every row at once (schema GAMES_INGEST), sorted by ``source_path, game_index``: for callers
+        that hold a whole table (a test, a backtest); a run reads :attr:`source` a period at a time."""
+        table = self.source.read(self.source.months())
+        return table.sort_by([("source_path", "ascending"), ("game_index", "ascending")])
 
 
 class Interrupted(KeyboardInterrupt):
@@ -93,43 +123,54 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
     """
     options = options or IngestOptions()
     started = time.perf_counter()
-    previous = cache.load(out)  # first: unchanged archives are then not opened to list their members
+    shelf = Shelf.open(out, cache.parser_version())
+    keys = shelf.keys()  # first: unchanged archives are then not opened to list their members
     folder = raw.absolute() if options.scheduler else raw  # a worker elsewhere has no working dir of ours
-    files = discover(folder, cache.known(previous))
-    cached, fresh = cache.reusable(previous, files)
-    todo = [f for f in files if f.rel not in fresh]
+    files = discover(folder, cache.known(keys))
+    reuse = cache.reusable(keys, files)
+    dropped = keys.filter(pc.invert(reuse.keep))
+    shelf.drop(pc.unique(dropped["source_path"]), pc.unique(dropped["month"]).cast(pa.string()).to_pylist())
+    del keys, dropped
     if options.on_start:
-        options.on_start(len(todo))
-    parsed = _parse(todo, cached, out, options)
-    table = pa.concat_tables([cached, *parsed]).sort_by(
-        [("source_path", "ascending"), ("game_index", "ascending")]
-    )
-    if todo or previous is None or len(cached) != len(previous):
-        cache.save(table, out)
-    games = with_speed(table, options.speed_threshold_s)
-    return IngestResult(games, len(files), len(todo), len(files) - len(todo), time.perf_counter() - started)
+        options.on_start(len(reuse.todo))
+    again = _parse(reuse.todo, shelf, options)
+    if shelf.changed or not shelf.saved():
+        shelf.save()
+    found = len(files) - sum(f.member is UNLISTED for f in files) + reuse.members
+    digest = _digest(reuse.digest, again)
+    games = Games(shelf, options.speed_threshold_s)
+    parsed = len(reuse.todo)
+    return IngestResult(games, found, parsed, found - parsed, time.perf_counter() - started, digest)
 
 
-def _parse(todo: list[FileEntry], cached: pa.Table, out: Path, options: IngestOptions) -> list[pa.Table]:
-    """The tables of ``todo``'s batches, in order; the cache (``cached`` and them) checkpointed every
-    ``options.checkpoint_s`` and on Ctrl-C. Raises :class:`Interrupted` for a KeyboardInterrupt."""
-    tables: list[pa.Table] = []
+def _parse(todo: list[FileEntry], shelf: Shelf, options: IngestOptions) -> pa.Table:
+    """Parse ``todo`` in batches onto ``shelf``, saved every ``options.checkpoint_s`` and on Ctrl-C;
+    returns the rows of :data:`~pipeline.ingest.cache.RETRIED` kinds (read again every run). Raises
+    :class:`Interrupted` for a KeyboardInterrupt."""
+    again: list[pa.Table] = [CACHE.empty_table()]
     files, saved = 0, time.monotonic()
     try:
         with closing(_batches(todo, options)) as batches:
             for batch, table in batches:
-                tables.append(table)
+                shelf.add(table)
+                again.append(table.filter(cache.retried(table)))
                 files += len(batch)
                 if options.progress:
                     options.progress(len(batch))
                 if time.monotonic() - saved >= options.checkpoint_s:
-                    cache.save(pa.concat_tables([cached, *tables]), out)
+                    shelf.save()
                     saved = time.monotonic()
     except KeyboardInterrupt:
-        if tables:
-            cache.save(pa.concat_tables([cached, *tables]), out)
+        if files:
+            shelf.save()
         raise Interrupted(files) from None
-    return tables
+    return pa.concat_tables(again)
+
+
+def _digest(keys: str, again: pa.Table) -> str:
+    """The ingest digest: the digest of the found files' keys, then the rows read again this run."""
+    rows = again.sort_by([("source_path", "ascending"), ("game_index", "ascending")]).to_pylist()
+    return hashlib.blake2b(f"{keys}\0{rows!r}".encode(errors="surrogateescape"), digest_size=16).hexdigest()
 
 
 def _batches(todo: list[FileEntry], options: IngestOptions) -> Batches:

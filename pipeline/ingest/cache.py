@@ -1,34 +1,37 @@
-"""cache: the incremental ingest cache, ``out/.cache/ingest.parquet``.
+"""cache: which rows of the ingest cache (:mod:`~pipeline.ingest.shelf`) a run reuses, and which files it
+parses.
 
-Keeps every file's rows under its key (:meth:`pipeline.ingest.discover.FileEntry.key`) and the parser
-version (a digest of the parsing code itself, so any change to a normaliser re-parses everything).
+The cache keeps every file's rows under its key (:meth:`pipeline.ingest.discover.FileEntry.key`) and
+the parser version (a digest of the parsing code itself, so any change to a normaliser re-parses everything).
 Rows of a file that timed out or killed its worker (``error_kind`` in :data:`RETRIED`) are never reused:
 the next run tries the file again. The rows of an archive's members carry the archive's ``stat``, so
-:func:`known` finds them by the archive's key alone, without opening it. Knows nothing of how rows are
-made.
+:func:`known` finds them by the archive's key alone, without opening it, and an unchanged archive is one
+entry (member :data:`~pipeline.ingest.archives.UNLISTED`) however many members it holds. The decisions
+are columnar over the cache's key columns (:data:`~pipeline.ingest.shelf.KEYS`): Python runs once per
+discovered file and once per archive, never once per cached row. Knows nothing of how rows are made
+or kept.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.ingest import shelf
 from pipeline.ingest.archives import UNLISTED
 from pipeline.ingest.discover import KEY_COLUMNS, FileEntry, Known
-from pipeline.ingest.schema import CACHE
-from pipeline.output import store
 
-CACHE_PATH = Path(".cache") / "ingest.parquet"
 _PARSER_MODULES = ("decode", "charset", "sgftext", "record", "schema", "workers", "normalise", "archives")
 #: The error kinds of a file whose rows are not kept: it is read again on the next run.
 RETRIED = ("timeout", "crash")
 _STAT = KEY_COLUMNS[1:]
-_Row = tuple[str, bytes | None, str | None]  # source_path, source_path_bytes, error_kind
 
 
 @functools.cache
@@ -43,73 +46,104 @@ def parser_version() -> str:
 
 
 def load(out: Path) -> pa.Table | None:
-    """The cache in ``out``, or None when there is none, it is damaged, or another parser wrote it."""
-    meta = store.read_metadata(out / CACHE_PATH)
-    if meta is None or meta.get("parser_version") != parser_version():
-        return None
-    try:
-        return store.read_parquet(out / CACHE_PATH, CACHE)
-    except (OSError, pa.ArrowInvalid):  # a damaged cache costs a full parse, never the run
-        return None
+    """Every cached row in ``out`` (schema CACHE), None for none: a small cache looked at whole."""
+    return shelf.load(out, parser_version())
 
 
 def save(table: pa.Table, out: Path) -> None:
-    """Write ``table`` (schema CACHE) as the cache in ``out``, atomically."""
-    store.write_parquet(table, out / CACHE_PATH, metadata={"parser_version": parser_version()})
+    """Make ``table`` (schema CACHE) the whole cache in ``out``."""
+    shelf.replace(table, out, parser_version())
 
 
-def reusable(cache: pa.Table | None, files: list[FileEntry]) -> tuple[pa.Table, set[str]]:
-    """The cached rows of files whose key is unchanged, and the set of those files' paths.
+@dataclass(frozen=True, slots=True)
+class Reuse:
+    """What a run reuses of the cache: ``keep``, a mask over the cache's key rows (the rows kept);
+    ``todo``, the discovered entries to parse (in order); ``members``, the files (archive members)
+    behind the unchanged archives' single entries; ``digest``, of every discovered entry's key."""
 
-    A cache written before a key column was filled (null ``file_inode``, ``file_ctime_ns``) matches
-    nothing: every file is parsed again; so does a file with a row of a :data:`RETRIED` kind.
+    keep: pa.Array
+    todo: list[FileEntry]
+    members: int
+    digest: str
+
+
+def reusable(keys: pa.Table, files: list[FileEntry]) -> Reuse:
+    """Which cached rows (``keys``: :data:`~pipeline.ingest.shelf.KEYS` columns) and files to reuse.
+
+    A row is kept when its file's key is a discovered file's (or it belongs to an unchanged archive's
+    entry) and no row of its file is of a :data:`RETRIED` kind; a cache written before a key column was
+    filled (null ``file_inode``, ``file_ctime_ns``) matches nothing. A discovered file is parsed when
+    no row is kept for it.
     """
-    if cache is None:
-        return pa.Table.from_batches([], schema=CACHE), set()  # (empty_table() imports pandas: 0.3 s)
-    current = pa.array([f.key() for f in files], pa.string())
-    again = pc.unique(cache.filter(_retried(cache)).column("source_path"))
-    keep = pc.and_(pc.is_in(_keys(cache), value_set=current), pc.invert(_among(cache, again)))
-    kept = cache.filter(keep)
-    return kept, set(kept.column("source_path").unique().to_pylist())
+    every = pa.array([f.key() for f in files], pa.string())
+    plain = [f for f in files if f.member is not UNLISTED]
+    current = every.filter(pa.array([f.member is not UNLISTED for f in files], pa.bool_()))
+    again = pc.unique(keys.filter(retried(keys)).column("source_path"))
+    matched = pc.fill_null(pc.is_in(_keys(keys), value_set=current), False).to_numpy(zero_copy_only=False)
+    whole = [f for f in files if f.member is UNLISTED]
+    keep = (matched | _of_archives(keys, whole)) & ~_among(keys, again).to_numpy(zero_copy_only=False)
+    kept = pc.unique(_keys(keys.filter(pa.array(keep)))).drop_null()
+    parse = pc.invert(pc.is_in(current, value_set=kept)).to_numpy(zero_copy_only=False)
+    todo = [f for f, p in zip(plain, parse, strict=True) if p]
+    members = pc.count_distinct(keys.filter(pa.array(_of_archives(keys, whole)))["source_path"]).as_py()
+    return Reuse(pa.array(keep), todo, members, _digest(every))
 
 
-def known(cache: pa.Table | None) -> Known:
-    """The :data:`~pipeline.ingest.discover.Known` of ``cache``: for archive files, the entries each gave
-    when it was cached, for those whose rows all carry its current ``stat`` and none is :data:`RETRIED`.
-
-    The entries are rebuilt from the rows (``member`` :data:`~pipeline.ingest.archives.UNLISTED`): their
-    keys are the rows' keys, so :func:`reusable` keeps them all and no worker reads them.
-    """
-    return functools.partial(_known, cache)
+def _digest(keys: pa.Array) -> str:
+    """A digest of the strings ``keys``, in order (their offsets and bytes)."""
+    digest = hashlib.blake2b(digest_size=16)
+    for buffer in keys.buffers()[1:]:
+        digest.update(memoryview(buffer) if buffer is not None else b"")
+    return digest.hexdigest()
 
 
-def _known(cache: pa.Table | None, found: list[FileEntry]) -> dict[str, list[FileEntry]]:
-    if cache is None:
+def known(keys: pa.Table | None) -> Known:
+    """The :data:`~pipeline.ingest.discover.Known` of the cache's ``keys``: for each archive file whose
+    cached rows carry its current ``stat``, none of a :data:`RETRIED` kind, one entry standing for all
+    its members (``member`` :data:`~pipeline.ingest.archives.UNLISTED`); no worker reads it."""
+    return functools.partial(_known, keys)
+
+
+def _known(keys: pa.Table | None, found: list[FileEntry]) -> dict[str, list[FileEntry]]:
+    if keys is None or not keys.num_rows:
         return {}
-    inodes = pa.array(sorted({a.inode for a in found}), pa.int64())
-    rows = cache.filter(pc.is_in(cache.column("file_inode"), value_set=inodes))
-    columns = [rows.column(c).to_pylist() for c in ("source_path", "source_path_bytes", "error_kind", *_STAT)]
-    by_stat: dict[tuple[int, ...], list[_Row]] = defaultdict(list)
-    for path, raw, kind, *key in zip(*columns, strict=True):
-        by_stat[tuple(key)].append((path, raw, kind))
-    entries = {a.rel: _cached(a, by_stat[(a.size, a.mtime_ns, a.inode, a.ctime_ns)]) for a in found}
-    return {rel: e for rel, e in entries.items() if e}
+    again = retried(keys).to_numpy(zero_copy_only=False)
+    entries = {}
+    for archive in found:
+        mine = _of_archives(keys, [archive])
+        if mine.any() and not (mine & again).any():
+            a = archive
+            entries[a.rel] = [
+                FileEntry(
+                    a.path, a.rel, a.size, a.mtime_ns, a.name_bytes, None, None, a.inode, a.ctime_ns, UNLISTED
+                )
+            ]
+    return entries
 
 
-def _cached(archive: FileEntry, rows: list[_Row]) -> list[FileEntry]:
-    """The entries of ``archive`` rebuilt from the cached ``rows`` of its key; [] if one is retried."""
-    mine = [r for r in rows if r[0] == archive.rel or r[0].startswith(f"{archive.rel}!")]
-    if any(kind in RETRIED for _, _, kind in mine):
-        return []
-    raw = {path: name for path, name, _ in mine}  # a member with several games has several rows
-    a = archive
-    return [
-        FileEntry(a.path, rel, a.size, a.mtime_ns, name, None, None, a.inode, a.ctime_ns, UNLISTED)
-        for rel, name in raw.items()
-    ]
+def _of_archives(keys: pa.Table, archives: list[FileEntry]) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """True for the rows of ``keys`` that belong to one of ``archives`` as it is now: its ``stat`` and
+    its rel or a member of it (``rel!...``) as ``source_path``."""
+    found = np.zeros(keys.num_rows, dtype=bool)
+    if not archives or not keys.num_rows:
+        return found
+    inode = keys.column("file_inode").to_numpy(zero_copy_only=False)
+    for a in archives:
+        where = np.flatnonzero(inode == a.inode)
+        rows = keys.take(pa.array(where, pa.int64()))
+        same = [
+            pc.equal(rows[c], v)
+            for c, v in zip(_STAT, (a.size, a.mtime_ns, a.inode, a.ctime_ns), strict=True)
+        ]
+        path = rows["source_path"]
+        inside = pc.or_(pc.equal(path, a.rel), pc.starts_with(path, f"{a.rel}!"))
+        mask = functools.reduce(pc.and_, [*same, inside])
+        found[where] |= pc.fill_null(mask, False).to_numpy(zero_copy_only=False)
+    return found
 
 
-def _retried(cache: pa.Table) -> pa.ChunkedArray:
+def retried(cache: pa.Table) -> pa.ChunkedArray:
+    """True for the rows of ``cache`` (any table with ``error_kind``) of a :data:`RETRIED` kind."""
     return pc.fill_null(pc.is_in(cache.column("error_kind"), value_set=pa.array(RETRIED)), False)
 
 

@@ -91,7 +91,7 @@ def outputs() -> list[Output]:
             [tables.PERIOD, *tables.PROMOTIONS],
         ),
         Output(
-            ".cache/ingest.parquet",
+            ".cache/ingest/<month>/*.parquet",
             "game tree of a file read (internal: the ingest columns of games.parquet but speed, then these)",
             [f for f in CACHE if f.name not in GAMES_INGEST.names],
         ),

@@ -12,6 +12,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.audit.pieces import Source
 from pipeline.output.tables import GAMES
 
 
@@ -34,6 +35,15 @@ class Counts:
             if self.found
             else ingest_counts(GAMES.empty_table()) | audit_counts(GAMES.empty_table())
         )
+
+
+def source_counts(source: Source) -> dict[str, Any]:
+    """:func:`ingest_counts` of an ingested source (:class:`~pipeline.ingest.Games`), read a month at a
+    time (``source.months()``, ``source.read([month])``)."""
+    found: dict[str, Any] = {}
+    for month in source.months():
+        _add(found, ingest_counts(source.read([month])))
+    return _sorted(found) if found else ingest_counts(GAMES.empty_table())
 
 
 def _add(into: dict[str, Any], found: dict[str, Any]) -> None:

@@ -1,0 +1,204 @@
+"""shelf: the ingest cache's rows on disk, by month of their date, so that no stage holds them all.
+
+Layout of ``out/.cache/ingest/``::
+
+    manifest.json          {"parser_version": ..., "parts": {"2024-05": ["p-1a2b3c.parquet", ...], ...}}
+    2024-05/p-1a2b3c.parquet   rows (schema CACHE) of games dated May 2024
+    undated/p-....parquet      rows without a date (and every row of a file that holds no game)
+
+A month's rows are in one or more *parts*. New rows are buffered per month and written as new parts
+(:meth:`Shelf.add`, every :data:`FLUSH_ROWS` rows); rows that are no longer valid (a changed or removed
+file) are removed by rewriting the parts of their months (:meth:`Shelf.drop`); :meth:`Shelf.save`
+writes the manifest atomically, after every part it names, so a kill at any point leaves a manifest
+naming complete parts only (parts it does not name are removed when the shelf is next opened). A month
+with more than :data:`COMPACT_PARTS` parts is merged into one at the save.
+
+Knows nothing of what the rows mean beyond their ``date`` and ``source_path``: which rows to keep is
+:mod:`pipeline.ingest.cache`'s decision.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from pipeline.ingest.schema import CACHE
+from pipeline.output import store
+
+SHELF = Path(".cache") / "ingest"
+MANIFEST = "manifest.json"
+#: The columns :meth:`Shelf.keys` reads: what deciding which rows to keep needs.
+KEYS = ("source_path", "source_path_bytes", "file_size", "file_mtime_ns", "file_inode", "file_ctime_ns",
+        "error_kind", "parse_error")  # fmt: skip
+FLUSH_ROWS = 65_536  # rows buffered before they are written as parts (memory: a few tens of MB)
+COMPACT_PARTS = 8  # parts of one month above which a save merges them
+#: The month key of the rows without a date.
+UNDATED = "undated"
+
+
+def month_keys(dates: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """The month key (``YYYY-MM``, :data:`UNDATED` for null) of each date of a ``date32`` column."""
+    return pc.fill_null(pc.strftime(dates, format="%Y-%m"), UNDATED)
+
+
+class Shelf:
+    """The cache's rows in ``out`` for parser version ``version``. Raises OSError if a part cannot be
+    written or read (a damaged shelf is detected by :meth:`open`, never by a reader)."""
+
+    def __init__(self, out: Path, version: str, parts: dict[str, list[str]]) -> None:
+        self.root, self.version, self.parts = out / SHELF, version, parts
+        self.buffer: dict[str, list[pa.Table]] = {}
+        self.buffered = 0
+        self.garbage: list[Path] = []  # parts no longer named, removed after the next save
+        self.changed = False
+        self._keys: pa.Table | None = None  # read once, before the run changes anything
+
+    @classmethod
+    def open(cls, out: Path, version: str) -> Shelf:
+        """The shelf in ``out``: empty when there is none, it is damaged (a part missing or unreadable)
+        or another parser wrote it (its files are then removed at the first save). Parts its manifest
+        does not name are removed at the first save."""
+        root = out / SHELF
+        try:
+            manifest = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
+            parts = {str(m): [str(p) for p in names] for m, names in manifest["parts"].items()}
+            shelf = cls(out, version, parts if manifest["parser_version"] == version else {})
+            shelf.keys()  # reads every part's key columns: a damaged part fails here, not in a reader
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, pa.ArrowException):
+            shelf = cls(out, version, {})  # a damaged cache costs a full parse, never the run
+        shelf._collect_strays()
+        return shelf
+
+    def _collect_strays(self) -> None:
+        """Mark for removal the parts no manifest names, and the cache file of versions before the shelf."""
+        named = {self.root / m / p for m, names in self.parts.items() for p in names}
+        if self.root.is_dir():
+            self.garbage += [p for p in self.root.glob("*/*.parquet") if p not in named]
+        if (self.root.parent / "ingest.parquet").exists():
+            self.garbage.append(self.root.parent / "ingest.parquet")
+
+    def saved(self) -> bool:
+        """Whether a manifest of this shelf is on disk (False for a new or replaced one)."""
+        return (self.root / MANIFEST).is_file() and not self.garbage
+
+    def months(self) -> list[str]:
+        """The months with rows (``YYYY-MM`` or ``undated``), buffered rows included."""
+        return sorted({*self.parts, *self.buffer})
+
+    def keys(self) -> pa.Table:
+        """The :data:`KEYS` columns of every row on the shelf (written parts only), and ``month``."""
+        if self._keys is None:
+            self._keys = self._read_keys()
+        return self._keys
+
+    def _read_keys(self) -> pa.Table:
+        tables = [
+            _with_month(self._read(month, part, KEYS), month)
+            for month, names in self.parts.items()
+            for part in names
+        ]
+        return pa.concat_tables([_with_month(_empty(KEYS), UNDATED), *tables])
+
+    def read(self, months: Sequence[str]) -> pa.Table:
+        """Every row (schema CACHE) of ``months``, buffered rows included, in no particular order."""
+        tables = [self._read(m, p, CACHE.names) for m in months for p in self.parts.get(m, [])]
+        tables += [t for m in months for t in self.buffer.get(m, [])]
+        return pa.concat_tables([CACHE.empty_table(), *tables])
+
+    def _read(self, month: str, part: str, columns: Sequence[str]) -> pa.Table:
+        return pq.ParquetFile(self.root / month / part).read(columns=list(columns)).cast(_schema(columns))
+
+    def add(self, table: pa.Table) -> None:
+        """Keep ``table``'s rows (schema CACHE); written as parts every :data:`FLUSH_ROWS` rows."""
+        if not table.num_rows:
+            return
+        keys = month_keys(table["date"])
+        for month in pc.unique(keys).to_pylist():
+            self.buffer.setdefault(month, []).append(table.filter(pc.equal(keys, month)))
+        self.buffered += table.num_rows
+        self.changed = True
+        if self.buffered >= FLUSH_ROWS:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the buffered rows as one new part per month."""
+        for month, tables in self.buffer.items():
+            self._write(month, pa.concat_tables(tables))
+        self.buffer, self.buffered = {}, 0
+
+    def drop(self, paths: pa.Array, months: Sequence[str]) -> None:
+        """Remove every row whose ``source_path`` is in ``paths`` from the parts of ``months`` (the
+        months where such rows are), each month's parts rewritten as one."""
+        for month in months:
+            if month in self.parts:
+                table = self._parts_of(month)
+                self._replace(month, table.filter(pc.invert(pc.is_in(table["source_path"], value_set=paths))))
+                self.changed = True
+
+    def save(self) -> None:
+        """Write the buffer, merge months of many parts, then the manifest (atomically); remove the parts
+        it no longer names."""
+        self.flush()
+        for month, names in list(self.parts.items()):
+            if len(names) > COMPACT_PARTS:
+                self._replace(month, self._parts_of(month))
+        manifest = {"parser_version": self.version, "parts": self.parts}
+        self.root.mkdir(parents=True, exist_ok=True)
+        store.write_json(manifest, self.root / MANIFEST)
+        for path in self.garbage:
+            path.unlink(missing_ok=True)
+        self.garbage, self.changed = [], False
+
+    def _parts_of(self, month: str) -> pa.Table:
+        parts = [self._read(month, p, CACHE.names) for p in self.parts[month]]
+        return pa.concat_tables([CACHE.empty_table(), *parts])
+
+    def _replace(self, month: str, table: pa.Table) -> None:
+        """The parts of ``month`` replaced by one holding ``table`` (none for no rows)."""
+        self.garbage += [self.root / month / p for p in self.parts.pop(month, [])]
+        self._write(month, table)
+
+    def _write(self, month: str, table: pa.Table) -> None:
+        if not table.num_rows:
+            return
+        name = f"p-{secrets.token_hex(6)}.parquet"
+        (self.root / month).mkdir(parents=True, exist_ok=True)
+        pq.write_table(table.cast(CACHE), self.root / month / name, compression="zstd")
+        self.parts.setdefault(month, []).append(name)
+
+
+def _with_month(table: pa.Table, month: str) -> pa.Table:
+    """``table`` with the column ``month`` (a dictionary column: one string, not one per row)."""
+    indices = pa.array(np.zeros(table.num_rows, dtype=np.int32))
+    return table.append_column("month", pa.DictionaryArray.from_arrays(indices, pa.array([month])))
+
+
+def _schema(columns: Sequence[str]) -> pa.Schema:
+    return pa.schema([CACHE.field(c) for c in columns])
+
+
+def _empty(columns: Sequence[str]) -> pa.Table:
+    return _schema(columns).empty_table()
+
+
+def load(out: Path, version: str) -> pa.Table | None:
+    """Every row of the shelf in ``out`` (schema CACHE), or None when it has none: for tools and tests
+    that look at a small cache whole."""
+    shelf = Shelf.open(out, version)
+    return shelf.read(shelf.months()) if shelf.parts else None
+
+
+def replace(table: pa.Table, out: Path, version: str) -> None:
+    """Make ``table`` (schema CACHE) the whole shelf in ``out``."""
+    shelf = Shelf.open(out, version)
+    for month in list(shelf.parts):
+        shelf.garbage += [shelf.root / month / p for p in shelf.parts.pop(month)]
+    shelf.add(table)
+    shelf.save()
