@@ -76,17 +76,22 @@ def reusable(keys: pa.Table, files: list[FileEntry]) -> Reuse:
     no row is kept for it.
     """
     every = pa.array([f.key() for f in files], pa.string())
+    digest = _digest(every)
     plain = [f for f in files if f.member is not UNLISTED]
-    current = every.filter(pa.array([f.member is not UNLISTED for f in files], pa.bool_()))
-    again = pc.unique(keys.filter(retried(keys)).column("source_path"))
-    matched = pc.fill_null(pc.is_in(_keys(keys), value_set=current), False).to_numpy(zero_copy_only=False)
     whole = [f for f in files if f.member is UNLISTED]
-    keep = (matched | _of_archives(keys, whole)) & ~_among(keys, again).to_numpy(zero_copy_only=False)
-    kept = pc.unique(_keys(keys.filter(pa.array(keep)))).drop_null()
+    current = every.filter(pa.array([f.member is not UNLISTED for f in files])) if whole else every
+    del every
+    again = pc.unique(keys.filter(retried(keys)).column("source_path"))
+    row_keys = _keys(keys)
+    matched = pc.fill_null(pc.is_in(row_keys, value_set=current), False).to_numpy(zero_copy_only=False)
+    archived = _of_archives(keys, whole)
+    keep = (matched | archived) & ~_among(keys, again).to_numpy(zero_copy_only=False)
+    kept = pc.unique(row_keys.filter(pa.array(keep))).drop_null()
+    del row_keys
     parse = pc.invert(pc.is_in(current, value_set=kept)).to_numpy(zero_copy_only=False)
     todo = [f for f, p in zip(plain, parse, strict=True) if p]
-    members = pc.count_distinct(keys.filter(pa.array(_of_archives(keys, whole)))["source_path"]).as_py()
-    return Reuse(pa.array(keep), todo, members, _digest(every))
+    members = pc.count_distinct(keys.filter(pa.array(archived))["source_path"]).as_py()
+    return Reuse(pa.array(keep), todo, members, digest)
 
 
 def _digest(keys: pa.Array) -> str:
