@@ -13,7 +13,9 @@ draws) gives 0 points; the arena streak runs across months within one event; pro
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pyarrow as pa
 
@@ -47,7 +49,7 @@ TABLE: tuple[tuple[str, float, float], ...] = (
 )
 _BASE = {label: base for label, base, _ in TABLE}
 _COEFFICIENT = {label: coefficient for label, _, coefficient in TABLE}
-_DESCENDING = tuple((label, base) for label, base, _ in reversed(TABLE))
+_BASES = tuple(base for _, base, _ in TABLE)
 GAME_POINTS = {"slow": 10.0, "fast": 5.0}
 #: Bonus per win by event kind; the arena adds ARENA_STEP for each further consecutive win.
 WIN_BONUS = {"team_match": 10.0, "arena": 10.0, "server_open": 20.0}
@@ -67,11 +69,9 @@ def club_rank(rank: Rank | None) -> str:
 
 
 def rank_for_rating(rating: float) -> str:
-    """The highest rank whose base score is at most ``rating`` ("below 5k" under 10, also negative)."""
-    for label, base in _DESCENDING:
-        if base <= rating:
-            return label
-    return TABLE[0][0]
+    """The highest rank whose base score is at most ``rating`` ("below 5k" under 10, also negative, or NaN)."""
+    above = bisect_right(_BASES, rating) if rating == rating else 0  # NaN reaches no base score
+    return TABLE[max(above - 1, 0)][0]
 
 
 def coefficient(label: str) -> float:
@@ -100,7 +100,7 @@ class ClubRules(RosterRules):
         month = _Month(self, dict(state))
         changes = [c for game in games for c in month.rate(game)]
         given = [month.award(due) for due in awards]
-        return PeriodOutcome(month.start, month.close(changes, given), changes, given)
+        return PeriodOutcome(month.start, month.close(given), changes, given)
 
     def reports(self, changes: pa.Table, promotions: pa.Table) -> dict[str, pa.Table]:
         """The club has no report tables of its own (leaderboards are every rule set's)."""
@@ -120,53 +120,69 @@ class ClubRules(RosterRules):
         return PlayerState(start, label, fixed=player is not None and player.fixed)
 
 
+#: (the ``changes`` detail, points of a win, points of a loss) for one (own rank, opponent's rank, speed).
+_Terms = tuple[dict[str, Any], float, float]
+
+
 class _Month:
     """The working ledger of one :meth:`ClubRules.rate_period` call: standings at the start
-    (newcomers added as they appear) and the arena streaks, carried in ``PlayerState.extra``."""
+    (newcomers added as they appear), the arena streaks (carried in ``PlayerState.extra``), each
+    player's points and games so far this month, and the :data:`_Terms` of each pair of ranks and
+    speed met this month (computed once; the ``detail`` dicts are shared by the changes, read-only)."""
 
     def __init__(self, rules: ClubRules, start: dict[str, PlayerState]) -> None:
         self.rules, self.start = rules, start
         self.streaks: dict[str, dict[str, int]] = {}  # filled from ``extra`` as players play in an arena
+        self.gained: dict[str, float] = {}
+        self.played: dict[str, int] = {}
+        self.terms: dict[tuple[str, str, str], _Terms] = {}
 
     def rate(self, game: Game) -> list[Change]:
         """The changes ``game`` makes to its rated players (none for an unrated side)."""
         black, white = game.black, game.white
+        own_black = self.enter(black, game.black_rank) if game.black_rated else None
+        own_white = self.enter(white, game.white_rank) if game.white_rated else None
         changes = []
-        if game.black_rated:
-            changes.append(self._change(game, "B", (black, white), game.black_rank, game.white_rank))
-        if game.white_rated:
-            changes.append(self._change(game, "W", (white, black), game.white_rank, game.black_rank))
+        if own_black is not None:
+            their = own_white.rank if own_white is not None else club_rank(game.white_rank)
+            changes.append(self._change(game, "B", (black, white), own_black, their))
+        if own_white is not None:
+            their = own_black.rank if own_black is not None else club_rank(game.black_rank)
+            changes.append(self._change(game, "W", (white, black), own_white, their))
         return changes
 
-    def _change(
-        self,
-        game: Game,
-        color: str,
-        players: tuple[str, str],
-        recorded: Rank | None,
-        opponent_rank: Rank | None,
-    ) -> Change:
-        """The change of ``color``'s player (``players``: they and their opponent; ``recorded``,
-        ``opponent_rank``: the ranks the record gives them)."""
+    def _change(self, game: Game, color: str, players: tuple[str, str], own: PlayerState, their: str) -> Change:
+        """The change of ``color``'s player (``players``: they and their opponent; ``own``: their state
+        at the month's start; ``their``: the opponent's rank label), counted in their month's points."""
         player, opponent = players
-        opponent_rated = game.white_rated if color == "B" else game.black_rated
-        own = self.enter(player, recorded)
-        their = self.enter(opponent, opponent_rank).rank if opponent_rated else club_rank(opponent_rank)
-        winner, game_points = game.winner, GAME_POINTS[game.speed]
+        winner = game.winner
         score = 0.5 if winner == "draw" else float(winner == color)
-        own_coefficient, their_coefficient = _COEFFICIENT[own.rank], _COEFFICIENT[their]
-        points = _points(score, own_coefficient, their_coefficient, game_points)
+        key = (own.rank, their, game.speed)
+        detail, win, loss = self.terms.get(key) or self._terms(key)
+        points = win if score == 1 else loss if score == 0 else 0.0
         bonus, rule = (0.0, None) if game.event is None else self._bonus(game, player, score)
         if own.fixed:  # a reference player: the game moves the opponent, never them
             points, bonus, rule = 0.0, 0.0, "fixed rating"
+        self.gained[player] = self.gained.get(player, 0.0) + (points + bonus)
+        self.played[player] = self.played.get(player, 0) + 1
+        return Change(game.game_id, player, opponent, color, score, own.rating, points, bonus, rule, detail)
+
+    def _terms(self, key: tuple[str, str, str]) -> _Terms:
+        """The :data:`_Terms` of ``key`` (own rank, opponent's rank, speed), remembered for the month.
+        Raises KeyError if the speed is not one of :data:`GAME_POINTS`."""
+        own_rank, their, speed = key
+        game_points = GAME_POINTS[speed]
+        own_coefficient, their_coefficient = _COEFFICIENT[own_rank], _COEFFICIENT[their]
         detail = {
-            "rank": own.rank,
+            "rank": own_rank,
             "coefficient": own_coefficient,
             "opponent_rank": their,
             "opponent_coefficient": their_coefficient,
             "game_points": game_points,
         }
-        return Change(game.game_id, player, opponent, color, score, own.rating, points, bonus, rule, detail)
+        win = _points(1.0, own_coefficient, their_coefficient, game_points)
+        found = self.terms[key] = (detail, win, _points(0.0, own_coefficient, their_coefficient, game_points))
+        return found
 
     def enter(self, name: str, recorded: Rank | None) -> PlayerState:
         """``name``'s state at the month's start, adding a newcomer from ``recorded`` if needed."""
@@ -225,20 +241,19 @@ class _Month:
             points, why = 0.0, "fixed rating"
         return AwardGiven(noted(award, why) if why else award, due.kind, points)
 
-    def close(self, changes: list[Change], awards: list[AwardGiven]) -> dict[str, PlayerState]:
-        """The standings at the month's end: ratings moved, ranks floated, streaks carried. A player
-        with no game and no award this month is carried as is (their rank already floated)."""
-        gained: dict[str, float] = {}
-        played: dict[str, int] = {}
-        for change in changes:
-            gained[change.player] = gained.get(change.player, 0.0) + change.delta
-            played[change.player] = played.get(change.player, 0) + 1
+    def close(self, awards: list[AwardGiven]) -> dict[str, PlayerState]:
+        """The standings at the month's end, after its games and then ``awards``: ratings moved, ranks
+        floated, streaks carried. A player with no game and no award this month is carried as is (their
+        rank already floated); so is one not rated (an award to a non-member)."""
+        gained, played, start = self.gained, self.played, self.start
         for award in awards:
             gained[award.award.player] = gained.get(award.award.player, 0.0) + award.points
-        return {
-            name: self._closed(name, s, gained[name], played.get(name, 0)) if name in gained else s
-            for name, s in self.start.items()
-        }
+        end = dict(start)  # every player in start order; those who moved are replaced in place
+        for name, amount in gained.items():
+            state = start.get(name)
+            if state is not None:
+                end[name] = self._closed(name, state, amount, played.get(name, 0))
+        return end
 
     def _closed(self, name: str, state: PlayerState, gained: float, played: int) -> PlayerState:
         """``state`` after the month: rating moved by ``gained``, rank floated (unless fixed)."""

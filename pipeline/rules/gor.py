@@ -39,6 +39,8 @@ CON_TABLE = (
     *(116, 110, 105, 100, 95, 90, 85, 80, 75, 70, 65, 60, 55, 51),
     *(47, 43, 39, 35, 31, 27, 24, 21, 18, 15, 13, 11, 10),
 )
+_LAST = len(CON_TABLE) - 1
+_LAST_ROW = float(_LAST)
 
 
 def rating_for_rank(rank: Rank | None) -> float:
@@ -63,9 +65,11 @@ def rank_for_rating(rating: float) -> str:
 
 def con_table(rating: float) -> float:
     """``con`` of the HKGA introduction's table III at ``rating``, linear between the 100-point rows."""
-    position = min(max(rating / 100 - 1, 0.0), len(CON_TABLE) - 1.0)
+    position = rating / 100 - 1
+    position = 0.0 if 0.0 > position else position  # as max(position, 0.0), then min(..., last)
+    position = _LAST_ROW if _LAST_ROW < position else position
     low = int(position)
-    high = min(low + 1, len(CON_TABLE) - 1)
+    high = low + 1 if low < _LAST else _LAST
     return CON_TABLE[low] + (CON_TABLE[high] - CON_TABLE[low]) * (position - low)
 
 
@@ -120,14 +124,15 @@ class Classic(_GorScale):
 
     def expected(self, own: float, other: float, low: bool) -> tuple[float, float | None]:
         weaker, stronger = (own, other) if low else (other, own)
-        a = min(max(205 - weaker / 20, 70.0), 200.0)
+        a = 205 - weaker / 20
+        a = 70.0 if 70.0 > a else a  # as min(max(a, 70.0), 200.0), NaN included
+        a = 200.0 if 200.0 < a else a
         se_low = 1 / (math.exp((stronger - weaker) / a) + 1)
         if self.split:
             return (se_low if low else 1 - se_low) - self.epsilon / 2, a
         return (se_low if low else 1 - se_low - self.epsilon), a
 
-    def con(self, rating: float) -> float:
-        return con_table(rating)
+    con = staticmethod(con_table)  # the table itself: one call a game, not two
 
     def bonus(self, rating: float) -> float:
         return 0.0

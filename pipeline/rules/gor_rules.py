@@ -15,7 +15,16 @@ import pyarrow as pa
 from pipeline.config.roster import Roster, name_key
 from pipeline.config.toml import Table, boolean, one_of
 from pipeline.ingest.normalise.ranks import Rank
-from pipeline.rules.base import Change, Context, DueAward, Game, PeriodOutcome, PlayerState, RosterRules
+from pipeline.rules.base import (
+    Change,
+    Context,
+    DueAward,
+    Game,
+    PeriodOutcome,
+    PlayerState,
+    RosterRules,
+    same_standings,
+)
 from pipeline.rules.gor import CLASS_WEIGHTS, Formula
 
 #: A rule set's reports: every period's changes and the roster -> tables by file name.
@@ -61,10 +70,12 @@ class Params:
 class GorRules(RosterRules):
     """A GoR-family rule set: ``name``, its ``formula`` and ``weights``, configured once; pure after.
 
-    It remembers the standings it returned last (:attr:`_carried`, a memo, never an input): a player of
-    the next period's ``state`` who is that very object and plays no game is carried as is, since the
-    period's close would rebuild them equal (a few µs per player and period saved; a state from anywhere
-    else is rebuilt as before)."""
+    It remembers the standings it returned last (:attr:`_carried`, a memo, never an input) and who held
+    each event open in them (:attr:`_holders`): a player of the next period's ``state`` who is that very
+    object and plays no game is carried as is, since the period's close would rebuild them equal, and when
+    ``state`` is those very standings (:func:`~pipeline.rules.base.same_standings`) the holders are taken
+    from the memo instead of a scan of every player. A state from anywhere else (a resumed run's pickle, a
+    replay from the middle) is scanned and rebuilt as before, so the memo never changes an outcome."""
 
     change_fields = CHANGE_FIELDS
 
@@ -75,6 +86,7 @@ class GorRules(RosterRules):
         self.name, self.formula, self.weights = name, formula, weights
         self._report = report
         self._carried: dict[str, PlayerState] = {}
+        self._holders: dict[str, dict[str, None]] = {}
 
     def rate_period(
         self, period: str, games: Sequence[Game], awards: Sequence[DueAward], state: Mapping[str, PlayerState]
@@ -83,10 +95,11 @@ class GorRules(RosterRules):
         ratings at once; a game of an event is rated from the players' ratings at their first game in
         it, and the event's changes apply together after its last game (``Game.closes_event``), in
         this period or a later one (the open events ride in ``PlayerState.extra["open"]``)."""
-        ledger = _Ledger(self, dict(state))
+        same = same_standings(state, self._carried)
+        ledger = _Ledger(self, dict(state), self._holders if same else None)
         changes = [c for game in games for c in ledger.rate(game)]
-        end = ledger.close(changes, self._carried)
-        self._carried = dict(end)
+        end = ledger.close(changes, self._carried, same)
+        self._carried, self._holders = dict(end), dict(ledger.holders)
         return PeriodOutcome(ledger.start, end, changes, [])
 
     def reports(self, changes: pa.Table, promotions: pa.Table) -> dict[str, pa.Table]:
@@ -114,15 +127,22 @@ class _Ledger:
     game in it, the changes summed so far]; the others' are in their start state), who has each event
     open (``holders``), and the players the period touched."""
 
-    def __init__(self, rules: GorRules, start: dict[str, PlayerState]) -> None:
+    def __init__(
+        self, rules: GorRules, start: dict[str, PlayerState], holders: Mapping[str, dict[str, None]] | None
+    ) -> None:
+        """``holders``: who holds each event open in ``start`` when known (None: ``start`` is scanned)."""
         self.rules, self.start = rules, start
         self.formula, self.batch = rules.formula, rules.weights.batch
+        self.expected, self.con, self.bonus = self.formula.expected, self.formula.con, self.formula.bonus
         self.current: dict[str, float] = {}
         self.guests: dict[str, float] = {}  # visitors not rated: the roster's or the record's rating
         self.open: dict[str, dict[str, list[float]]] = {}
         self.holders: dict[str, dict[str, None]] = defaultdict(dict)  # event -> players, in start order
         self.touched: set[str] = set()
         self.weights: dict[tuple[str | None, str | None], tuple[str, float, float]] = {}
+        if holders is not None:
+            self.holders.update((event, dict(names)) for event, names in holders.items())
+            return
         for name, s in start.items():
             for event in s.extra.get("open", {}):
                 self.holders[event][name] = None
@@ -188,7 +208,8 @@ class _Ledger:
     def _apply(self, name: str, delta: float) -> None:
         self.touched.add(name)
         if not self.start[name].fixed:
-            self.current[name] = max(self.formula.floor, self._rating(name) + delta)
+            moved, floor = self._rating(name) + delta, self.formula.floor
+            self.current[name] = moved if moved > floor else floor  # max(floor, moved), NaN included
 
     def _enter(self, name: str, recorded: Rank | None, rated: bool) -> None:
         if not rated:  # a visitor: the roster's rating or rank when it lists them, else the record's rank
@@ -225,14 +246,13 @@ class _Ledger:
         else:
             own, other = rating, (opponent_rating + handicap if handicap else opponent_rating)
         low = own < other or (own == other and color == "B")
-        formula = self.formula
-        se, a = formula.expected(own, other, low)
-        con = formula.con(rating)
+        se, a = self.expected(own, other, low)
+        con = self.con(rating)
         klass, class_weight, stage_weight = weights
         winner = game.winner
         score = 0.5 if winner == "draw" else float(winner == color)
         points = con * (score - se) * class_weight * stage_weight
-        bonus = formula.bonus(rating)
+        bonus = self.bonus(rating)
         note = None
         if game.no_show and score == 1:  # the HKGA introduction §7 (docs/rules.md ("hkga"))
             points, bonus, note = 0.0, 0.0, "no-show: not rated for the winner"
@@ -253,22 +273,32 @@ class _Ledger:
         rule = "EGD 2021 bonus" if bonus else None
         return Change(game.game_id, player, opponent, color, score, rating, points, bonus, rule, detail)
 
-    def close(self, changes: list[Change], carried: Mapping[str, PlayerState]) -> dict[str, PlayerState]:
+    def close(
+        self, changes: list[Change], carried: Mapping[str, PlayerState], same: bool
+    ) -> dict[str, PlayerState]:
         """The standings at the period's end. A player untouched this period whose start state is the
-        very one of ``carried`` (the rule set's last end) is carried as is: rebuilding it gives it again."""
+        very one of ``carried`` (the rule set's last end) is carried as is: rebuilding it gives it again.
+        ``same``: the period started from ``carried`` itself (every untouched player is carried)."""
         played: dict[str, int] = defaultdict(int)
         for change in changes:
             played[change.player] += 1
-        touched = self.touched
+        touched, start = self.touched, self.start
+        if same:
+            end = dict(start)  # in start order; the touched players are replaced in place
+            for name in list(touched):
+                end[name] = self._closed(name, start[name], played[name])
+            return end
         return {
             name: s if name not in touched and carried.get(name) is s else self._closed(name, s, played[name])
-            for name, s in self.start.items()
+            for name, s in start.items()
         }
 
     def _closed(self, name: str, s: PlayerState, played: int) -> PlayerState:
         rating = self._rating(name)
         rank = s.rank if s.fixed else self.formula.rank_of(rating, s.rank)
-        extra = {"open": {e: tuple(v) for e, v in self._open_of(name).items()}}
+        events = self.open.get(name)
+        events = s.extra.get("open", {}) if events is None else events  # not touched: as they started
+        extra = {"open": {e: tuple(v) for e, v in events.items()}}
         return PlayerState(rating, rank, s.games_total + played, s.fixed, extra)
 
 
