@@ -52,6 +52,8 @@ _TOKEN = re.compile(
 # The nodes of a run token: (colour, point, rest) each; and colour ``[`` point (``B[pd``) alone, the
 # rest of each node skipped value by value (in a run, ``;`` and ``[`` stand only inside values).
 _RUN_NODE = re.compile(_MOVE_NODE, re.S)
+# The properties after a run node's move, with the space after them: cut before reading the moves.
+_RUN_REST = re.compile(rf"\]{_PROPS}", re.S)
 _RUN_MOVE = re.compile(r";([BW]\[[^\\\]\[]*+)\](?:[^;\[]*+\[[^\\\]]*+(?:\\.[^\\\]]*+)*+\])*+", re.S)
 # The same tokens after the last ``]`` that can close a value, where no property can be complete: the
 # five empty groups stand for the run, the move and properties a node there never has; junk is a whole run of
@@ -180,17 +182,50 @@ class _Walker:
             colour, point, rest = first.groups()
             self.root(f"{colour}[{point}]{rest}", bare=False)
             run, nodes = run[first.end() :], 1
-        moves = _RUN_MOVE.findall(run)
-        if moves and self.on_main[-1]:  # "B[pd", "W[" -> "Bpd W": each holds one "[", after its colour
-            self.moves.append(" ".join(moves).replace("[", ""))
-            self.count += len(moves)
-        return nodes + len(moves)
+        count, moves = run_moves(run)
+        if count and self.on_main[-1]:
+            self.moves.append(moves)
+            self.count += count
+        return nodes + count
 
     def finish(self, error: str | None) -> GameTree:
         self.tree.moves = self.count
         self.tree.signature = hashlib.blake2b(" ".join(self.moves).encode(), digest_size=8).hexdigest()
         self.tree.error = error or self.junk
         return self.tree
+
+
+def run_moves(run: str) -> tuple[int, str]:
+    """The count of the nodes of ``run`` (a run token, or its part after a node) and their moves as
+    ``Bpd Wdp``: colour and point of each, joined by spaces.
+
+    Most runs are read without a regular expression per node: their other properties (comments, time
+    left) are cut by one substitution, and when then every node is ``;B[..]`` with nothing or a line
+    break after it (:func:`_plain_moves`), string methods read the moves. Any other run is read node by
+    node (:data:`_RUN_MOVE`); both readings give the same for every run.
+    """
+    found = _plain_moves(_RUN_REST.sub("]", run))
+    if found is not None:
+        return found
+    moves = _RUN_MOVE.findall(run)  # "B[pd", "W[" -> "Bpd W": each holds one "[", after its colour
+    return len(moves), " ".join(moves).replace("[", "")
+
+
+def _plain_moves(run: str) -> tuple[int, str] | None:
+    """:func:`run_moves` of ``run`` when its nodes are moves alone (``;B[pd];W[dp]``, a line break
+    allowed between two); None otherwise.
+
+    A run token's points hold no ``[``, ``]`` or backslash, so it is such a run exactly when each of
+    its ``[`` comes after ``;B`` or ``;W`` (no other property) and each ``]`` but the last is followed
+    by ``;`` (no space left between nodes).
+    """
+    text = run.rstrip().replace("]\r\n;", "];").replace("]\n;", "];")
+    count = text.count("[")
+    if not text.endswith("]") or text.count("];") != count - 1:
+        return None
+    if text.count(";B[") + text.count(";W[") != count:
+        return None
+    return count, text[1:-1].replace("];", " ").replace("[", "")
 
 
 def _read_tree(tokens: list[tuple[str, ...]], start: int, index: int) -> tuple[GameTree, int]:

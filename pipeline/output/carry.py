@@ -28,6 +28,8 @@ from pipeline.rules.base import PlayerState, RuleSet
 from pipeline.rules.replay import Prepared, replay
 
 RATED = ("ratings", "changes", "awards")
+#: The columns of the changes the leaderboards read (:func:`pipeline.reports.leaderboards.leaderboards`).
+_BOARD_COLUMNS = ("seq", "player", "score", "date")
 #: Datasets that get one empty partition per period when they have no rows at all.
 PLACEHOLDERS = ("ratings", "changes")
 
@@ -144,7 +146,7 @@ class PartitionWriter:
     def _board(self, labels: Sequence[str], provisional_games: int) -> pa.Table:
         """The period and year boards of one year's ``labels``."""
         totals = self._totals(labels) if provisional_games else None
-        changes = self._changes(labels).to_pandas()
+        changes = self._changes(labels, _BOARD_COLUMNS).to_pandas()
         return leaderboards(changes, provisional_games=provisional_games, totals=totals)
 
     def _totals(self, labels: Sequence[str]) -> pd.DataFrame:
@@ -161,17 +163,19 @@ class PartitionWriter:
             else pd.DataFrame(columns=["period", "player", "games_total"])
         )
 
-    def _changes(self, labels: Sequence[str]) -> pa.Table:
-        """The changes of the periods ``labels``, read back from this generation (written or linked)."""
+    def _changes(self, labels: Sequence[str], columns: Sequence[str] | None = None) -> pa.Table:
+        """The changes of the periods ``labels`` (only ``columns`` and ``period``; None: every column),
+        read back from this generation (written or linked)."""
         schema = self.schemas["changes"]
+        if columns is not None:
+            schema = pa.schema([schema.field("period"), *(schema.field(c) for c in columns)])
         found = [schema.empty_table()]
         for label in labels:
             path = snapshots.partition(self.generation.path, "changes", label)
             if path.exists():
-                table = store.read_parquet(path, pa.schema(list(schema)[1:]))
-                found.append(
-                    table.add_column(0, schema.field(0), pa.array([label] * table.num_rows, pa.string()))
-                )
+                table = store.read_parquet(path, pa.schema(list(schema)[1:]), columns=schema.names[1:])
+                period = pa.array([label] * table.num_rows, pa.string())
+                found.append(table.add_column(0, schema.field(0), period))
         return pa.concat_tables(found)
 
     def reports(self, rules: RuleSet) -> dict[str, pa.Table]:

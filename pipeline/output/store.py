@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -101,9 +101,11 @@ class ParquetStream:
             write_parquet(self.empty, self.path, atomic=False)
 
 
-def read_parquet(path: Path, schema: pa.Schema) -> pa.Table:
-    """Read the Parquet file at ``path`` as ``schema``. Raises OSError/ArrowInvalid if it is unreadable."""
-    return pq.ParquetFile(path).read().cast(schema)  # ParquetFile: no pyarrow.dataset import
+def read_parquet(path: Path, schema: pa.Schema, columns: Sequence[str] | None = None) -> pa.Table:
+    """Read the Parquet file at ``path`` (only ``columns``: None for all) as ``schema``. Raises
+    OSError/ArrowInvalid if it is unreadable."""
+    found = pq.ParquetFile(path).read(columns=list(columns) if columns is not None else None)
+    return found.cast(schema)  # ParquetFile: no pyarrow.dataset import
 
 
 def read_metadata(path: Path) -> dict[str, Any] | None:
