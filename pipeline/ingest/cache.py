@@ -82,15 +82,18 @@ def reusable(keys: pa.Table, files: list[FileEntry]) -> Reuse:
     current = every.filter(pa.array([f.member is not UNLISTED for f in files])) if whole else every
     del every
     again = pc.unique(keys.filter(retried(keys)).column("source_path"))
-    row_keys = _keys(keys)
-    matched = pc.fill_null(pc.is_in(row_keys, value_set=current), False).to_numpy(zero_copy_only=False)
     archived = _of_archives(keys, whole)
-    keep = (matched | archived) & ~_among(keys, again).to_numpy(zero_copy_only=False)
-    kept = pc.unique(row_keys.filter(pa.array(keep))).drop_null()
+    rest = np.flatnonzero(~archived)  # the rows of unchanged archives need no key of their own
+    row_keys = _keys(keys.take(pa.array(rest, pa.int64())))
+    matched = archived.copy()
+    matched[rest] = pc.fill_null(pc.is_in(row_keys, value_set=current), False).to_numpy(zero_copy_only=False)
+    keep = matched & ~_among(keys, again).to_numpy(zero_copy_only=False)
+    kept = pc.unique(row_keys.filter(pa.array(keep[rest]))).drop_null()
     del row_keys
     parse = pc.invert(pc.is_in(current, value_set=kept)).to_numpy(zero_copy_only=False)
     todo = [f for f, p in zip(plain, parse, strict=True) if p]
-    members = pc.count_distinct(keys.filter(pa.array(archived))["source_path"]).as_py()
+    first_rows = pc.equal(keys["game_index"], 0).to_numpy(zero_copy_only=False)  # one row per file
+    members = int((archived & first_rows).sum())
     return Reuse(pa.array(keep), todo, members, digest)
 
 

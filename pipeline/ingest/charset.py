@@ -36,6 +36,7 @@ _VOCABULARY = {
 # step, not searched a byte at a time.
 _RUNS = re.compile(rb"[\x00-\x7f]*+((?:[\x80-\xff][\x40-\x7e\x80-\xff]?)+)|[\x00-\x7f]++")
 _SAMPLE = 65536
+_FEW_RUNS = 64  # a file with more non-ASCII runs is scored as one text, not run by run (see _scores)
 _ENOUGH = 0.6  # below this every East-Asian reading is doubtful: ask charset-normalizer
 
 
@@ -45,8 +46,7 @@ def detect(data: bytes) -> str:
     Returns one of :data:`CANDIDATES`, or a codec chosen by charset-normalizer, or ``cp1252``
     when nothing fits (single-byte: every byte decodes, no file is lost).
     """
-    high = _non_ascii_runs(data)
-    scores = {codec: _score(high, codec) for codec in CANDIDATES}
+    scores = _scores(_non_ascii_runs(data))
     best = max(CANDIDATES, key=lambda c: scores[c])
     if scores[best] >= _ENOUGH:
         return best
@@ -54,25 +54,51 @@ def detect(data: bytes) -> str:
     return guess.encoding if guess is not None else "cp1252"
 
 
-def _non_ascii_runs(data: bytes) -> bytes:
+def _non_ascii_runs(data: bytes) -> list[bytes]:
     """The non-ASCII runs of the first 64 KiB of ``data``, each high byte with its trail byte
-    (which may be ASCII ``@``-``~`` in Big5, GBK and Shift_JIS), separated by spaces."""
-    runs = _RUNS.findall(data, 0, _SAMPLE)
+    (which may be ASCII ``@``-``~`` in Big5, GBK and Shift_JIS)."""
+    runs: list[bytes] = _RUNS.findall(data, 0, _SAMPLE)
     if runs and not runs[-1]:
         runs.pop()  # the ASCII after the last run
-    return b" ".join(runs)
+    return runs
 
 
-def _score(high: bytes, codec: str) -> float:
-    """Share of characters common in ``codec``'s script, plus twice the share of record vocabulary."""
-    try:
-        text = high.decode(codec)
-    except UnicodeDecodeError:
+def _scores(runs: list[bytes]) -> dict[str, float]:
+    """Each candidate's :func:`_score` of the runs: the share of characters common in its script,
+    plus twice the share of record vocabulary, over every run; -1 when a run does not decode.
+
+    The runs of a record repeat across a server's records (names, ranks, results, comments), so each
+    is scored once (:func:`_run_hits`). The sums equal the score of the runs read as one text joined by
+    spaces (which every candidate reads as itself, and none as a trail byte), which is how a file of
+    more than :data:`_FEW_RUNS` runs is read (its runs seldom repeat: they would only fill the cache).
+    """
+    if len(runs) > _FEW_RUNS:
+        return {codec: _score([_hits(b" ".join(runs), codec)]) for codec in CANDIDATES}
+    hits = [_run_hits(run) for run in runs]
+    return {codec: _score([h[i] for h in hits]) for i, codec in enumerate(CANDIDATES)}
+
+
+def _score(hits: list[tuple[int, int] | None]) -> float:
+    if None in hits:
         return -1.0
+    chars = sum(h[1] for h in hits if h is not None)
+    return sum(h[0] for h in hits if h is not None) / chars if chars else 0.0
+
+
+@functools.lru_cache(maxsize=65536)
+def _run_hits(run: bytes) -> tuple[tuple[int, int] | None, ...]:
+    """For each of :data:`CANDIDATES`, (common hits + 2 x vocabulary hits, characters above U+007F)
+    of ``run`` read in it, or None when it does not decode."""
+    return tuple(_hits(run, codec) for codec in CANDIDATES)
+
+
+def _hits(run: bytes, codec: str) -> tuple[int, int] | None:
+    try:
+        text = run.decode(codec)
+    except UnicodeDecodeError:
+        return None
     chars = len(text) - len(text.encode("ascii", errors="ignore"))  # the characters above U+007F
-    if not chars:
-        return 0.0
-    return (len(text.translate(_weights(codec))) - len(text)) / chars
+    return len(text.translate(_weights(codec))) - len(text), chars
 
 
 @functools.cache

@@ -78,27 +78,28 @@ def tree_row(tree: GameTree, source_path: str, decoded: Decoded) -> Row:
     truncated = tree.error is not None and tree.error.startswith("truncated")
     row["parse_error"] = tree.error if truncated else None
     row["error_kind"] = "truncated" if truncated else None
-    row["warning"] = _warning(tree, decoded, truncated)
+    first, oversized = _first_values(tree.root)
+    row["warning"] = _warning(tree, decoded, truncated, oversized)
     row.update(_encoding_columns(decoded))
-    root = tree.root
-    for part in (_players(root), _result(root), _date(root), _time(root), _info(root, tree)):
+    for part in (_players(first), _result(first), _date(first), _time(first), _info(first, tree)):
         row.update(part)
     return row
 
 
-def _first(root: Properties, ident: str) -> str | None:
-    """The first value of ``ident``, stripped; None when absent, blank or longer than
-    :data:`MAX_VALUE_CHARS` (no name, date or setting is that long: :func:`_warning` says so)."""
-    values = root.get(ident)
-    if not values:
-        return None
-    value = values[0].strip()
-    return value if value and len(value) <= MAX_VALUE_CHARS else None
+#: A root's first values (:func:`_first_values`): identifier -> its first value, stripped; read with
+#: ``.get(ident) or None``, so that a blank value reads as absent.
+First = dict[str, str]
 
 
-def _oversized(root: Properties) -> list[str]:
-    """The identifiers of the root whose first value is longer than :data:`MAX_VALUE_CHARS`."""
-    return [ident for ident, values in root.items() if values and len(values[0].strip()) > MAX_VALUE_CHARS]
+def _first_values(root: Properties) -> tuple[First, list[str]]:
+    """The first value of each identifier of ``root``, stripped, except those longer than
+    :data:`MAX_VALUE_CHARS` (no name, date or setting is that long), and the identifiers of those
+    (:func:`_warning` names them). One pass over the root for every column of the row."""
+    first = {ident: values[0].strip() for ident, values in root.items() if values}
+    if max(map(len, first.values()), default=0) <= MAX_VALUE_CHARS:
+        return first, []
+    oversized = [ident for ident, value in first.items() if len(value) > MAX_VALUE_CHARS]
+    return {ident: value for ident, value in first.items() if len(value) <= MAX_VALUE_CHARS}, oversized
 
 
 def _looks_binary(data: bytes) -> bool:
@@ -110,11 +111,11 @@ def _looks_binary(data: bytes) -> bool:
     return controls * 10 > len(head)
 
 
-def _warning(tree: GameTree, decoded: Decoded, truncated: bool) -> str | None:
+def _warning(tree: GameTree, decoded: Decoded, truncated: bool, oversized: list[str]) -> str | None:
     notes = [] if truncated or tree.error is None else [tree.error]
     if decoded.replaced:
         notes.append(f"{decoded.replaced} undecodable byte sequence(s) replaced by U+FFFD")
-    if oversized := _oversized(tree.root):
+    if oversized:
         notes.append(f"values over {MAX_VALUE_CHARS} characters not read: {', '.join(oversized)}")
     return "; ".join(notes) or None
 
@@ -133,11 +134,10 @@ def _player(name: str | None, rank_raw: str | None) -> tuple[str | None, Rank | 
     return bare or name, rank or in_name
 
 
-def _players(root: Properties) -> Row:
-    row: Row = {}
-    for colour, who in (("B", "black"), ("W", "white")):
-        row.update(_player_columns(who, _first(root, f"P{colour}"), _first(root, f"{colour}R")))
-    return row
+def _players(first: First) -> Columns:
+    return _player_columns("black", first.get("PB") or None, first.get("BR") or None) + _player_columns(
+        "white", first.get("PW") or None, first.get("WR") or None
+    )
 
 
 # The column groups below are cached on the raw strings (players, results, dates and time settings
@@ -154,8 +154,8 @@ def _player_columns(who: str, raw: str | None, raw_rank: str | None) -> Columns:
     )
 
 
-def _result(root: Properties) -> Columns:
-    return _result_columns(_first(root, "RE"))
+def _result(first: First) -> Columns:
+    return _result_columns(first.get("RE") or None)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -164,8 +164,8 @@ def _result_columns(raw: str | None) -> Columns:
     return (("result", raw), ("winner", result.winner), ("result_how", result.how), ("margin", result.margin))
 
 
-def _date(root: Properties) -> Columns:
-    return _date_columns(_first(root, "DT"), _first(root, "RD"))
+def _date(first: First) -> Columns:
+    return _date_columns(first.get("DT") or None, first.get("RD") or None)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -180,8 +180,8 @@ def _date_columns(dt: str | None, rd: str | None) -> Columns:
     )
 
 
-def _time(root: Properties) -> Columns:
-    return _time_columns(tuple((p, v) for p in _TIME_PROPS if (v := _first(root, p)) is not None))
+def _time(first: First) -> Columns:
+    return _time_columns(tuple((p, v) for p in _TIME_PROPS if (v := first.get(p))))
 
 
 @functools.lru_cache(maxsize=65536)
@@ -197,21 +197,23 @@ def _time_columns(items: tuple[tuple[str, str], ...]) -> Columns:
     )
 
 
-def _info(root: Properties, tree: GameTree) -> Row:
-    app = " ".join(root.get("AP", [])).strip()[:MAX_VALUE_CHARS]
-    komi_raw = _first(root, "KM") or _first(root, "KO")
+def _info(first: First, tree: GameTree) -> Row:
+    app = " ".join(tree.root.get("AP", [])).strip()[:MAX_VALUE_CHARS]
+    komi_raw = first.get("KM") or first.get("KO") or None
+    board_size = parse_board_size(first.get("SZ") or None)
+    game_type_raw = first.get("GM") or None
     return {
-        "handicap": parse_handicap(_first(root, "HA"), board_size=parse_board_size(_first(root, "SZ"))),
+        "handicap": parse_handicap(first.get("HA") or None, board_size=board_size),
         "komi": parse_komi(komi_raw, fox="fox" in app.lower()),
         "komi_raw": komi_raw,
-        "event": parse_event(_first(root, "EV"), _first(root, "GN"), _first(root, "TE")),
-        "round": parse_round(_first(root, "RO"), tree.moves),
-        "game_type": parse_game_type(_first(root, "GM")),
-        "game_type_raw": _first(root, "GM"),
-        "board_size": parse_board_size(_first(root, "SZ")),
+        "event": parse_event(first.get("EV") or None, first.get("GN") or None, first.get("TE") or None),
+        "round": parse_round(first.get("RO") or None, tree.moves),
+        "game_type": parse_game_type(game_type_raw),
+        "game_type_raw": game_type_raw,
+        "board_size": board_size,
         "moves": tree.moves,
         "move_signature": tree.signature,
         "implicit_root": tree.implicit_root,
-        "place": _first(root, "PC"),
+        "place": first.get("PC") or None,
         "application": app or None,
     }

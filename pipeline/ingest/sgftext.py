@@ -268,9 +268,15 @@ def parse_properties(props: str) -> Properties:
     their lower-case letters (FF1/FF3 ``PlayerBlack`` -> ``PB``); values are unescaped (soft line
     breaks removed, ``\\]`` -> ``]``). A repeated identifier gathers its values.
     """
-    out: Properties = {}
+    pairs = _PROP_VALUE.findall(props)
+    # Most nodes give each identifier one value: one comprehension reads them; a value without its
+    # identifier (key "") or an identifier given twice (fewer keys than values) is read value by value.
+    out: Properties = {_ident(i): [unescape(v) if "\\" in v else v] for i, v in pairs}
+    if len(out) == len(pairs) and "" not in out:
+        return out
+    out = {}
     values: list[str] = []
-    for ident, value in _PROP_VALUE.findall(props):
+    for ident, value in pairs:
         if ident:
             values = out.setdefault(_ident(ident), [])
         values.append(unescape(value) if "\\" in value else value)

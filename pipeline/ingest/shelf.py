@@ -35,8 +35,8 @@ from pipeline.output import store
 SHELF = Path(".cache") / "ingest"
 MANIFEST = "manifest.json"
 #: The columns :meth:`Shelf.keys` reads: what deciding which rows to keep needs.
-KEYS = ("source_path", "source_path_bytes", "file_size", "file_mtime_ns", "file_inode", "file_ctime_ns",
-        "error_kind", "parse_error")  # fmt: skip
+KEYS = ("source_path", "game_index", "source_path_bytes", "file_size", "file_mtime_ns", "file_inode",
+        "file_ctime_ns", "error_kind", "parse_error")  # fmt: skip
 FLUSH_ROWS = 65_536  # rows buffered before they are written as parts (memory: a few tens of MB)
 COMPACT_PARTS = 8  # parts of one month above which a save merges them
 #: The month key of the rows without a date.

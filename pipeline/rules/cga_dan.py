@@ -29,6 +29,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import accumulate
+from types import MappingProxyType
 
 import pyarrow as pa
 
@@ -47,6 +48,7 @@ from pipeline.rules.base import (
     Validity,
     by_date,
     noted,
+    same_standings,
 )
 from pipeline.rules.gor import cga_dan
 
@@ -58,6 +60,8 @@ POINTS: tuple[tuple[tuple[float, float, float], tuple[float, float, float]], ...
     ((80, 50, 20), (100, 70, 40)),
     ((75, 45, 15), (105, 75, 45)),
 )
+#: score -> its column of a :data:`POINTS` row.
+_COLUMN = MappingProxyType({1.0: 0, 0.5: 1, 0.0: 2})
 #: Yearly editions; draws scored; no-shows and handicap games excluded; non-members counted.
 DEFAULTS = Validity(period="year", excluded=frozenset({"no_show", "handicap"}))
 
@@ -99,8 +103,7 @@ def game_points(own: int, other: int, score: float) -> tuple[float, str]:
     role ``stronger``, ``weaker`` or ``equal``."""
     row = POINTS[min(abs(own - other), 3)]
     role = "equal" if own == other else "stronger" if own > other else "weaker"
-    column = {1.0: 0, 0.5: 1, 0.0: 2}[score]
-    return row[role == "weaker"][column], role
+    return row[role == "weaker"][_COLUMN[score]], role
 
 
 def label(dan: int) -> str:
@@ -141,6 +144,7 @@ class CgaDanRules(RosterRules):
     ) -> PeriodOutcome:
         """Score the period's games in order, promoting as the standards are met; rank awards apply
         after the games of their date. ``period`` is only a label here."""
+        same = same_standings(state, self._carried)
         ledger = _Ledger(self, dict(state))
         ranks = [a for a in awards if a.kind == "manual" and a.award.rank]
         changes: list[Change] = []
@@ -150,7 +154,7 @@ class CgaDanRules(RosterRules):
                 changes += ledger.rate(item)
             else:
                 given.append(ledger.award(item))
-        end = ledger.close(changes, self._carried)
+        end = ledger.close(changes, self._carried, same)
         self._carried = dict(end)
         return PeriodOutcome(ledger.start, end, changes, given, ledger.promotions)
 
@@ -190,22 +194,32 @@ class _Ledger:
     def rate(self, game: Game) -> list[Change]:
         """The changes of ``game`` for its rated sides, both scored from the dans before it; then
         each side's promotion check."""
-        dans = {color: self._dan_now(game, color) for color in "BW"}
-        pairs = (("B", "W"), ("W", "B"))
-        return [self._change(game, c, dans[c], dans[o]) for c, o in pairs if game.rated(c)]
+        black, white = game.black, game.white
+        dan_black = self._dan_now(black, game.black_rank, game.black_rated)
+        dan_white = self._dan_now(white, game.white_rank, game.white_rated)
+        changes = []
+        if game.black_rated:
+            changes.append(self._change(game, "B", (black, white), dan_black, dan_white))
+        if game.white_rated:
+            changes.append(self._change(game, "W", (white, black), dan_white, dan_black))
+        return changes
 
-    def _dan_now(self, game: Game, color: str) -> int:
-        """The dan of ``color``'s player now: a rated player's current dan, else the record's rank's."""
-        if not game.rated(color):
-            return cga_dan(game.rank(color))
-        self.enter(game.side(color)[0], game.rank(color))
-        return self.dan[game.side(color)[0]]
+    def _dan_now(self, name: str, recorded: Rank | None, rated: bool) -> int:
+        """The dan of player ``name`` now: a rated player's current dan (entered from ``recorded`` if
+        new), else the dan of ``recorded``, the record's rank."""
+        if not rated:
+            return cga_dan(recorded)
+        self.enter(name, recorded)
+        return self.dan[name]
 
-    def _change(self, game: Game, color: str, own: int, other: int) -> Change:
-        player, opponent, _, _ = game.side(color)
+    def _change(self, game: Game, color: str, players: tuple[str, str], own: int, other: int) -> Change:
+        """The change of ``color``'s player (``players``: they and their opponent) at dan ``own``
+        against dan ``other``; then their promotion check."""
+        player, opponent = players
         history = self.points[player]
         before = history.average()
-        score = game.score(color)
+        winner = game.winner
+        score = 0.5 if winner == "draw" else float(winner == color)
         points, role = game_points(own, other, score)
         history.append(points)
         detail = {
@@ -253,12 +267,20 @@ class _Ledger:
         self.dan[name], self.points[name] = new, Run(new, ())
         return AwardGiven(award, due.kind, 0.0)
 
-    def close(self, changes: list[Change], carried: Mapping[str, PlayerState]) -> dict[str, PlayerState]:
+    def close(
+        self, changes: list[Change], carried: Mapping[str, PlayerState], same: bool
+    ) -> dict[str, PlayerState]:
         """The standings at the period's end: dan, average since the last promotion, history carried. A
         player not met this period whose start state is the very one of ``carried`` (the rule set's last
-        end) is carried as is: rebuilding it gives it again."""
+        end) is carried as is: rebuilding it gives it again. ``same``: the period started from ``carried``
+        itself (every player not met is carried)."""
         played = Counter(change.player for change in changes)
         met = self.dan
+        if same:
+            end = dict(self.start)  # in start order; the players met are replaced in place
+            for name in met:
+                end[name] = self._closed(name, end[name], played[name])
+            return end
         return {
             name: s if name not in met and carried.get(name) is s else self._closed(name, s, played[name])
             for name, s in self.start.items()
@@ -285,6 +307,7 @@ class Run:
         self.prefix: list[float] = [0, *accumulate(self.points)]
         self.total: float = self.prefix[-1]
         self.standards = standards(dan)
+        self.mean: tuple[int, float] = (-1, 0.0)  # (length, average) of the last :meth:`average`
         m, prefix = len(self.points), self.prefix
         self.lows = [
             min((prefix[j] - t * j for j in range(m - n + 1)), default=math.inf) for n, t in self.standards
@@ -316,8 +339,10 @@ class Run:
         return False
 
     def average(self) -> float:
-        """The mean of the points (0.0 for none), rounded to 6 places (as ``round(sum / len, 6)``)."""
-        if not self.points:
-            return 0.0
-        total = self.total if self.exact else sum(self.points)
-        return round(total / len(self.points), 6)
+        """The mean of the points (0.0 for none), rounded to 6 places (as ``round(sum / len, 6)``);
+        computed once per length of the run (the change rows ask for it before and after each game)."""
+        count = len(self.points)
+        if self.mean[0] != count:
+            total = self.total if self.exact else sum(self.points)
+            self.mean = (count, round(total / count, 6) if count else 0.0)
+        return self.mean[1]

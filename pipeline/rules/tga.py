@@ -153,16 +153,23 @@ class _Ledger:
 
     def add(self, game: Game) -> None:
         """Enter ``game`` in its unit, and its players (at their current rank) if new to it."""
-        unit = self.units.setdefault(_key(game), t.Unit(game.event))
-        for color in "BW":
-            name = game.side(color)[0]
-            if game.rated(color):
-                self._enter(name, game.rank(color))
-                unit.last[name] = game.game_id
-            if name not in unit.labels:
-                label = self.rank[name] if game.rated(color) else t.label_of(game.rank(color))
-                unit.labels[name], unit.dans[name] = label, t.dan_of(label)
+        key = _key(game)
+        unit = self.units.get(key)
+        if unit is None:
+            unit = self.units[key] = t.Unit(game.event)
+        self._seat(unit, game, game.black, game.black_rank, game.black_rated)
+        self._seat(unit, game, game.white, game.white_rank, game.white_rated)
         unit.add(game)
+
+    def _seat(self, unit: t.Unit, game: Game, name: str, recorded: Rank | None, rated: bool) -> None:
+        """Enter player ``name`` of ``game`` (``recorded``: the record's rank; ``rated``: the rule set rates
+        them) in the standings if new and in ``unit`` at their current rank if new to it."""
+        if rated:
+            self._enter(name, recorded)
+            unit.last[name] = game.game_id
+        if name not in unit.labels:
+            label = self.rank[name] if rated else t.label_of(recorded)
+            unit.labels[name], unit.dans[name] = label, t.dan_of(label)
 
     def _enter(self, name: str, recorded: Rank | None) -> None:
         if name not in self.start:

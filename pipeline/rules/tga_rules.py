@@ -214,8 +214,12 @@ class Unit:
     def add(self, game: Game) -> None:
         """Append ``game`` (its players' labels and dans are entered by the caller)."""
         self.games.append(game)
-        for color in "BW":
-            self.sides.setdefault(game.side(color)[0], []).append((game, color))
+        sides = self.sides
+        for name, color in ((game.black, "B"), (game.white, "W")):
+            found = sides.get(name)
+            if found is None:
+                found = sides[name] = []
+            found.append((game, color))
 
     def played(self, name: str) -> list[tuple[Game, str]]:
         """``name``'s games in the unit with their colour, in order."""
