@@ -2,10 +2,10 @@
 
 Inside every generation, ``state/`` holds:
 
-- ``index.json``: the configuration digest, the digest of the ingested table, each period's label with
-  its *chained* digest ``d_P = H(d_{P-1}, P, the period's replay input, its due awards)`` (``d_{-1}`` the
-  configuration digest), the periods whose standings are kept, and the datasets written with
-  placeholder partitions only (a run without rows: :func:`pipeline.output.snapshots.write_dataset`);
+- ``index.json``: the configuration digest, the ingest digest (``IngestResult.digest``), each period's
+  label with its *chained* digest ``d_P = H(d_{P-1}, P, the period's replay input, its due awards)``
+  (``d_{-1}`` the configuration digest), the periods whose standings are kept, and the datasets written
+  with placeholder partitions only (a run without rows: :func:`pipeline.output.snapshots.write_dataset`);
 - ``<label>.pickle``: the standings (``dict[str, PlayerState]``) at the end of that period, for the
   periods of :func:`checkpoints` (every twelfth and the last three: a late record replays at most
   eleven periods more than it must, a night's new games in the latest period none).
@@ -14,9 +14,9 @@ The configuration digest covers everything but the games that the output depends
 set, validity, ``[rules]``, roster and events digests, speed threshold), the parser version, the package
 version and a digest of the source of every module after ingest (audit, rules, output, reports,
 configuration), so that a pickle is never read by code other than the code that wrote it, and a change
-of the rating code replays everything. A period's replay input is its slice of
-:attr:`pipeline.rules.replay.Prepared.counted` (every column the rule set reads, the streak resets and
-``closes_event`` included) as uncompressed Parquet bytes (:func:`values_digest`). Equal digests mean
+of the rating code replays everything. A period's replay input is
+:meth:`pipeline.rules.prepare.Prepared.rows` (every column the rule set reads, the streak resets and
+``closes`` included) as uncompressed Parquet bytes (:func:`values_digest`). Equal digests mean
 equal inputs; unequal ones may only cost a needless replay, never a wrong output.
 
 Knows nothing of what the standings mean, nor of how the partitions are carried (snapshots).
@@ -36,7 +36,7 @@ import pyarrow.parquet as pq
 
 from pipeline import __version__
 from pipeline.rules.base import PlayerState
-from pipeline.rules.replay import Prepared
+from pipeline.rules.prepare import Prepared
 
 FOLDER = "state"
 INDEX = "index.json"
@@ -70,18 +70,6 @@ def config_digest(settings: dict[str, Any], parser_version: str) -> str:
     for name in CODE:
         for path in sorted((root / name).rglob("*.py")) if (root / name).is_dir() else [root / name]:
             digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
-
-
-def table_digest(table: pa.Table) -> str:
-    """A digest of ``table``'s schema and values (its Arrow IPC stream as one batch: chunking aside);
-    fast, but the bytes under a null count too: equal for tables read alike (the ingest cache), a
-    difference there costs only the fast path of a run that changes nothing."""
-    digest = hashlib.blake2b(digest_size=16)
-    sink = pa.BufferOutputStream()
-    with pa.ipc.new_stream(sink, table.schema) as writer:
-        writer.write_table(table.combine_chunks(), max_chunksize=max(table.num_rows, 1))
-    digest.update(memoryview(sink.getvalue()))
     return digest.hexdigest()
 
 
