@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 
 from charset_normalizer import from_bytes
 
@@ -72,17 +73,20 @@ def _scores(runs: list[bytes]) -> dict[str, float]:
     spaces (which every candidate reads as itself, and none as a trail byte), which is how a file of
     more than :data:`_FEW_RUNS` runs is read (its runs seldom repeat: they would only fill the cache).
     """
+    if not runs:
+        return dict.fromkeys(CANDIDATES, 0.0)
     if len(runs) > _FEW_RUNS:
         return {codec: _score([_hits(b" ".join(runs), codec)]) for codec in CANDIDATES}
-    hits = [_run_hits(run) for run in runs]
-    return {codec: _score([h[i] for h in hits]) for i, codec in enumerate(CANDIDATES)}
+    columns = zip(*(_run_hits(run) for run in runs), strict=True)  # a column of hits a candidate
+    return {codec: _score(column) for codec, column in zip(CANDIDATES, columns, strict=True)}
 
 
-def _score(hits: list[tuple[int, int] | None]) -> float:
+def _score(hits: Sequence[tuple[int, int] | None]) -> float:
+    """The score of one candidate from the hits of each run: -1 when a run does not decode."""
     if None in hits:
         return -1.0
-    chars = sum(h[1] for h in hits if h is not None)
-    return sum(h[0] for h in hits if h is not None) / chars if chars else 0.0
+    weighted, chars = map(sum, zip(*hits, strict=True))
+    return weighted / chars if chars else 0.0
 
 
 @functools.lru_cache(maxsize=65536)

@@ -12,6 +12,7 @@ This layer knows where ``CA[...]`` stands in the bytes and nothing else of SGF.
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 from dataclasses import dataclass
 
@@ -71,6 +72,7 @@ class Decoded:
     replaced: int = 0
 
 
+@functools.lru_cache(maxsize=4096)
 def codec_for(declared: str) -> str | None:
     """Return the Python codec for a ``CA`` spelling (``UTF-8``, ``GB2312``, ``MS_KANJI``, ``foo``...).
 

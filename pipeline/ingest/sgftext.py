@@ -17,6 +17,9 @@ rejects the implicit-root layout, and stops a collection at its first bad tree. 
 the text into tokens with one regular expression, a run of move nodes (the bulk of every record) being
 one token whose moves a second expression reads, so Python sees a few tokens per record, not a pass
 per node, and only the root node's properties are parsed (``bench/ingest_bench.py`` measures both).
+Most records are a root and one run of moves: those are not tokenised at all (:func:`_plain_tree`
+checks the shape by counting brackets once the moves' comments are cut, and reads the moves with
+string methods); anything else goes through the tokens, which give the same tree.
 sgfmill stays the reference: the property tests check this reader against it. Reading takes time linear in
 the text's length whatever the text (no pattern backtracks; a value left open is not scanned again
 for every name after it), so no file can stall the run here.
@@ -61,6 +64,9 @@ _RUN_MOVE = re.compile(r";([BW]\[[^\\\]\[]*+)\](?:[^;\[]*+\[[^\\\]]*+(?:\\.[^\\\
 _TAIL = re.compile(r"\s*+(?:(\()|(\))|()(;)()()()()|([^\s();]++))|\s++")
 # One value of a node's properties, with the identifier before it when it is the property's first.
 _PROP_VALUE = re.compile(r"(?:([A-Za-z]++)\s*+)?\[([^\\\]]*+(?:\\.[^\\\]]*+)*+)\]", re.S)
+# A tree's ``(`` and its root: a node (group 1 its ``;``) or TOM's properties before the first ``;``.
+_HEAD = re.compile(rf"\(\s*+(;\s*+)?({_PROPS})", re.S)
+_MOVE_FIRST = re.compile(r"[BW]\s*+\[")
 _START = re.compile(r"\(\s*+(?:;|[A-Za-z]++\s*+\[)")
 _SOFT_BREAK = re.compile(r"\\(?:\r\n|\n\r|\n|\r)")
 _ESCAPE = re.compile(r"\\(.)", re.S)
@@ -99,6 +105,9 @@ def read_collection(text: str) -> list[GameTree]:
     found = _START.search(text)
     if found is None:
         raise SgfSyntaxError("no SGF game tree found")
+    plain = _plain_tree(text, found.start())
+    if plain is not None:
+        return [plain]
     tokens = _tokens(text, found.start())
     trees: list[GameTree] = []
     i = 0
@@ -109,6 +118,29 @@ def read_collection(text: str) -> list[GameTree]:
         else:
             i += 1  # junk between trees
     return trees
+
+
+def _plain_tree(text: str, start: int) -> GameTree | None:
+    """The one game tree of ``text`` (its ``(`` at ``start``) when it is a root node (or TOM's game
+    information before the first ``;``) and one run of move nodes, closed, with nothing after it but
+    space; None for any other text. Most records are such a text, and this reads them as the tokens
+    would (:func:`_read_tree`), without tokenising the moves: the run is checked by
+    :func:`_plain_moves` once its moves' other properties are cut.
+    """
+    head, end = _HEAD.match(text, start), len(text.rstrip()) - 1
+    if head is None or end <= start or text[end] != ")" or not text.startswith((";B[", ";W["), head.end()):
+        return None
+    semi, props = head.groups()
+    if semi and _MOVE_FIRST.match(props):  # the root holds a move: the tokens read it as a run
+        return None
+    moves = _RUN_REST.sub("]", text[head.end() : end])
+    if "(" in moves or ")" in moves:
+        return None
+    found = _plain_moves(moves)
+    if found is None:
+        return None
+    tree = GameTree(0, parse_properties(props), found[0], _signature([found[1]]), implicit_root=not semi)
+    return tree
 
 
 def _starts_tree(token: tuple[str, ...]) -> bool:
@@ -190,9 +222,14 @@ class _Walker:
 
     def finish(self, error: str | None) -> GameTree:
         self.tree.moves = self.count
-        self.tree.signature = hashlib.blake2b(" ".join(self.moves).encode(), digest_size=8).hexdigest()
+        self.tree.signature = _signature(self.moves)
         self.tree.error = error or self.junk
         return self.tree
+
+
+def _signature(moves: list[str]) -> str:
+    """The signature of a main line whose moves (or runs of them) are ``moves``: 16 hex digits."""
+    return hashlib.blake2b(" ".join(moves).encode(), digest_size=8).hexdigest()
 
 
 def run_moves(run: str) -> tuple[int, str]:
@@ -212,16 +249,19 @@ def run_moves(run: str) -> tuple[int, str]:
 
 
 def _plain_moves(run: str) -> tuple[int, str] | None:
-    """:func:`run_moves` of ``run`` when its nodes are moves alone (``;B[pd];W[dp]``, a line break
-    allowed between two); None otherwise.
+    """:func:`run_moves` of ``run`` when it is move nodes alone, ``;B[pd];W[dp]`` (points without
+    ``[ ] ; \\``), a line break allowed between two and space after the last; None otherwise.
 
-    A run token's points hold no ``[``, ``]`` or backslash, so it is such a run exactly when each of
-    its ``[`` comes after ``;B`` or ``;W`` (no other property) and each ``]`` but the last is followed
-    by ``;`` (no space left between nodes).
+    Its ``;``, ``[`` and ``]`` are counted: when there are as many of each, each ``[`` comes after
+    ``;B`` or ``;W``, the text starts with ``;`` and each ``]`` but the last is followed by ``;``,
+    every node is ``;`` colour ``[`` point ``]`` and nothing else.
     """
-    text = run.rstrip().replace("]\r\n;", "];").replace("]\n;", "];")
+    text = run.rstrip()
+    text = (text.replace("]\r\n;", "];") if "\r" in text else text).replace("]\n;", "];")
     count = text.count("[")
-    if not text.endswith("]") or text.count("];") != count - 1:
+    if not (text.startswith(";") and text.endswith("]")) or "\\" in text:
+        return None
+    if text.count("]") != count or text.count(";") != count or text.count("];") != count - 1:
         return None
     if text.count(";B[") + text.count(";W[") != count:
         return None

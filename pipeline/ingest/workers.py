@@ -90,7 +90,8 @@ def parse_batch(batch: list[FileEntry], file_timeout_s: float = 10.0) -> pa.Tabl
     with FileBudget(file_timeout_s) as budget:
         files = [_file_rows(entry, data, budget) for entry, data in sources.contents(batch)]
     try:
-        return pa.Table.from_pylist([row for rows in files for row in rows], schema=CACHE)
+        rows = [row for found in files for row in found]  # by columns: half the time of from_pylist
+        return pa.Table.from_pydict({n: [r.get(n) for r in rows] for n in CACHE.names}, schema=CACHE)
     except Exception:  # some file's value does not fit its column: find that file, keep the others
         return pa.concat_tables([_file_table(entry, rows) for entry, rows in zip(batch, files, strict=True)])
 
