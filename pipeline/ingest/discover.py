@@ -33,6 +33,8 @@ archive beside it (``a.zip!b.sgf`` next to ``a.zip`` holding ``b.sgf``) shares t
 from __future__ import annotations
 
 import errno
+import heapq
+import operator
 import os
 import stat
 from collections import Counter
@@ -123,8 +125,12 @@ def discover(raw: Path, known: Known | None = None) -> list[FileEntry]:
     walk.run(raw)
     if not walk.files:
         raise IngestError(_empty(raw, walk.found))
-    blocks = [(e.rel, [e]) for e in walk.found] + _archive_blocks(walk.archives, known)
-    return [entry for _, block in sorted(blocks, key=lambda b: b[0]) for entry in block]
+    walk.found.sort(key=operator.attrgetter("rel"))  # in place: no second list of 10^6 entries
+    if not walk.archives:
+        return walk.found
+    blocks = sorted(_archive_blocks(walk.archives, known), key=operator.itemgetter(0))
+    files = ((e.rel, [e]) for e in walk.found)
+    return [entry for _, block in heapq.merge(files, blocks, key=operator.itemgetter(0)) for entry in block]
 
 
 def _archive_blocks(
