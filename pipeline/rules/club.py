@@ -69,9 +69,9 @@ def club_rank(rank: Rank | None) -> str:
 
 
 def rank_for_rating(rating: float) -> str:
-    """The highest rank whose base score is at most ``rating`` ("below 5k" under 10, also negative, or NaN)."""
+    """The highest rank whose base score is at most ``rating`` ("below 5k" under 10, negative or NaN)."""
     above = bisect_right(_BASES, rating) if rating == rating else 0  # NaN reaches no base score
-    return TABLE[max(above - 1, 0)][0]
+    return TABLE[above - 1 if above else 0][0]
 
 
 def coefficient(label: str) -> float:
@@ -151,7 +151,9 @@ class _Month:
             changes.append(self._change(game, "W", (white, black), own_white, their))
         return changes
 
-    def _change(self, game: Game, color: str, players: tuple[str, str], own: PlayerState, their: str) -> Change:
+    def _change(
+        self, game: Game, color: str, players: tuple[str, str], own: PlayerState, their: str
+    ) -> Change:
         """The change of ``color``'s player (``players``: they and their opponent; ``own``: their state
         at the month's start; ``their``: the opponent's rank label), counted in their month's points."""
         player, opponent = players
@@ -259,7 +261,9 @@ class _Month:
         """``state`` after the month: rating moved by ``gained``, rank floated (unless fixed)."""
         rating = state.rating if state.fixed else round(state.rating + gained, 6)  # no 99.99999 at an edge
         rank = state.rank if state.fixed else rank_for_rating(rating)
-        extra = {"arena": self.streak(name)}
+        kept = state.extra  # no arena game this month: the streaks it holds, as they are (read-only)
+        same = name not in self.streaks and kept.keys() == {"arena"} and type(kept["arena"]) is dict
+        extra = kept if same else {"arena": self.streak(name)}
         return PlayerState(rating, rank, state.games_total + played, state.fixed, extra)
 
 

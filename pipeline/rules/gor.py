@@ -66,8 +66,8 @@ def rank_for_rating(rating: float) -> str:
 def con_table(rating: float) -> float:
     """``con`` of the HKGA introduction's table III at ``rating``, linear between the 100-point rows."""
     position = rating / 100 - 1
-    position = 0.0 if 0.0 > position else position  # as max(position, 0.0), then min(..., last)
-    position = _LAST_ROW if _LAST_ROW < position else position
+    position = 0.0 if position < 0.0 else position  # as max(position, 0.0), then min(..., last)
+    position = _LAST_ROW if position > _LAST_ROW else position
     low = int(position)
     high = low + 1 if low < _LAST else _LAST
     return CON_TABLE[low] + (CON_TABLE[high] - CON_TABLE[low]) * (position - low)
@@ -125,8 +125,8 @@ class Classic(_GorScale):
     def expected(self, own: float, other: float, low: bool) -> tuple[float, float | None]:
         weaker, stronger = (own, other) if low else (other, own)
         a = 205 - weaker / 20
-        a = 70.0 if 70.0 > a else a  # as min(max(a, 70.0), 200.0), NaN included
-        a = 200.0 if 200.0 < a else a
+        a = 70.0 if a < 70.0 else a  # as min(max(a, 70.0), 200.0), NaN included
+        a = 200.0 if a > 200.0 else a
         se_low = 1 / (math.exp((stronger - weaker) / a) + 1)
         if self.split:
             return (se_low if low else 1 - se_low) - self.epsilon / 2, a

@@ -70,8 +70,8 @@ class Params:
 class GorRules(RosterRules):
     """A GoR-family rule set: ``name``, its ``formula`` and ``weights``, configured once; pure after.
 
-    It remembers the standings it returned last (:attr:`_carried`, a memo, never an input) and who held
-    each event open in them (:attr:`_holders`): a player of the next period's ``state`` who is that very
+    It remembers the standings it returned last and who held each event open in them (:attr:`_memo`, one
+    attribute swapped whole; a memo, never an input): a player of the next period's ``state`` who is that very
     object and plays no game is carried as is, since the period's close would rebuild them equal, and when
     ``state`` is those very standings (:func:`~pipeline.rules.base.same_standings`) the holders are taken
     from the memo instead of a scan of every player. A state from anywhere else (a resumed run's pickle, a
@@ -85,8 +85,7 @@ class GorRules(RosterRules):
         super().__init__(context)
         self.name, self.formula, self.weights = name, formula, weights
         self._report = report
-        self._carried: dict[str, PlayerState] = {}
-        self._holders: dict[str, dict[str, None]] = {}
+        self._memo: tuple[dict[str, PlayerState], dict[str, dict[str, None]]] = ({}, {})
 
     def rate_period(
         self, period: str, games: Sequence[Game], awards: Sequence[DueAward], state: Mapping[str, PlayerState]
@@ -95,11 +94,12 @@ class GorRules(RosterRules):
         ratings at once; a game of an event is rated from the players' ratings at their first game in
         it, and the event's changes apply together after its last game (``Game.closes_event``), in
         this period or a later one (the open events ride in ``PlayerState.extra["open"]``)."""
-        same = same_standings(state, self._carried)
-        ledger = _Ledger(self, dict(state), self._holders if same else None)
+        carried, holders = self._memo
+        same = same_standings(state, carried)
+        ledger = _Ledger(self, dict(state), holders if same else None)
         changes = [c for game in games for c in ledger.rate(game)]
-        end = ledger.close(changes, self._carried, same)
-        self._carried, self._holders = dict(end), dict(ledger.holders)
+        end = ledger.close(changes, carried, same)
+        self._memo = (dict(end), dict(ledger.holders))
         return PeriodOutcome(ledger.start, end, changes, [])
 
     def reports(self, changes: pa.Table, promotions: pa.Table) -> dict[str, pa.Table]:
@@ -162,10 +162,11 @@ class _Ledger:
         if white_rated:
             changes.append(self._change(game, "W", white, black, w, b, weights))
         for change in changes:
+            delta = change.points + change.bonus  # Change.delta, without the property's call
             if event is None:
-                self._apply(change.player, change.delta)
+                self._apply(change.player, delta)
             else:
-                self.open[change.player][event][1] += change.delta
+                self.open[change.player][event][1] += delta
         if event is not None and game.closes_event:
             self._close_event(event)
         return changes
@@ -207,8 +208,10 @@ class _Ledger:
 
     def _apply(self, name: str, delta: float) -> None:
         self.touched.add(name)
-        if not self.start[name].fixed:
-            moved, floor = self._rating(name) + delta, self.formula.floor
+        state = self.start[name]
+        if not state.fixed:
+            found = self.current.get(name)
+            moved, floor = (state.rating if found is None else found) + delta, self.formula.floor
             self.current[name] = moved if moved > floor else floor  # max(floor, moved), NaN included
 
     def _enter(self, name: str, recorded: Rank | None, rated: bool) -> None:
@@ -296,10 +299,18 @@ class _Ledger:
     def _closed(self, name: str, s: PlayerState, played: int) -> PlayerState:
         rating = self._rating(name)
         rank = s.rank if s.fixed else self.formula.rank_of(rating, s.rank)
+        return PlayerState(rating, rank, s.games_total + played, s.fixed, self._extra(name, s))
+
+    def _extra(self, name: str, s: PlayerState) -> Mapping[str, object]:
+        """``name``'s ``extra`` at the period's end: their open events; ``s.extra`` itself (read-only) when
+        their events did not move this period and it already holds them as the end would."""
         events = self.open.get(name)
-        events = s.extra.get("open", {}) if events is None else events  # not touched: as they started
-        extra = {"open": {e: tuple(v) for e, v in events.items()}}
-        return PlayerState(rating, rank, s.games_total + played, s.fixed, extra)
+        if events is None:
+            kept = s.extra
+            if kept.keys() == {"open"} and all(type(v) is tuple for v in kept["open"].values()):
+                return kept
+            events = kept.get("open", {})
+        return {"open": {e: tuple(v) for e, v in events.items()}}
 
 
 def params_from(table: Table) -> Params:

@@ -16,9 +16,8 @@ Knows nothing of SGF or files; what a rating means is the rule set's business.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import pyarrow as pa
 
@@ -107,39 +106,54 @@ def replay(
     current = dict(state)
     member = functools.cache(roster.is_member)  # once per name, not once per name and period
     for label in prepared.labels[first:]:
-        rows = prepared.rows(label).to_pylist()
-        games = [_game(row, rules, roster, named.get(row["event_name"]), ranks) for row in rows]
+        games = _games(prepared.rows(label), rules, member, named, ranks)
         outcome = rules.rate_period(label, games, prepared.due.get(label, []), current)
         tables = period_tables(label, outcome, {g.game_id: g for g in games}, member, schemas)
         yield PeriodTables(label, tables, outcome.end)
         current = outcome.end
 
 
-def _game(
-    row: Mapping[str, Any], rules: RuleSet, roster: Roster, event: Event | None, ranks: dict[str, Rank | None]
-) -> Game:
+def _games(
+    rows: pa.Table,
+    rules: RuleSet,
+    member: Callable[[str], bool],
+    named: Mapping[str, Event | None],
+    ranks: dict[str, Rank | None],
+) -> list[Game]:
+    """The Game of each of ``rows`` (a period's counted rows: :meth:`Prepared.rows`), in order, read column
+    by column (not a dict per row); ``member`` tells a roster member, ``named`` holds the events by name."""
     rate_outsiders = not rules.validity.excludes("non_member")  # then visitors of inter-club events too
-    return Game(
-        game_id=row["game_id"],
-        seq=row["seq"],
-        date=row["date"],
-        black=row["black_player"],
-        white=row["white_player"],
-        winner=row["winner"],
-        speed=row["speed_used"],
-        black_rank=_rank(row["black_rank"], ranks),
-        white_rank=_rank(row["white_rank"], ranks),
-        black_rated=rate_outsiders or roster.is_member(row["black_player"]),
-        white_rated=rate_outsiders or roster.is_member(row["white_player"]),
-        handicap=row["handicap"] or 0,
-        komi=row["komi"],
-        event=event,
-        stage=row["stage"],
-        round=row["round"],
-        no_show="no_show" in row["notes"],
-        streak_reset=frozenset(row["resets"]),
-        closes_event=row["closes"],
-    )
+    names = ("game_id", "seq", "date", "black_player", "white_player", "winner", "speed_used",
+             "black_rank", "white_rank", "handicap", "komi", "event_name", "stage", "round", "notes",
+             "resets", "closes")  # fmt: skip
+    found = []
+    for values in zip(*(rows[name].to_pylist() for name in names), strict=True):
+        (game_id, seq, date, black, white, winner, speed, black_rank, white_rank, handicap, komi, event,
+         stage, round_, notes, resets, closes) = values  # fmt: skip
+        found.append(
+            Game(
+                game_id=game_id,
+                seq=seq,
+                date=date,
+                black=black,
+                white=white,
+                winner=winner,
+                speed=speed,
+                black_rank=_rank(black_rank, ranks),
+                white_rank=_rank(white_rank, ranks),
+                black_rated=rate_outsiders or member(black),
+                white_rated=rate_outsiders or member(white),
+                handicap=handicap or 0,
+                komi=komi,
+                event=named.get(event),
+                stage=stage,
+                round=round_,
+                no_show="no_show" in notes,
+                streak_reset=frozenset(resets),
+                closes_event=closes,
+            )
+        )
+    return found
 
 
 def _rank(text: str | None, ranks: dict[str, Rank | None]) -> Rank | None:

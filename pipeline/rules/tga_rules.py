@@ -16,6 +16,7 @@ games (:class:`Unit`) the estimates (:func:`estimated`) and the promotions each 
 from __future__ import annotations
 
 import functools
+import itertools
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -202,7 +203,9 @@ def kyu_award(group: str, rate: float) -> tuple[int, float] | None:
 @dataclass
 class Unit:
     """One event's games in a period (or the games in no event): each player's rank label and dan at
-    their first game in it (dan None: unknown) and, for the rated players, their last game."""
+    their first game in it (dan None: unknown) and, for the rated players, their last game. Each
+    player's games (``sides``) are indexed when first asked for (``indexed``: the games indexed so far),
+    not as games are added: the unit of the games in no event holds a year of games."""
 
     event: Event | None
     games: list[Game] = field(default_factory=list)
@@ -210,19 +213,23 @@ class Unit:
     dans: dict[str, int | None] = field(default_factory=dict)
     last: dict[str, str] = field(default_factory=dict)
     sides: dict[str, list[tuple[Game, str]]] = field(default_factory=dict)
+    indexed: int = 0
 
     def add(self, game: Game) -> None:
         """Append ``game`` (its players' labels and dans are entered by the caller)."""
         self.games.append(game)
-        sides = self.sides
-        for name, color in ((game.black, "B"), (game.white, "W")):
-            found = sides.get(name)
-            if found is None:
-                found = sides[name] = []
-            found.append((game, color))
 
     def played(self, name: str) -> list[tuple[Game, str]]:
         """``name``'s games in the unit with their colour, in order."""
+        if self.indexed < len(self.games):
+            sides = self.sides
+            for game in itertools.islice(self.games, self.indexed, None):
+                for player, color in ((game.black, "B"), (game.white, "W")):
+                    found = sides.get(player)
+                    if found is None:
+                        found = sides[player] = []
+                    found.append((game, color))
+            self.indexed = len(self.games)
         return self.sides.get(name, [])
 
     def standings(self) -> list[Standing]:
