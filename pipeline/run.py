@@ -204,7 +204,10 @@ def _rated(
         start = state.load_standings(previous.path, labels[begin - 1]) if begin and previous.path else {}
         writer = PartitionWriter(generation, previous, labels[:first], schemas_of(plan_.rules))
         gc.freeze()  # the objects so far are never garbage: the collector skips them (2-3 us a game less)
-        standings = writer.replay(prepared, plan_, begin, first, start)
+        try:
+            standings = writer.replay(prepared, plan_, begin, first, start)
+        finally:
+            gc.unfreeze()  # a caller that runs again (a test, a notebook) collects them as before
     empty = writer.finish(labels)
     touched = {label[:4] for label in labels[first:]}
     touched |= {label[:4] for label, _ in (previous.index.periods[first:] if previous.index else [])}
