@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 OVERALL = "overall"
 #: The columns of :func:`players`, in order.
@@ -129,6 +128,8 @@ def kendall_tau(place_a: pd.Series, place_b: pd.Series) -> float:
     """Kendall's τ-b of two rankings of the same players (NaN for fewer than two, or no variation)."""
     if len(place_a) < 2:
         return float("nan")
+    from scipy import stats  # here, not at import: scipy.stats takes 0.5 s, and every command imports us
+
     return float(stats.kendalltau(place_a.to_numpy(), place_b.to_numpy()).statistic)
 
 
