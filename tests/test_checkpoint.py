@@ -3,6 +3,7 @@ run parses only the files not yet kept, and its table equals a run's from scratc
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import subprocess
@@ -17,6 +18,7 @@ import pytest
 from sgfmake import sgf
 
 from pipeline.ingest import IngestOptions, Interrupted, cache, ingest, workers
+from pipeline.ingest.shelf import MANIFEST, SHELF
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = 10
@@ -188,3 +190,16 @@ def test_a_stop_signal_to_ratings_run_exits_130_saying_how_many_files_are_kept(
     )
     assert found, text
     assert len(cached_files(tmp_path / "out")) == int(found.group(1))
+
+
+def test_an_interrupted_ingest_leaves_no_listing_for_the_next_run_to_trust(raw: Path, tmp_path: Path) -> None:
+    ingest(raw, tmp_path / "out", IngestOptions(workers=1))
+    (raw / "late.sgf").write_text(sgf("X", "Y", "B+R", "2024-05-30"), encoding="utf-8")
+    with pytest.raises(Interrupted):
+        ingest(raw, tmp_path / "out", IngestOptions(workers=1, progress=stop_after(1)))
+    manifest = json.loads((tmp_path / "out" / SHELF / MANIFEST).read_text(encoding="utf-8"))
+    assert manifest["listing"] is None
+    (raw / "late.sgf").unlink()
+    assert ingest(raw, tmp_path / "out", IngestOptions(workers=1)).games.equals(
+        from_scratch(raw, tmp_path / "new")
+    )

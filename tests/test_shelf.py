@@ -101,3 +101,29 @@ def test_a_month_of_many_parts_is_merged_into_one_at_the_save(
     shelf.save()
     assert {len(shelf.parts[m]) for m in many} == {1}
     assert _sorted(shelf.read(shelf.months())).equals(_sorted(rows))
+
+
+def test_a_run_over_the_very_files_of_the_last_one_reads_no_cached_keys(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = ingest(ROOT / "data" / "raw", tmp_path, IngestOptions(workers=1))
+
+    def refuse(self: Shelf) -> pa.Table:
+        raise AssertionError("the cache's keys were read although no file changed")
+
+    monkeypatch.setattr(Shelf, "keys", refuse)
+    again = ingest(ROOT / "data" / "raw", tmp_path, IngestOptions(workers=1))
+    assert (again.parsed, again.files, again.digest) == (0, first.files, first.digest)
+    assert again.games.equals(first.games)
+
+
+def test_a_part_unreadable_when_the_keys_are_read_empties_the_shelf(rows: pa.Table, tmp_path: Path) -> None:
+    shelf = Shelf.open(tmp_path, "v1")
+    shelf.add(rows)
+    shelf.save()
+    part = next((tmp_path / SHELF).glob("*/*.parquet"))
+    data = bytearray(part.read_bytes())
+    data[4:2000] = b"\xff" * 1996  # the pages, not the footer: opening still works
+    part.write_bytes(bytes(data))
+    again = Shelf.open(tmp_path, "v1")
+    assert again.keys().num_rows == 0 and again.months() == []

@@ -124,23 +124,37 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
     options = options or IngestOptions()
     started = time.perf_counter()
     shelf = Shelf.open(out, cache.parser_version())
-    keys = shelf.keys()  # first: unchanged archives are then not opened to list their members
     folder = raw.absolute() if options.scheduler else raw  # a worker elsewhere has no working dir of ours
-    files = discover(folder, cache.known(keys))
-    reuse = cache.reusable(keys, files)
-    dropped = keys.filter(pc.invert(reuse.keep))
-    shelf.drop(pc.unique(dropped["source_path"]), pc.unique(dropped["month"]).cast(pa.string()).to_pylist())
-    del keys, dropped
+    files = discover(folder, cache.known(shelf.keys))  # the keys are read only if there are archives
+    listed = cache.listing_digest(files)
+    if shelf.listing == listed and shelf.files is not None:  # the very files of the last save
+        digest = _digest(listed, CACHE.empty_table())
+        seconds = time.perf_counter() - started
+        return IngestResult(
+            Games(shelf, options.speed_threshold_s), shelf.files, 0, shelf.files, seconds, digest
+        )
+    shelf.listing = None  # until this run has parsed every file it must
+    reuse = cache.reusable(shelf.keys(), files)
+    _drop(shelf, reuse.keep)
     if options.on_start:
         options.on_start(len(reuse.todo))
     again = _parse(reuse.todo, shelf, options)
-    if shelf.changed or not shelf.saved():
-        shelf.save()
     found = len(files) - sum(f.member is UNLISTED for f in files) + reuse.members
+    if not again.num_rows:  # no file to read again next time: the next run may skip the comparison
+        shelf.listing, shelf.files = listed, found
+    shelf.save()
     digest = _digest(reuse.digest, again)
     games = Games(shelf, options.speed_threshold_s)
     parsed = len(reuse.todo)
     return IngestResult(games, found, parsed, found - parsed, time.perf_counter() - started, digest)
+
+
+def _drop(shelf: Shelf, keep: pa.Array) -> None:
+    """Remove from ``shelf`` the rows ``keep`` (a mask over its keys) does not keep."""
+    dropped = shelf.keys().filter(pc.invert(keep))
+    if dropped.num_rows:
+        months = pc.unique(dropped["month"]).cast(pa.string()).to_pylist()
+        shelf.drop(pc.unique(dropped["source_path"]), months)
 
 
 def _parse(todo: list[FileEntry], shelf: Shelf, options: IngestOptions) -> pa.Table:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -149,14 +150,24 @@ def _digest(listing: pa.Table) -> str:
     return digest.hexdigest()
 
 
-def known(keys: pa.Table | None) -> Known:
+def listing_digest(files: list[FileEntry]) -> str:
+    """The digest of the keys of ``files`` (discovered, in order): :attr:`Reuse.digest` without the
+    comparison, for a run to see at once that nothing changed."""
+    return _digest(_listing(files))
+
+
+def known(keys: pa.Table | Callable[[], pa.Table] | None) -> Known:
     """The :data:`~pipeline.ingest.discover.Known` of the cache's ``keys``: for each archive file whose
     cached rows carry its current ``stat``, none of a :data:`RETRIED` kind, one entry standing for all
     its members (``member`` :data:`~pipeline.ingest.archives.UNLISTED`); no worker reads it."""
     return functools.partial(_known, keys)
 
 
-def _known(keys: pa.Table | None, found: list[FileEntry]) -> dict[str, list[FileEntry]]:
+def _known(
+    keys: pa.Table | Callable[[], pa.Table] | None, found: list[FileEntry]
+) -> dict[str, list[FileEntry]]:
+    if callable(keys):
+        keys = keys() if found else None  # read only when there is an archive to look for
     if keys is None or not keys.num_rows:
         return {}
     again = retried(keys).to_numpy(zero_copy_only=False)

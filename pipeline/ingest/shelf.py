@@ -59,22 +59,38 @@ class Shelf:
         self.garbage: list[Path] = []  # parts no longer named, removed after the next save
         self.changed = False
         self._keys: pa.Table | None = None  # read once, before the run changes anything
+        #: The digest of the discovered files whose rows the shelf holds, all of them and nothing
+        #: else (None: unknown, e.g. during a run that changes it), and how many files that was.
+        self.listing: str | None = None
+        self.files: int | None = None
 
     @classmethod
     def open(cls, out: Path, version: str) -> Shelf:
-        """The shelf in ``out``: empty when there is none, it is damaged (a part missing or unreadable)
-        or another parser wrote it (its files are then removed at the first save). Parts its manifest
-        does not name are removed at the first save."""
+        """The shelf in ``out``: empty when there is none, it is damaged (a part missing, or its footer
+        unreadable) or another parser wrote it (its files are then removed at the first save). Parts its
+        manifest does not name are removed at the first save."""
         root = out / SHELF
         try:
             manifest = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
-            parts = {str(m): [str(p) for p in names] for m, names in manifest["parts"].items()}
-            shelf = cls(out, version, parts if manifest["parser_version"] == version else {})
-            shelf.keys()  # reads every part's key columns: a damaged part fails here, not in a reader
+            same = manifest["parser_version"] == version
+            parts = (
+                {str(m): [str(p) for p in names] for m, names in manifest["parts"].items()} if same else {}
+            )
+            for month, names in parts.items():
+                for name in names:
+                    pq.read_metadata(root / month / name)  # a damaged part fails here, not in a reader
+            shelf = cls(out, version, parts)
+            if same and isinstance(manifest.get("listing"), str) and isinstance(manifest.get("files"), int):
+                shelf.listing, shelf.files = manifest["listing"], manifest["files"]
         except (OSError, ValueError, KeyError, TypeError, AttributeError, pa.ArrowException):
             shelf = cls(out, version, {})  # a damaged cache costs a full parse, never the run
         shelf._collect_strays()
         return shelf
+
+    def reset(self) -> None:
+        """Forget every row (a damaged part found late): the run parses every file again."""
+        self.garbage += [self.root / m / p for m, names in self.parts.items() for p in names]
+        self.parts, self._keys, self.listing, self.files, self.changed = {}, None, None, None, True
 
     def _collect_strays(self) -> None:
         """Mark for removal the parts no manifest names, and the cache file of versions before the shelf."""
@@ -93,9 +109,14 @@ class Shelf:
         return sorted({*self.parts, *self.buffer})
 
     def keys(self) -> pa.Table:
-        """The :data:`KEYS` columns of every row on the shelf (written parts only), and ``month``."""
+        """The :data:`KEYS` columns of every row on the shelf (written parts only), and ``month``; a
+        part that cannot be read empties the shelf (:meth:`reset`)."""
         if self._keys is None:
-            self._keys = self._read_keys()
+            try:
+                self._keys = self._read_keys()
+            except (OSError, pa.ArrowException):
+                self.reset()
+                self._keys = self._read_keys()
         return self._keys
 
     def _read_keys(self) -> pa.Table:
@@ -123,7 +144,7 @@ class Shelf:
         for month in pc.unique(keys).to_pylist():
             self.buffer.setdefault(month, []).append(table.filter(pc.equal(keys, month)))
         self.buffered += table.num_rows
-        self.changed = True
+        self.changed, self.listing = True, None
         if self.buffered >= FLUSH_ROWS:
             self.flush()
 
@@ -140,7 +161,7 @@ class Shelf:
             if month in self.parts:
                 table = self._parts_of(month)
                 self._replace(month, table.filter(pc.invert(pc.is_in(table["source_path"], value_set=paths))))
-                self.changed = True
+                self.changed, self.listing = True, None
 
     def save(self) -> None:
         """Write the buffer, merge months of many parts, then the manifest (atomically); remove the parts
@@ -149,7 +170,8 @@ class Shelf:
         for month, names in list(self.parts.items()):
             if len(names) > COMPACT_PARTS:
                 self._replace(month, self._parts_of(month))
-        manifest = {"parser_version": self.version, "parts": self.parts}
+        manifest: dict[str, object] = {"parser_version": self.version, "parts": self.parts}
+        manifest |= {"listing": self.listing, "files": self.files}
         self.root.mkdir(parents=True, exist_ok=True)
         store.write_json(manifest, self.root / MANIFEST)
         for path in self.garbage:
@@ -198,7 +220,6 @@ def load(out: Path, version: str) -> pa.Table | None:
 def replace(table: pa.Table, out: Path, version: str) -> None:
     """Make ``table`` (schema CACHE) the whole shelf in ``out``."""
     shelf = Shelf.open(out, version)
-    for month in list(shelf.parts):
-        shelf.garbage += [shelf.root / month / p for p in shelf.parts.pop(month)]
+    shelf.reset()
     shelf.add(table)
     shelf.save()
