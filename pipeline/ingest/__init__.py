@@ -126,7 +126,8 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
     shelf = Shelf.open(out, cache.parser_version())
     folder = raw.absolute() if options.scheduler else raw  # a worker elsewhere has no working dir of ours
     files = discover(folder, cache.known(shelf.keys))  # the keys are read only if there are archives
-    listed = cache.listing_digest(files)
+    listing = cache.listing_of(files)
+    listed = cache.listing_digest(listing)
     if shelf.listing == listed and shelf.files is not None:  # the very files of the last save
         digest = _digest(listed, CACHE.empty_table())
         seconds = time.perf_counter() - started
@@ -134,7 +135,8 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
             Games(shelf, options.speed_threshold_s), shelf.files, 0, shelf.files, seconds, digest
         )
     shelf.listing = None  # until this run has parsed every file it must
-    reuse = cache.reusable(shelf.keys(), files)
+    reuse = cache.reusable(shelf.keys(), files, listing)
+    del listing
     _drop(shelf, reuse.keep)
     if options.on_start:
         options.on_start(len(reuse.todo))
@@ -143,7 +145,7 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
     if not again.num_rows:  # no file to read again next time: the next run may skip the comparison
         shelf.listing, shelf.files = listed, found
     shelf.save()
-    digest = _digest(reuse.digest, again)
+    digest = _digest(listed, again)
     games = Games(shelf, options.speed_threshold_s)
     parsed = len(reuse.todo)
     return IngestResult(games, found, parsed, found - parsed, time.perf_counter() - started, digest)

@@ -60,15 +60,14 @@ def save(table: pa.Table, out: Path) -> None:
 class Reuse:
     """What a run reuses of the cache: ``keep``, a mask over the cache's key rows (the rows kept);
     ``todo``, the discovered entries to parse (in order); ``members``, the files (archive members)
-    behind the unchanged archives' single entries; ``digest``, of every discovered entry's key."""
+    behind the unchanged archives' single entries."""
 
     keep: pa.Array
     todo: list[FileEntry]
     members: int
-    digest: str
 
 
-def reusable(keys: pa.Table, files: list[FileEntry]) -> Reuse:
+def reusable(keys: pa.Table, files: list[FileEntry], listed: pa.Table | None = None) -> Reuse:
     """Which cached rows (``keys``: :data:`~pipeline.ingest.shelf.KEYS` columns) and files to reuse.
 
     A row is kept when its file's key is a discovered file's (or it belongs to an unchanged archive's
@@ -78,8 +77,7 @@ def reusable(keys: pa.Table, files: list[FileEntry]) -> Reuse:
     are compared as numbers: at 10^6 files this holds a third of the memory that joining each side's
     key into one string did.
     """
-    listing = _listing(files)
-    digest = _digest(listing)
+    listing = listing_of(files) if listed is None else listed  # (the caller's, when it has one)
     whole = [f for f in files if f.member is UNLISTED]
     plain = [f for f in files if f.member is not UNLISTED]
     if whole:
@@ -97,14 +95,14 @@ def reusable(keys: pa.Table, files: list[FileEntry]) -> Reuse:
     todo = [f for f, have in zip(plain, found, strict=True) if not have]
     first_rows = pc.equal(keys["game_index"], 0).to_numpy(zero_copy_only=False)  # one row per file
     members = int((archived & first_rows).sum())
-    return Reuse(pa.array(keep), todo, members, digest)
+    return Reuse(pa.array(keep), todo, members)
 
 
-#: The columns of :func:`_listing`: a discovered entry's key (:meth:`FileEntry.key`), as columns.
+#: The columns of :func:`listing_of`: a discovered entry's key (:meth:`FileEntry.key`), as columns.
 _LISTED = ("rel", "file_size", "file_mtime_ns", "file_inode", "file_ctime_ns", "error_kind", "parse_error")
 
 
-def _listing(files: list[FileEntry]) -> pa.Table:
+def listing_of(files: list[FileEntry]) -> pa.Table:
     """The key of each of ``files`` as columns :data:`_LISTED` (``error_kind``/``parse_error`` only
     for an entry discovery flagged, whose key they are part of)."""
     flagged = any(f.size < 0 for f in files)
@@ -140,20 +138,15 @@ def _same(rows: pa.Table, listing: pa.Table, where: pa.Array) -> np.ndarray[Any,
     return same
 
 
-def _digest(listing: pa.Table) -> str:
-    """A digest of ``listing``'s values, in order (each column's buffers)."""
+def listing_digest(listing: pa.Table) -> str:
+    """A digest of a :func:`listing_of`'s values, in order (each column's buffers): equal for the same
+    files with the same keys, so a run sees at once that nothing changed."""
     digest = hashlib.blake2b(digest_size=16)
     for column in listing.columns:
         for chunk in column.chunks:
             for buffer in chunk.buffers():
                 digest.update(memoryview(buffer) if buffer is not None else b"\0")
     return digest.hexdigest()
-
-
-def listing_digest(files: list[FileEntry]) -> str:
-    """The digest of the keys of ``files`` (discovered, in order): :attr:`Reuse.digest` without the
-    comparison, for a run to see at once that nothing changed."""
-    return _digest(_listing(files))
 
 
 def known(keys: pa.Table | Callable[[], pa.Table] | None) -> Known:

@@ -57,7 +57,6 @@ class Shelf:
         self.buffer: dict[str, list[pa.Table]] = {}
         self.buffered = 0
         self.garbage: list[Path] = []  # parts no longer named, removed after the next save
-        self.changed = False
         self._keys: pa.Table | None = None  # read once, before the run changes anything
         #: The digest of the discovered files whose rows the shelf holds, all of them and nothing
         #: else (None: unknown, e.g. during a run that changes it), and how many files that was.
@@ -90,7 +89,7 @@ class Shelf:
     def reset(self) -> None:
         """Forget every row (a damaged part found late): the run parses every file again."""
         self.garbage += [self.root / m / p for m, names in self.parts.items() for p in names]
-        self.parts, self._keys, self.listing, self.files, self.changed = {}, None, None, None, True
+        self.parts, self._keys, self.listing, self.files = {}, None, None, None
 
     def _collect_strays(self) -> None:
         """Mark for removal the parts no manifest names, and the cache file of versions before the shelf."""
@@ -99,10 +98,6 @@ class Shelf:
             self.garbage += [p for p in self.root.glob("*/*.parquet") if p not in named]
         if (self.root.parent / "ingest.parquet").exists():
             self.garbage.append(self.root.parent / "ingest.parquet")
-
-    def saved(self) -> bool:
-        """Whether a manifest of this shelf is on disk (False for a new or replaced one)."""
-        return (self.root / MANIFEST).is_file() and not self.garbage
 
     def months(self) -> list[str]:
         """The months with rows (``YYYY-MM`` or ``undated``), buffered rows included."""
@@ -144,7 +139,7 @@ class Shelf:
         for month in pc.unique(keys).to_pylist():
             self.buffer.setdefault(month, []).append(table.filter(pc.equal(keys, month)))
         self.buffered += table.num_rows
-        self.changed, self.listing = True, None
+        self.listing = None
         if self.buffered >= FLUSH_ROWS:
             self.flush()
 
@@ -161,7 +156,7 @@ class Shelf:
             if month in self.parts:
                 table = self._parts_of(month)
                 self._replace(month, table.filter(pc.invert(pc.is_in(table["source_path"], value_set=paths))))
-                self.changed, self.listing = True, None
+                self.listing = None
 
     def save(self) -> None:
         """Write the buffer, merge months of many parts, then the manifest (atomically); remove the parts
@@ -176,7 +171,7 @@ class Shelf:
         store.write_json(manifest, self.root / MANIFEST)
         for path in self.garbage:
             path.unlink(missing_ok=True)
-        self.garbage, self.changed = [], False
+        self.garbage = []
 
     def _parts_of(self, month: str) -> pa.Table:
         parts = [self._read(month, p, CACHE.names) for p in self.parts[month]]
