@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +31,7 @@ import pyarrow.compute as pc
 from pipeline.ingest import cache
 from pipeline.ingest.archives import UNLISTED
 from pipeline.ingest.cache import parser_version
-from pipeline.ingest.discover import FileEntry, IngestError, discover
+from pipeline.ingest.discover import DEFERRED, FileEntry, IngestError, discover, expand
 from pipeline.ingest.schema import CACHE, GAMES_INGEST
 from pipeline.ingest.shelf import Shelf
 from pipeline.ingest.workers import Batches, Progress, parse_all
@@ -57,7 +57,9 @@ class IngestOptions:
     gives a row with ``error_kind`` ``timeout`` and the run goes on. 0 turns the budget off.
     ``scheduler``: the address of a Dask scheduler (``tcp://HOST:8786``) to parse on its cluster instead
     of local processes (:mod:`~pipeline.ingest.cluster`). ``checkpoint_s``: seconds between two
-    checkpoints of the cache while parsing (0: after every batch).
+    checkpoints of the cache while parsing (0: after every batch). ``on_start`` is given the number of
+    files to parse before the first, and a larger number each time an archive read for the first time
+    is listed (an archive's members are listed when its turn comes, never all at once).
     """
 
     workers: int | None = None
@@ -125,7 +127,7 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
     started = time.perf_counter()
     shelf = Shelf.open(out, cache.parser_version())
     folder = raw.absolute() if options.scheduler else raw  # a worker elsewhere has no working dir of ours
-    files = discover(folder, cache.known(shelf.keys))  # the keys are read only if there are archives
+    files = discover(folder, cache.known(shelf.keys), defer=True)  # keys read only if there are archives
     listing = cache.listing_of(files)
     listed = cache.listing_digest(listing)
     if shelf.listing == listed and shelf.files is not None:  # the very files of the last save
@@ -138,16 +140,15 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
     reuse = cache.reusable(shelf.keys(), files, listing)
     del listing
     _drop(shelf, reuse.keep)
-    if options.on_start:
-        options.on_start(len(reuse.todo))
-    again = _parse(reuse.todo, shelf, options)
-    found = len(files) - sum(f.member is UNLISTED for f in files) + reuse.members
+    todo = _Todo(reuse.todo, options.on_start)
+    again = _parse(todo, shelf, options)
+    found = len(files) - sum(f.member is UNLISTED for f in files) + reuse.members + todo.members
     if not again.num_rows:  # no file to read again next time: the next run may skip the comparison
         shelf.listing, shelf.files = listed, found
     shelf.save()
     digest = _digest(listed, again)
     games = Games(shelf, options.speed_threshold_s)
-    parsed = len(reuse.todo)
+    parsed = todo.total
     return IngestResult(games, found, parsed, found - parsed, time.perf_counter() - started, digest)
 
 
@@ -159,7 +160,30 @@ def _drop(shelf: Shelf, keep: pa.Array) -> None:
         shelf.drop(pc.unique(dropped["source_path"]), months)
 
 
-def _parse(todo: list[FileEntry], shelf: Shelf, options: IngestOptions) -> pa.Table:
+class _Todo:
+    """The entries to parse, in order, a deferred archive's (:data:`~pipeline.ingest.discover.DEFERRED`)
+    listed when its turn comes: ``total`` entries so far, ``members`` more than ``todo`` held.
+    ``on_start`` is told the total at the start and again whenever an archive's listing adds to it."""
+
+    def __init__(self, todo: list[FileEntry], on_start: Callable[[int], None] | None) -> None:
+        self.todo, self.on_start, self.total, self.members = todo, on_start, len(todo), 0
+        if on_start:
+            on_start(self.total)
+
+    def __iter__(self) -> Iterator[FileEntry]:
+        for entry in self.todo:
+            if entry.member is not DEFERRED:
+                yield entry
+                continue
+            members = expand(entry)
+            self.members += len(members) - 1
+            self.total += len(members) - 1
+            if self.on_start:
+                self.on_start(self.total)
+            yield from members
+
+
+def _parse(todo: Iterable[FileEntry], shelf: Shelf, options: IngestOptions) -> pa.Table:
     """Parse ``todo`` in batches onto ``shelf``, saved every ``options.checkpoint_s`` and on Ctrl-C;
     returns the rows of :data:`~pipeline.ingest.cache.RETRIED` kinds (read again every run). Raises
     :class:`Interrupted` for a KeyboardInterrupt."""
@@ -189,7 +213,7 @@ def _digest(keys: str, again: pa.Table) -> str:
     return hashlib.blake2b(f"{keys}\0{rows!r}".encode(errors="surrogateescape"), digest_size=16).hexdigest()
 
 
-def _batches(todo: list[FileEntry], options: IngestOptions) -> Batches:
+def _batches(todo: Iterable[FileEntry], options: IngestOptions) -> Batches:
     if options.scheduler:
         from pipeline.ingest import cluster  # imports dask only when asked to
 

@@ -14,6 +14,7 @@ or kept.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 from collections.abc import Callable
@@ -152,28 +153,26 @@ def listing_digest(listing: pa.Table) -> str:
 def known(keys: pa.Table | Callable[[], pa.Table] | None) -> Known:
     """The :data:`~pipeline.ingest.discover.Known` of the cache's ``keys``: for each archive file whose
     cached rows carry its current ``stat``, none of a :data:`RETRIED` kind, one entry standing for all
-    its members (``member`` :data:`~pipeline.ingest.archives.UNLISTED`); no worker reads it."""
+    its members (``member`` :data:`~pipeline.ingest.archives.UNLISTED`); no worker reads it. An archive
+    whose rows carry its ``stat`` but some of a RETRIED kind maps to None: it is listed, and its
+    members are compared one by one."""
     return functools.partial(_known, keys)
 
 
 def _known(
     keys: pa.Table | Callable[[], pa.Table] | None, found: list[FileEntry]
-) -> dict[str, list[FileEntry]]:
+) -> dict[str, list[FileEntry] | None]:
     if callable(keys):
         keys = keys() if found else None  # read only when there is an archive to look for
     if keys is None or not keys.num_rows:
         return {}
     again = retried(keys).to_numpy(zero_copy_only=False)
-    entries = {}
+    entries: dict[str, list[FileEntry] | None] = {}
     for archive in found:
         mine = _of_archives(keys, [archive])
-        if mine.any() and not (mine & again).any():
-            a = archive
-            entries[a.rel] = [
-                FileEntry(
-                    a.path, a.rel, a.size, a.mtime_ns, a.name_bytes, None, None, a.inode, a.ctime_ns, UNLISTED
-                )
-            ]
+        if mine.any():
+            whole = dataclasses.replace(archive, error_kind=None, error=None, member=UNLISTED)
+            entries[archive.rel] = None if (mine & again).any() else [whole]
     return entries
 
 

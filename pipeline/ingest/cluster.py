@@ -21,9 +21,10 @@ Knows nothing of the cache, of what the files hold, or of how to start a cluster
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 import pyarrow as pa
@@ -41,7 +42,7 @@ CONNECT_TIMEOUT_S = 30.0
 _KEPT = "nothing to rate; the previous output is kept"
 
 
-def parse_on_cluster(todo: list[FileEntry], address: str, file_timeout_s: float = 10.0) -> Batches:
+def parse_on_cluster(todo: Iterable[FileEntry], address: str, file_timeout_s: float = 10.0) -> Batches:
     """Each batch of ``todo`` with its table (schema CACHE), in order, parsed on the cluster of the
     scheduler at ``address``; nothing is asked of the cluster when ``todo`` is empty.
 
@@ -50,13 +51,14 @@ def parse_on_cluster(todo: list[FileEntry], address: str, file_timeout_s: float 
     has no worker, a worker does not see the files or runs another parser, or a task fails otherwise
     than by its worker dying.
     """
-    batches = [todo[i : i + workers.BATCH] for i in range(0, len(todo), workers.BATCH)]
-    if not batches:
+    batches = workers.chunks(todo, workers.BATCH)
+    first = next(batches, None)
+    if first is None:
         return
     client = _connect(address)
     try:
-        _check_workers(client, address, next((e.path for e in todo if e.error_kind is None), None))
-        yield from _ordered(client, address, batches, file_timeout_s)
+        _check_workers(client, address, next((e.path for e in first if e.error_kind is None), None))
+        yield from _ordered(client, address, itertools.chain([first], batches), file_timeout_s)
     finally:
         client.close()  # type: ignore[no-untyped-call]
 
@@ -107,7 +109,9 @@ def worker_view(path: str | None) -> tuple[bool, str]:
     return path is None or os.path.exists(path), parser_version()
 
 
-def _ordered(client: Client, address: str, batches: list[list[FileEntry]], file_timeout_s: float) -> Batches:
+def _ordered(
+    client: Client, address: str, batches: Iterable[list[FileEntry]], file_timeout_s: float
+) -> Batches:
     """The batches with their tables, in order, at most two a worker thread handed out at a time."""
     window = 2 * max(sum(client.nthreads().values()), 1)  # type: ignore[no-untyped-call]
     waiting = iter(batches)

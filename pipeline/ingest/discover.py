@@ -32,6 +32,7 @@ archive beside it (``a.zip!b.sgf`` next to ``a.zip`` holding ``b.sgf``) shares t
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import heapq
 import operator
@@ -107,19 +108,25 @@ class FileEntry:
 #: The cache columns that make up :meth:`FileEntry.key`, in its order (then error_kind, parse_error).
 KEY_COLUMNS = ("source_path", "file_size", "file_mtime_ns", "file_inode", "file_ctime_ns")
 
-#: Given the entries of archive files (their own ``stat``), the entries each gave when it was cached,
-#: by the archive's ``rel``, for those whose key is unchanged (:func:`pipeline.ingest.cache.known`).
-Known = Callable[[list[FileEntry]], dict[str, list[FileEntry]]]
+#: Given the entries of archive files (their own ``stat``), by the archive's ``rel``: the entries each
+#: gave when it was cached, for those whose key is unchanged (:func:`pipeline.ingest.cache.known`), or
+#: None for one that has cached rows to compare member by member (it is listed at once).
+Known = Callable[[list[FileEntry]], dict[str, list[FileEntry] | None]]
+
+#: The member of an archive's own entry whose listing :func:`discover` left to :func:`expand`.
+DEFERRED = Member("", -2, "", -1)
 
 
-def discover(raw: Path, known: Known | None = None) -> list[FileEntry]:
+def discover(raw: Path, known: Known | None = None, defer: bool = False) -> list[FileEntry]:
     """Every entry under ``raw`` (recursively, following links; see the module), sorted by ``rel``
     but for the members of an archive, which come in the archive's order where it sorts.
 
     ``known`` gives the entries of unchanged archives, which are then not opened (None: list every
-    archive). Raises :class:`IngestError` if ``raw`` does not exist, is not a folder or cannot be
-    listed, or if it holds no file (an entry that is not a file, such as an unreadable sub-folder, does
-    not count; an archive does).
+    archive). With ``defer``, an archive with no cached rows is not listed either: it gives one entry of
+    member :data:`DEFERRED`, for the caller to :func:`expand` when its turn comes (so that the members
+    of millions are never all held at once). Raises :class:`IngestError` if ``raw`` does not exist, is
+    not a folder or cannot be listed, or if it holds no file (an entry that is not a file, such as an
+    unreadable sub-folder, does not count; an archive does).
     """
     walk = _Walk(_path_limit(raw))
     walk.run(raw)
@@ -128,20 +135,30 @@ def discover(raw: Path, known: Known | None = None) -> list[FileEntry]:
     walk.found.sort(key=operator.attrgetter("rel"))  # in place: no second list of 10^6 entries
     if not walk.archives:
         return walk.found
-    blocks = sorted(_archive_blocks(walk.archives, known), key=operator.itemgetter(0))
+    blocks = sorted(_archive_blocks(walk.archives, known, defer), key=operator.itemgetter(0))
     files = ((e.rel, [e]) for e in walk.found)
     return [entry for _, block in heapq.merge(files, blocks, key=operator.itemgetter(0)) for entry in block]
 
 
+def expand(archive: FileEntry) -> list[FileEntry]:
+    """The entries of the archive whose entry (member :data:`DEFERRED`) :func:`discover` gave: one per
+    member, or its own flagged entry when it is empty or damaged (as :func:`discover` lists it)."""
+    raw_rel = archive.name_bytes if archive.name_bytes is not None else archive.rel.replace("\\\\", "\\")
+    plain = dataclasses.replace(archive, member=None)
+    return _members(plain, os.fsencode(raw_rel), archives.listing(archive.path, archive.size))
+
+
 def _archive_blocks(
-    found: list[tuple[FileEntry, bytes]], known: Known | None
+    found: list[tuple[FileEntry, bytes]], known: Known | None, defer: bool
 ) -> list[tuple[str, list[FileEntry]]]:
-    """Each archive's rel and entries: its cached ones (``known``) or those of its listing."""
+    """Each archive's rel and entries: its cached ones (``known``), a deferred one, or its listing."""
     cached = known([archive for archive, _ in found]) if known and found else {}
     blocks = []
     for archive, raw_rel in found:
         entries = cached.get(archive.rel)
-        if entries is None:
+        if entries is None and defer and archive.rel not in cached:
+            entries = [dataclasses.replace(archive, member=DEFERRED)]
+        elif entries is None:
             entries = _members(archive, raw_rel, archives.listing(archive.path, archive.size))
         blocks.append((archive.rel, entries))
     return blocks

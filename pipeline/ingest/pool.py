@@ -20,7 +20,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing, suppress
 from multiprocessing import connection, get_context
 from typing import Generic, TypeVar, cast
@@ -28,6 +28,7 @@ from typing import Generic, TypeVar, cast
 #: Seconds between two looks of a worker at its parent (the fallback where the kernel does not help).
 WATCH_INTERVAL_S = 1.0
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+_END = object()  # the end of the items
 A = TypeVar("A")
 R = TypeVar("R")
 
@@ -54,14 +55,16 @@ class WorkerDied(Exception):
 
 
 def ordered_map(
-    function: Callable[[A], R], items: Sequence[A], processes: int
+    function: Callable[[A], R], items: Iterable[A], processes: int
 ) -> Generator[R | WorkerDied, None, None]:
     """``function(item)`` for each of ``items``, in order, run in ``processes`` forked worker processes.
 
-    An item whose worker died gives :class:`WorkerDied` (the others go on; a fresh worker is started).
-    At most ``4 × processes`` items are handed out beyond the one to be given next, so few results wait
-    for their turn. Raises what ``function`` raised in a worker (pickled back). The workers ignore SIGINT
-    (the caller decides), end with the caller, and are killed when the iterator is closed.
+    ``items`` is read as the workers need them, never ahead of the window below: a generator of
+    millions of items is never held. An item whose worker died gives :class:`WorkerDied` (the others
+    go on; a fresh worker is started). At most ``4 × processes`` items are handed out beyond the one
+    to be given next, so few results wait for their turn. Raises what ``function`` raised in a worker
+    (pickled back). The workers ignore SIGINT (the caller decides), end with the caller, and are
+    killed when the iterator is closed.
     """
     pool = _Pool(function, processes)
     try:
@@ -107,25 +110,33 @@ class _Pool(Generic[A, R]):
         self.function = function
         self.workers = [_Worker(function) for _ in range(processes)]
 
-    def results(self, items: Sequence[A], ahead: int) -> Iterator[R | WorkerDied]:
+    def results(self, items: Iterable[A], ahead: int) -> Iterator[R | WorkerDied]:
         done: dict[int, R | WorkerDied] = {}
-        sent = 0
-        for position in range(len(items)):
+        source, sent, position = iter(items), 0, 0
+        while True:
             while position not in done:
-                sent = self._hand_out(items, sent, min(len(items), position + 1 + ahead), done)
+                sent = self._hand_out(source, sent, position + 1 + ahead, done)
+                if position >= sent:  # every item was handed out and given back
+                    return
                 if position not in done:
                     self._receive(done)
             yield done.pop(position)
+            position += 1
 
-    def _hand_out(self, items: Sequence[A], sent: int, limit: int, done: dict[int, R | WorkerDied]) -> int:
+    def _hand_out(self, source: Iterator[A], sent: int, limit: int, done: dict[int, R | WorkerDied]) -> int:
+        """Hand items of ``source`` to idle workers while fewer than ``limit`` are out; the new count."""
         for i, worker in enumerate(self.workers):
-            if sent < limit and worker.task is None:
-                try:
-                    worker.conn.send(items[sent])
-                    worker.task = sent
-                except OSError:  # it had ended while idle: its item is given to the caller to sort out
-                    done[sent] = self._replace(i)
-                sent += 1
+            if sent >= limit or worker.task is not None:
+                continue
+            item = next(source, _END)
+            if item is _END:
+                return sent
+            try:
+                worker.conn.send(item)
+                worker.task = sent
+            except OSError:  # it had ended while idle: its item is given to the caller to sort out
+                done[sent] = self._replace(i)
+            sent += 1
         return sent
 
     def _receive(self, done: dict[int, R | WorkerDied]) -> None:

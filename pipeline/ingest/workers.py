@@ -25,8 +25,10 @@ that kills it.
 from __future__ import annotations
 
 import functools
+import itertools
 import os
-from collections.abc import Callable, Generator
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing
 
 import pyarrow as pa
@@ -43,24 +45,43 @@ Progress = Callable[[int], None]
 Batches = Generator[tuple[list[FileEntry], pa.Table], None, None]
 
 
-def parse_all(todo: list[FileEntry], workers: int | None, file_timeout_s: float = 10.0) -> Batches:
+def parse_all(todo: Iterable[FileEntry], workers: int | None, file_timeout_s: float = 10.0) -> Batches:
     """Each batch of ``todo`` (:data:`BATCH` files, in order) with its table (schema CACHE), in order,
     parsed in ``workers`` worker processes (None: one per core, at most one per batch; even a single
     batch is read in a worker, so that a file that kills its process cannot stop the run), or in the
     caller's process for ``workers`` 1.
 
+    ``todo`` is read as the batches are handed out (a generator is never held whole).
     ``file_timeout_s`` is each file's time budget (0: none). Never raises for anything a file holds;
     closing the iterator stops the workers.
     """
-    batches = [todo[i : i + BATCH] for i in range(0, len(todo), BATCH)]
     parse = functools.partial(parse_batch, file_timeout_s=file_timeout_s)
-    if workers == 1 or not batches:
+    batches = chunks(todo, BATCH)
+    if workers == 1:
         yield from ((batch, parse(batch)) for batch in batches)
         return
-    count = min(workers or os.cpu_count() or 1, len(batches))
-    with closing(ordered_map(parse, batches, count)) as results:
-        for batch, table in zip(batches, results, strict=True):
+    first = list(itertools.islice(batches, workers or os.cpu_count() or 1))  # no more workers than batches
+    if not first:
+        return
+    given: deque[list[FileEntry]] = deque()
+    with closing(ordered_map(parse, _noted(itertools.chain(first, batches), given), len(first))) as results:
+        for table in results:
+            batch = given.popleft()
             yield batch, recover(batch, file_timeout_s) if isinstance(table, WorkerDied) else table
+
+
+def chunks(entries: Iterable[FileEntry], size: int) -> Iterator[list[FileEntry]]:
+    """``entries`` in lists of ``size`` (the last one shorter), read as they are asked for."""
+    source = iter(entries)
+    while batch := list(itertools.islice(source, size)):
+        yield batch
+
+
+def _noted(batches: Iterable[list[FileEntry]], given: deque[list[FileEntry]]) -> Iterator[list[FileEntry]]:
+    """``batches``, each appended to ``given`` as it is handed out (the results come back in order)."""
+    for batch in batches:
+        given.append(batch)
+        yield batch
 
 
 def recover(batch: list[FileEntry], file_timeout_s: float = 10.0) -> pa.Table:
