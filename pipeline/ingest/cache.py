@@ -14,7 +14,6 @@ or kept.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import hashlib
 from collections.abc import Callable
@@ -171,7 +170,7 @@ def _known(
     for archive in found:
         mine = _of_archives(keys, [archive])
         if mine.any():
-            whole = dataclasses.replace(archive, error_kind=None, error=None, member=UNLISTED)
+            whole = archive._replace(error_kind=None, error=None, member=UNLISTED)
             entries[archive.rel] = None if (mine & again).any() else [whole]
     return entries
 

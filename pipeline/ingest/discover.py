@@ -32,7 +32,6 @@ archive beside it (``a.zip!b.sgf`` next to ``a.zip`` holding ``b.sgf``) shares t
 
 from __future__ import annotations
 
-import dataclasses
 import errno
 import heapq
 import operator
@@ -40,9 +39,8 @@ import os
 import stat
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pipeline.ingest import archives
 from pipeline.ingest.archives import Listed, Member
@@ -61,8 +59,7 @@ class IngestError(Exception):
     """Raised when the raw folder cannot be read at all, or holds no file: nothing is written."""
 
 
-@dataclass(frozen=True, slots=True)
-class FileEntry:
+class FileEntry(NamedTuple):
     """One entry found under the raw folder: where it is and the key of its cache entry.
 
     ``path`` opens it (``str``, with surrogate escapes for bytes that are not UTF-8); ``rel`` is its
@@ -72,6 +69,9 @@ class FileEntry:
     ``error_kind``/``error`` are set: discovery already knows it cannot be read (no worker opens it).
     An entry of an archive has the archive's ``path`` and ``stat`` (even when flagged), and ``member``
     says where it is in the archive (None for the archive's own entry and for files).
+
+    A named tuple (immutable): a million are made and pickled per run, and a frozen dataclass costs
+    four times as much to make.
     """
 
     path: str
@@ -144,7 +144,7 @@ def expand(archive: FileEntry) -> list[FileEntry]:
     """The entries of the archive whose entry (member :data:`DEFERRED`) :func:`discover` gave: one per
     member, or its own flagged entry when it is empty or damaged (as :func:`discover` lists it)."""
     raw_rel = archive.name_bytes if archive.name_bytes is not None else archive.rel.replace("\\\\", "\\")
-    plain = dataclasses.replace(archive, member=None)
+    plain = archive._replace(member=None)
     return _members(plain, os.fsencode(raw_rel), archives.listing(archive.path, archive.size))
 
 
@@ -157,7 +157,7 @@ def _archive_blocks(
     for archive, raw_rel in found:
         entries = cached.get(archive.rel)
         if entries is None and defer and archive.rel not in cached:
-            entries = [dataclasses.replace(archive, member=DEFERRED)]
+            entries = [archive._replace(member=DEFERRED)]
         elif entries is None:
             entries = _members(archive, raw_rel, archives.listing(archive.path, archive.size))
         blocks.append((archive.rel, entries))
@@ -196,8 +196,7 @@ def readable(name: str) -> tuple[str, bool]:
     return name.replace("\\", "\\\\"), True
 
 
-@dataclass(frozen=True, slots=True)
-class _Place:
+class _Place(NamedTuple):
     """Where an entry is: ``path`` opens it, ``rel``/``raw_rel`` are relative (readable / with surrogate
     escapes), ``clean`` says every name on the way is UTF-8, ``nbytes`` is the length of ``path``'s bytes."""
 
@@ -208,6 +207,14 @@ class _Place:
     nbytes: int
 
     def child(self, name: str) -> _Place:
+        if name.isascii() and "\\" not in name:  # most names: nothing to escape, one byte a character
+            return _Place(
+                f"{self.path}/{name}",
+                self.rel + name,
+                self.raw_rel + name,
+                self.clean,
+                self.nbytes + 1 + len(name),
+            )
         text, clean = readable(name)
         size = len(name) if name.isascii() else len(os.fsencode(name))
         path = f"{self.path}/{name}"
@@ -222,8 +229,7 @@ class _Place:
         return None if self.clean else os.fsencode(self.raw_rel)
 
 
-@dataclass(frozen=True, slots=True)
-class _Folder:
+class _Folder(NamedTuple):
     """A folder to read: its place, ``(st_dev, st_ino)``, and the folder that holds it (None: raw)."""
 
     place: _Place
@@ -285,11 +291,13 @@ class _Walk:
             self._flag(place, "unreadable", f"unreadable: {why}")
             return
         inode = st.st_ino - (1 << 64) if st.st_ino >= 1 << 63 else st.st_ino  # int64 column, no loss
-        name = place.name_bytes()
+        name = None if place.clean else os.fsencode(place.raw_rel)
         entry = FileEntry(
-            place.path, place.rel, st.st_size, st.st_mtime_ns, name, inode=inode, ctime_ns=st.st_ctime_ns
+            place.path, place.rel, st.st_size, st.st_mtime_ns, name, None, None, inode, st.st_ctime_ns
         )
-        if archives.is_archive(place.path, basename):
+        if not basename.endswith(".sgf") and archives.is_archive(
+            place.path, basename
+        ):  # (the common case first)
             self.archives.append((entry, os.fsencode(place.raw_rel)))
         else:
             self.found.append(entry)
