@@ -193,7 +193,9 @@ def _parse(todo: Iterable[FileEntry], shelf: Shelf, options: IngestOptions) -> p
         with closing(_batches(todo, options)) as batches:
             for batch, table in batches:
                 shelf.add(table)
-                again.append(table.filter(cache.retried(table)))
+                retried = table.filter(cache.retried(table))
+                if retried.num_rows:  # (an empty table per batch is 10 KB: 1 GB at 10^7 files)
+                    again.append(retried)
                 files += len(batch)
                 if options.progress:
                     options.progress(len(batch))
