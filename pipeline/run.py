@@ -25,6 +25,7 @@ from pipeline.config.roster import Roster, load_roster
 from pipeline.ingest import IngestOptions, IngestResult, cache, ingest
 from pipeline.output import snapshots, state, tables
 from pipeline.output import store as store_
+from pipeline.output.carried_games import CarriedGames, Piece, audit_digest
 from pipeline.output.carry import PartitionWriter
 from pipeline.output.spill import PeriodFiles
 from pipeline.output.tables import GAMES
@@ -196,7 +197,8 @@ def _rated(
     """Audit ``source`` period by period, rate from the earliest changed period and write every table
     into ``generation``; one period's games are held at a time."""
     with tempfile.TemporaryDirectory(prefix=".prepared-", dir=generation.root) as folder:
-        prepared, counts = _audited(generation, plan_, source, PeriodFiles(Path(folder)))
+        carry = Carry.of(previous, digests[0])
+        prepared, counts, audited = _audited(generation, plan_, source, PeriodFiles(Path(folder)), carry)
         periods = state.chained(digests[0], prepared)
         labels = prepared.labels
         first = state.first_changed(previous.index, digests[0], periods) if previous.path else 0
@@ -215,28 +217,51 @@ def _rated(
     reports = writer.reports(plan_.rules)
     players = len(standings)
     kept = [label for label in labels if state.standings_path(generation.path, label).exists()]
-    index = state.Index(digests[0], digests[1], periods, kept, empty, players, sorted(reports))
+    index = state.Index(digests[0], digests[1], periods, kept, empty, players, sorted(reports), audited)
     state.write_index(generation.path, index)
+    taken = carry.games.taken
     carried = {"reused_generation": False, "periods_replayed": len(labels) - first, "periods_carried": first}
+    carried |= {"pieces_audited": len(audited) - taken, "pieces_carried": taken}
     return Done(counts, labels, players, prepared.warnings, sorted(reports), carried)
 
 
 def _audited(
-    generation: snapshots.Generation, plan_: Plan, source: pieces.Source, store: PeriodFiles
-) -> tuple[Prepared, dict[str, Any]]:
-    """Audit ``source`` one period at a time (:mod:`pipeline.audit.pieces`): each period's games written
-    to ``games.parquet`` as they are audited, its counted rows to ``store``; returns the prepared
-    periods and the manifest's counts."""
-    preparer, counts, seq = Preparer(store), Counts(), 0
+    generation: snapshots.Generation, plan_: Plan, source: pieces.Source, store: PeriodFiles, carried: Carry
+) -> tuple[Prepared, dict[str, Any], list[Piece]]:
+    """Audit ``source`` one piece (period) at a time (:mod:`pipeline.audit.pieces`), or take a piece's
+    games from the previous generation (``carried``) while its inputs are unchanged: each piece's games
+    written to ``games.parquet`` as they come, its counted rows to ``store``; returns the prepared
+    periods, the manifest's counts and the pieces (key, audit digest, rows) for the state index."""
+    preparer, counts, seq, done = Preparer(store), Counts(), 0, []
     empty = tables.stored("games.parquet", GAMES.empty_table())
     with store_.ParquetStream(generation.file_path("games.parquet"), empty) as games_file:
-        for piece in pieces.by_period(source, plan_.validity.period):
-            games = audit(piece, plan_.roster, plan_.events, plan_.validity, seq)
+        for position, (key, months) in enumerate(pieces.groups(source, plan_.validity.period)):
+            digest = audit_digest(carried.config, key, source.version(months), seq)
+            games = carried.games.take(position, (key, digest, 0), seq)
+            if games is None:
+                games = audit(source.read(months), plan_.roster, plan_.events, plan_.validity, seq)
+            done.append((key, digest, games.num_rows))
             seq += games.num_rows
             games_file.write(tables.stored("games.parquet", games))
             preparer.add(games)
             counts.add(games)
-    return preparer.finish(plan_.rules, plan_.roster, plan_.events), counts.counts
+    return preparer.finish(plan_.rules, plan_.roster, plan_.events), counts.counts, done
+
+
+@dataclass(frozen=True, slots=True)
+class Carry:
+    """What the audit may take from the previous generation: its games by piece, under ``config``."""
+
+    config: str
+    games: CarriedGames
+
+    @classmethod
+    def of(cls, previous: Previous, config: str) -> Carry:
+        """The previous generation's pieces when it was made under the configuration ``config``."""
+        index, path = previous.index, previous.path
+        same = index is not None and path is not None and index.config == config
+        pieces = index.pieces if same and index is not None else []
+        return cls(config, CarriedGames(path / "games.parquet" if same and path else None, pieces))
 
 
 def _manifest(

@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 from pipeline.audit.periods import period_of
 from pipeline.ingest.shelf import UNDATED, month_keys
 
-__all__ = ["UNDATED", "Source", "TableSource", "by_period", "month_keys"]
+__all__ = ["UNDATED", "Source", "TableSource", "by_period", "groups", "month_keys"]
 
 
 class Source(Protocol):
@@ -36,19 +36,29 @@ class Source(Protocol):
         """The rows of ``months`` (schema GAMES_INGEST), in any order."""
         ...
 
+    def version(self, months: Sequence[str]) -> str | None:
+        """A digest that changes whenever a row of ``months`` does (None: the source cannot tell)."""
+        ...
 
-def by_period(source: Source, kind: str) -> Iterator[pa.Table]:
-    """The rows of ``source`` one ``kind`` period at a time, periods in date order, then the undated.
+
+def groups(source: Source, kind: str) -> list[tuple[str, list[str]]]:
+    """The pieces of ``source`` for ``kind`` periods, each as its key (the period's label, or
+    :data:`UNDATED`) and its months, periods in date order, then the undated.
 
     Raises :class:`~pipeline.audit.periods.PeriodError` if ``kind`` is not a period kind."""
     months = source.months()
-    groups: dict[str, list[str]] = {}
+    found: dict[str, list[str]] = {}
     for month in sorted(m for m in months if m != UNDATED):
-        groups.setdefault(period_of(dt.date(int(month[:4]), int(month[5:7]), 1), kind), []).append(month)
-    for group in groups.values():
-        yield source.read(group)
-    if UNDATED in months:
-        yield source.read([UNDATED])
+        found.setdefault(period_of(dt.date(int(month[:4]), int(month[5:7]), 1), kind), []).append(month)
+    return [*found.items(), *([(UNDATED, [UNDATED])] if UNDATED in months else [])]
+
+
+def by_period(source: Source, kind: str) -> Iterator[pa.Table]:
+    """The rows of ``source`` one ``kind`` period at a time (:func:`groups`' order).
+
+    Raises :class:`~pipeline.audit.periods.PeriodError` if ``kind`` is not a period kind."""
+    for _, months in groups(source, kind):
+        yield source.read(months)
 
 
 class TableSource:
@@ -69,6 +79,9 @@ class TableSource:
 
     def months(self) -> list[str]:
         return list(self._where)
+
+    def version(self, months: Sequence[str]) -> str | None:
+        return None  # a table in memory has no history: its pieces are always audited
 
     def read(self, months: Sequence[str]) -> pa.Table:
         picked = [self._order[a:b] for a, b in (self._where[m] for m in months if m in self._where)]

@@ -86,6 +86,10 @@ class Games:
         """The rows of ``months``, in no particular order."""
         return with_speed(self.shelf.read(months), self.threshold_s)
 
+    def version(self, months: Sequence[str]) -> str | None:
+        """The shelf's digest of ``months`` (:meth:`~pipeline.ingest.shelf.Shelf.months_digest`)."""
+        return self.shelf.months_digest(months)
+
 
 @dataclass(frozen=True, slots=True)
 class IngestResult:

@@ -19,6 +19,7 @@ Knows nothing of what the rows mean beyond their ``date`` and ``source_path``: w
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 from collections.abc import Sequence
@@ -130,6 +131,15 @@ class Shelf:
 
     def _read(self, month: str, part: str, columns: Sequence[str]) -> pa.Table:
         return pq.ParquetFile(self.root / month / part).read(columns=list(columns)).cast(_schema(columns))
+
+    def months_digest(self, months: Sequence[str]) -> str | None:
+        """A digest of the parts that hold the rows of ``months``: a part is written once and never
+        changed, so the digest changes whenever a row of theirs does (and, needlessly, when a month's
+        parts are merged). None while some of their rows are buffered."""
+        if any(m in self.buffer for m in months):
+            return None
+        named = "\0".join(f"{m}:{','.join(self.parts.get(m, []))}" for m in months)
+        return hashlib.blake2b(f"{self.version}\0{named}".encode(), digest_size=16).hexdigest()
 
     def add(self, table: pa.Table) -> None:
         """Keep ``table``'s rows (schema CACHE); written as parts every :data:`FLUSH_ROWS` rows."""

@@ -50,7 +50,9 @@ LAST = 3  # the latest periods whose standings are always kept
 class Index:
     """A generation's ``state/index.json``: see the module docstring. ``periods`` pairs each label
     with its chained digest, in order; ``standings`` are the labels with a pickle; ``players`` and
-    ``reports`` (the report files) are what a run that changes nothing reports."""
+    ``reports`` (the report files) are what a run that changes nothing reports; ``pieces`` are the
+    audited pieces in order, each its key, audit digest and row count
+    (:mod:`~pipeline.output.carried_games`)."""
 
     config: str
     inputs: str
@@ -59,6 +61,7 @@ class Index:
     placeholders: list[str] = field(default_factory=list)
     players: int = 0
     reports: list[str] = field(default_factory=list)
+    pieces: list[tuple[str, str | None, int]] = field(default_factory=list)
 
 
 def config_digest(settings: dict[str, Any], parser_version: str) -> str:
@@ -144,6 +147,9 @@ def read_index(generation: Path | None) -> Index | None:
     try:
         data = json.loads((generation / FOLDER / INDEX).read_text(encoding="utf-8"))
         data["periods"] = [(str(a), str(b)) for a, b in data["periods"]]
+        data["pieces"] = [
+            (str(k), None if d is None else str(d), int(n)) for k, d, n in data.get("pieces", [])
+        ]
         return Index(**data)
     except (OSError, ValueError, TypeError, KeyError):
         return None
