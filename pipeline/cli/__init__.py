@@ -9,6 +9,11 @@ arguments, 1 anything else, 130 interrupted.
 Help is plain click text, reflowed to the terminal: a docstring's paragraphs are rewrapped (so the
 line breaks of the source never cut a sentence), its ``Example:`` lines stay one per line, and the
 commands' list shows each command's first sentence whole.
+
+Every command, the nightly ``ratings run`` too, imports every command module: so these import the
+library's stages, readers, reports, workbook, charts and site (pandas, openpyxl, scipy, matplotlib,
+jinja2, OpenCC, ...) inside the functions that use them, and at the top only what the options and
+their help name (``tests/test_cli_imports.py``).
 """
 
 from __future__ import annotations

@@ -1,24 +1,23 @@
 """cli.backtest: the ``ratings backtest`` command: rule sets in, the library's scores rendered as rich
 tables, the Parquet files written. Knows nothing of how the predictions are made
-(:mod:`pipeline.reports.backtest`).
+(:mod:`pipeline.reports.backtest`, imported when the command runs: it brings pandas and the stages).
 """
 
 from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import pandas as pd
-import pyarrow.compute as pc
 import typer
 from rich.table import Table
 from rich.text import Text
 
 from pipeline import config as config_mod
 from pipeline.cli.common import ConfigOpt, console, fail
-from pipeline.ingest import IngestError, IngestOptions
-from pipeline.reports import backtest, forecast
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 RulesOpt = Annotated[
     str | None,
@@ -51,6 +50,11 @@ def backtest_command(
 
     Example: ratings backtest --rules club,hkga,egf --raw data/raw --out data/processed
     """
+    import pyarrow.compute as pc
+
+    from pipeline.ingest import IngestError, IngestOptions
+    from pipeline.reports import backtest
+
     settings = _settings(config, raw, out)
     try:
         checked = backtest.plans(settings, backtest.parse_names(rules, settings))
@@ -89,6 +93,8 @@ def _settings(path: Path | None, raw: Path | None, out: Path | None) -> config_m
 def summary_table(summary: pd.DataFrame, n: int) -> Table:
     """One row per rule set (metrics on the ``n`` common games it was scored on, marked ``too few`` below
     :data:`~pipeline.reports.backtest.MIN_SCORED`), then the coin toss for reference."""
+    from pipeline.reports import forecast
+
     table = Table(title=f"backtest: {n} decisive game{'' if n == 1 else 's'} rated by every rule set")
     for column in ("rule set", "predictor", "rated", "scored", "higher-rated wins", "log-loss", "Brier"):
         table.add_column(column, justify="left" if column in ("rule set", "predictor") else "right")
@@ -103,6 +109,8 @@ def summary_table(summary: pd.DataFrame, n: int) -> Table:
 
 def calibration_table(calibration: pd.DataFrame) -> Table:
     """One row per bin of P(Black wins), one column per rule set: mean predicted / observed (games)."""
+    from pipeline.reports import forecast
+
     table = Table(title="calibration: mean predicted / observed Black win rate (games)")
     table.add_column("P(Black wins)")
     names = list(dict.fromkeys(calibration["rules"]))

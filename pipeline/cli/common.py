@@ -5,7 +5,8 @@ configuration or arguments); :func:`output_folder`, whose "no output yet" messag
 ``ratings run`` command that would make one, with the paths this command used; the roster of the
 configuration (for aliases); the console. Tables fitted to the terminal and ``--format csv|json``
 are :mod:`pipeline.cli.tables`.
-Knows nothing of the library beyond the configuration and the output folder's games file.
+Knows nothing of the library beyond the configuration and the output folder's games file. Imports no
+library module that reads the outputs (they bring pandas) until a command asks for the output folder.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from rich.text import Text
 
 from pipeline import config as config_mod
 from pipeline.config.roster import Roster, load_roster
-from pipeline.output.folder import GAMES_FILE
 
 _PIPED_WIDTH = 160  # columns of a table whose output is piped or captured, with no COLUMNS set
 
@@ -88,6 +88,8 @@ def output_folder(out: Path | None, config: Path | None) -> Path:
     the ``ratings run`` command that makes it, with the configuration, raw folder and output folder
     this command used (absolute paths, so that it works as printed from any folder).
     """
+    from pipeline.output.folder import GAMES_FILE
+
     settings = settings_of(config)
     folder = out if out is not None else settings.out
     if not (folder / GAMES_FILE).exists():
@@ -97,6 +99,8 @@ def output_folder(out: Path | None, config: Path | None) -> Path:
 
 def _no_output(folder: Path, settings: config_mod.RunConfig) -> str:
     """The message for an output folder without ``games.parquet``, with the command that would fill it."""
+    from pipeline.output.folder import GAMES_FILE
+
     command = ["ratings", "run"]
     if settings.source is not None:
         command += ["--config", str(settings.source.resolve())]

@@ -1,6 +1,6 @@
 """cli.compare: the ``ratings compare`` command: two configurations in, the library's comparison rendered
 as tables fitted to the terminal, or one of its tables as CSV or JSON. Knows nothing of how the sides are
-rated or compared (:mod:`pipeline.reports.compare`).
+rated or compared (:mod:`pipeline.reports.compare`, imported when the command runs).
 """
 
 from __future__ import annotations
@@ -8,17 +8,19 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import pandas as pd
 import typer
 from rich.text import Text
 
 from pipeline import config as config_mod
 from pipeline.cli.common import ConfigOpt, Format, FormatOpt, PeriodOpt, WideOpt, console, fail
-from pipeline.cli.tables import Column, column_texts, fitted, print_frame, unsigned_zero
-from pipeline.ingest import IngestError, IngestOptions
-from pipeline.reports import compare as compare_mod
+from pipeline.cli.tables import Column, column_texts, fitted, missing, print_frame, unsigned_zero
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from pipeline.reports import compare as compare_mod
 
 
 class Shown(StrEnum):
@@ -135,6 +137,9 @@ def compare_command(
     Example: ratings compare --rules cga --set k=10 --against-set k=20
     Example: ratings compare --against-set opponent_cap=3 --table movers
     """
+    from pipeline.ingest import IngestError, IngestOptions
+    from pipeline.reports import compare as compare_mod
+
     settings = _settings(config, raw, out)
     try:
         a = compare_mod.side(
@@ -290,18 +295,18 @@ def _moved(row: Mapping[Hashable, Any]) -> str:
 
 
 def _largest(row: Mapping[Hashable, Any]) -> str:
-    if pd.isna(row["largest"]) or int(row["largest"]) == 0:
+    if missing(row["largest"]) or int(row["largest"]) == 0:
         return ""
     return f"{int(row['largest']):+d} ({row['largest_in']})"
 
 
 def _int(value: Any) -> str:
-    return "" if pd.isna(value) else str(int(value))
+    return "" if missing(value) else str(int(value))
 
 
 def _text(value: Any) -> str:
-    return "" if value is None or pd.isna(value) else str(value)
+    return "" if missing(value) else str(value)
 
 
 def _number(value: Any) -> str:
-    return "" if value is None or pd.isna(value) else f"{float(value):.4f}"
+    return "" if missing(value) else f"{float(value):.4f}"

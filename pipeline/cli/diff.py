@@ -6,22 +6,24 @@ run-wide causes and the changed files, then a table of the changed ratings, rank
 the terminal (:func:`pipeline.cli.tables.fitted`), or every column as CSV or JSON (``--format``);
 ``--files`` lists the changed files instead, ``--list`` the kept generations. Maps
 :class:`~pipeline.reports.ReportError` (an unknown generation, none to compare with) to exit status 2.
-Knows nothing of how the causes are found.
+Knows nothing of how the causes are found (:mod:`pipeline.reports.diff`, imported when the command runs).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import pandas as pd
 import typer
 
 from pipeline.cli.common import ConfigOpt, Format, FormatOpt, OutOpt, WideOpt, console, fail, output_folder
-from pipeline.cli.tables import Column, cell_text, fitted, print_frame
-from pipeline.output.snapshots import Kept
-from pipeline.reports import ReportError
-from pipeline.reports import diff as diff_mod
+from pipeline.cli.tables import Column, cell_text, fitted, missing, print_frame
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from pipeline.output.snapshots import Kept
+    from pipeline.reports import diff as diff_mod
 
 Row = Mapping[Hashable, Any]  # a DataFrame row as a dict
 
@@ -86,6 +88,9 @@ def diff_command(
     Example: ratings diff --since 2026-11-30 --format csv
     Example: ratings diff --list
     """
+    from pipeline.reports import ReportError
+    from pipeline.reports import diff as diff_mod
+
     folder = output_folder(out, config)
     try:
         if listed:
@@ -155,7 +160,7 @@ def _moved(old: str, new: str) -> str:
 
 
 def _rating(value: Any) -> str:
-    return "" if value is None or pd.isna(value) else f"{float(value):.2f}"
+    return "" if missing(value) else f"{float(value):.2f}"
 
 
 def _file_cells(row: Row) -> list[str]:

@@ -4,20 +4,21 @@ Turns the options into a query (the roster of the configuration, when one is rea
 the records never used), prints the equation on one unbroken line, the games in a table, the games not
 counted with their reasons, the awards and promotions; maps :class:`~pipeline.reports.ReportError`
 (unknown player or period) and a bad configuration to exit status 2. Knows nothing of how the
-explanation is built.
+explanation is built (:mod:`pipeline.reports.explain`, imported when the command runs).
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.cells import cell_len
 from rich.text import Text
 
 from pipeline.cli.common import ConfigOpt, OutOpt, PeriodOpt, console, fail, output_folder, roster_of
-from pipeline.reports import ReportError
-from pipeline.reports import explain as explain_mod
+
+if TYPE_CHECKING:
+    from pipeline.reports import explain as explain_mod
 
 
 def explain_command(
@@ -39,6 +40,9 @@ def explain_command(
 
     Example: ratings explain 羽焰 --period 2024-05
     """
+    from pipeline.reports import ReportError
+    from pipeline.reports import explain as explain_mod
+
     folder = output_folder(out, config)
     try:
         found = explain_mod.explain(folder, player, period, roster_of(out, config))

@@ -15,8 +15,6 @@ import typer
 from rich.console import Console
 
 from pipeline.cli.common import ConfigOpt, OutOpt, fail, output_folder
-from pipeline.reports import ReportError
-from pipeline.reports.export import export_xlsx
 
 XlsxOpt = Annotated[
     Path,
@@ -40,6 +38,9 @@ def export_command(xlsx: XlsxOpt, out: OutOpt = None, config: ConfigOpt = None) 
 
     Example: ratings export --xlsx ratings.xlsx
     """
+    from pipeline.reports import ReportError
+    from pipeline.reports.export import export_xlsx
+
     folder = output_folder(out, config)
     try:
         sheets = export_xlsx(folder, xlsx)

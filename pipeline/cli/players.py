@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import pandas as pd
 import typer
 
 from pipeline.cli.common import (
@@ -28,7 +27,10 @@ from pipeline.cli.common import (
     roster_of,
 )
 from pipeline.cli.tables import Column, cell_text, fitted, print_frame, table_width
-from pipeline.reports import ReportError, identity
+from pipeline.reports import identity
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 PLAYERS_TABLE = (
     Column("player"),
@@ -86,6 +88,8 @@ def players_command(
     Example: ratings players
     Example: ratings players --suggest --snippet aliases.toml
     """
+    from pipeline.reports import ReportError
+
     if snippet is not None and not suggest:
         fail("--snippet needs --suggest", 2)
     if not 0.0 <= min_score <= 1.0:

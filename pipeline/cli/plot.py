@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 
 from pipeline.cli.common import ConfigOpt, OutOpt, PeriodOpt, console, fail, output_folder, roster_of
-from pipeline.reports import ReportError, plots
+from pipeline.reports import plots
 from pipeline.reports.fonts import PlotError
 
 
@@ -70,6 +70,8 @@ def plot_command(
     Example: ratings plot --top 5 --image top5.svg
     Example: ratings plot --kind distribution --period 2024-05 --image spread.pdf
     """
+    from pipeline.reports import ReportError
+
     out = output_folder(out, config)
     players = player or []
     _check_options(kind, players, period, top)

@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import pandas as pd
 import typer
 from rich.cells import cell_len
 
@@ -44,6 +43,9 @@ from pipeline.cli.tables import (
     unsigned_zero,
 )
 from pipeline.rules.base import REASONS
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Row = Mapping[Hashable, Any]  # a DataFrame row as a dict
 

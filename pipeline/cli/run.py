@@ -4,6 +4,7 @@ stages run, the end-of-run tables out (with a progress bar for large folders).
 Ctrl-C stops the bar and exits 130 with one line saying how many files parsed so far are kept in the
 cache for the next run and that nothing was published. Knows nothing of
 how the stages work; the end-of-run warnings about awards come from :mod:`pipeline.reports.summary`.
+The stages are imported when a command runs them (:func:`run_all`), not when the command line starts.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import signal
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -23,11 +24,10 @@ from rich.table import Table
 
 from pipeline import config as config_mod
 from pipeline.cli.common import ConfigOpt, fail, settings_of
-from pipeline.ingest import IngestError, IngestOptions, IngestResult, Interrupted
-from pipeline.ingest import ingest as ingest_stage
-from pipeline.output import folder as outputs
-from pipeline.reports.summary import source_counts
-from pipeline.run import RunReport, check_folders, plan, run_all
+
+if TYPE_CHECKING:
+    from pipeline.ingest import IngestOptions, IngestResult
+    from pipeline.run import Plan, RunReport
 
 _PROGRESS_FROM = 300  # files to parse before a progress bar is worth showing
 
@@ -70,6 +70,9 @@ def run_command(
 
     Example: ratings run --config config/ratings.toml --raw data/raw --out data/processed --rules club
     """
+    from pipeline.ingest import IngestError
+    from pipeline.run import plan
+
     settings = _settings(config, raw, out, workers, scheduler)
     try:
         checked = plan(settings, rules)
@@ -92,6 +95,11 @@ def ingest_command(
 
     Example: ratings ingest --raw data/raw --out data/processed --workers 2
     """
+    from pipeline.ingest import IngestError
+    from pipeline.ingest import ingest as ingest_stage
+    from pipeline.reports.summary import source_counts
+    from pipeline.run import check_folders
+
     settings = _settings(None, raw, out, workers, scheduler)
     try:
         check_folders(settings)
@@ -110,14 +118,21 @@ def ingest_command(
     Console().print(table)
 
 
+def run_all(checked: Plan, options: IngestOptions) -> RunReport:
+    """:func:`pipeline.run.run_all`: every stage for ``checked``, with the ingest ``options``."""
+    from pipeline import run as stages
+
+    return stages.run_all(checked, options)
+
+
 def interrupted(out: Path, stop: KeyboardInterrupt | None = None) -> NoReturn:
-    """Say on standard error that the run was interrupted (by ``stop``: an :class:`Interrupted` tells
-    how many files parsed so far the cache keeps) and what became of ``out``; exit 130."""
-    kept = (
-        f"the previous output in {out} is intact"
-        if (out / outputs.GAMES_FILE).exists()
-        else f"{out} is as it was"
-    )
+    """Say on standard error that the run was interrupted (by ``stop``: an
+    :class:`~pipeline.ingest.Interrupted` tells how many files parsed so far the cache keeps) and what
+    became of ``out``; exit 130."""
+    from pipeline.ingest import Interrupted
+    from pipeline.output.folder import GAMES_FILE
+
+    kept = f"the previous output in {out} is intact" if (out / GAMES_FILE).exists() else f"{out} is as it was"
     parsed = ""
     if isinstance(stop, Interrupted):
         parsed = (
@@ -174,6 +189,8 @@ def _terminate_as_interrupt() -> Iterator[None]:
 @contextmanager
 def _progress() -> Iterator[IngestOptions]:
     """Ingest options whose callbacks drive a progress bar (shown from 300 files to parse)."""
+    from pipeline.ingest import IngestOptions
+
     console = Console(stderr=True)
     columns = (TextColumn("parsing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as bar:

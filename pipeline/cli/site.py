@@ -13,9 +13,7 @@ from typing import Annotated
 import typer
 
 from pipeline.cli.common import ConfigOpt, OutOpt, console, fail, output_folder
-from pipeline.reports import ReportError
 from pipeline.reports.fonts import PlotError
-from pipeline.site import SiteError, build_site
 
 
 def site_command(
@@ -43,6 +41,9 @@ def site_command(
     Example: ratings site data/site
     Example: ratings site /var/www/club --out /srv/club/processed --title "飞扬围棋 ratings"
     """
+    from pipeline.reports import ReportError
+    from pipeline.site import SiteError, build_site
+
     folder = output_folder(out, config)
     try:
         written = build_site(folder, target, title)

@@ -12,15 +12,17 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import pandas as pd
 import typer
 from rich.console import Console
 
 from pipeline import reports
 from pipeline.cli.common import Format, console, fail
 from pipeline.cli.tables import Column, column_texts, print_fitted, print_frame
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: The standings table's columns, by the standings column each shows.
 STANDINGS_TABLE = {

@@ -3,7 +3,8 @@
 :func:`fitted` builds a rich table that fits the terminal's width: columns leave in a set order rather
 than a name or a number being cut to an ellipsis (CJK characters count two cells), free text wraps;
 :func:`print_fitted` prints one; :func:`print_frame` writes a frame as CSV or JSON for scripts, every
-value in full. Knows nothing of what the rows mean.
+value in full. Knows nothing of what the rows mean. Imports pandas only when it is given a frame to
+print (the command modules import this one to declare their columns).
 """
 
 from __future__ import annotations
@@ -13,15 +14,17 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import typer
 from rich.cells import cell_len
 from rich.console import JustifyMethod
 from rich.table import Table
 
 from pipeline.cli.common import Format, console
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 _FOLD_FROM = 24  # a word of free text wider than this may be folded rather than widen its column
 _NARROW = 8  # the narrowest a free-text column gets, folding its longer words, when nothing else fits
@@ -30,6 +33,8 @@ _NARROW = 8  # the narrowest a free-text column gets, folding its longer words, 
 def print_frame(frame: pd.DataFrame, fmt: Format) -> None:
     """``frame`` on standard output as CSV (lists joined by ``;``) or as a JSON array of objects (lists
     and dicts as they are); every value in full, missing values empty (CSV) or null (JSON)."""
+    import pandas as pd
+
     records = [{str(k): _plain(v) for k, v in row.items()} for row in frame.to_dict("records")]
     if fmt is Format.json:
         typer.echo(json.dumps(records, ensure_ascii=False, indent=1))
@@ -40,6 +45,8 @@ def print_frame(frame: pd.DataFrame, fmt: Format) -> None:
 
 def _plain(value: Any) -> Any:
     """``value`` as JSON holds it: dates as ISO text, numpy scalars as Python ones, missing as None."""
+    import pandas as pd
+
     if isinstance(value, list | tuple):
         return [_plain(v) for v in value]
     if isinstance(value, dict):
@@ -192,6 +199,8 @@ def _widen(widths: dict[int, int], natural: dict[int, int], spare: int) -> dict[
 def column_texts(values: pd.Series[Any], signed: bool = False) -> list[str]:
     """A column's cells as text: numbers with two decimals when any of them has a fraction (else
     whole), signed when ``signed``; booleans yes/no; missing values blank."""
+    import pandas as pd
+
     if pd.api.types.is_bool_dtype(values):
         return ["yes" if v else "no" for v in values]
     if not is_numeric(values):
@@ -208,11 +217,15 @@ def unsigned_zero(text: str) -> str:
 
 
 def is_numeric(values: pd.Series[Any]) -> bool:
+    import pandas as pd
+
     return bool(pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values))
 
 
 def cell_text(value: Any) -> str:
     """``value`` as a cell: booleans yes/no, missing values blank."""
+    import pandas as pd
+
     if isinstance(value, bool):
         return "yes" if value else "no"
     return (
@@ -220,3 +233,10 @@ def cell_text(value: Any) -> str:
         if value is None or value is pd.NaT or (isinstance(value, float) and value != value)
         else str(value)
     )
+
+
+def missing(value: Any) -> bool:
+    """Whether the one value ``value`` is missing: None, NaN, NaT or pandas' NA (:func:`pandas.isna`)."""
+    import pandas as pd
+
+    return bool(pd.isna(value))

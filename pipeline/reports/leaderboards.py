@@ -5,15 +5,20 @@ changes table: one row per counted game x rated player. Knows nothing of validit
 every row it is given is a counted game, and ``score`` (1 win, 0 loss, 0.5 draw) is all it reads of the
 result. Provisional players (fewer than ``provisional_games`` counted games by the end of a board's period,
 all periods) are left off the board: how many games a player has is read from the ratings' ``games_total``
-it is given, not counted here. Does no I/O.
+it is given, not counted here. Does no I/O. pandas is imported when boards are computed: the run's modules
+import :data:`LEADERBOARD` to write and carry the boards.
 """
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
+
 import pyarrow as pa
 
 from pipeline.ingest.schema import described as _f
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: One row per player x board. ``scope`` is "period" (``period`` is a rating period such as "2024-05") or
 #: "year" (``period`` is a calendar year such as "2024"). Places: 1 = best, ties share the lowest place.
@@ -115,6 +120,8 @@ def _check(changes: pd.DataFrame) -> None:
 
 def _games(changes: pd.DataFrame) -> pd.DataFrame:
     """The columns the boards read, in ``seq`` order: period, player (str), score (float), year (str)."""
+    import pandas as pd
+
     games = pd.DataFrame(
         {
             "period": changes["period"].astype(str),
@@ -132,6 +139,8 @@ def _scoped(games: pd.DataFrame) -> pd.DataFrame:
 
     Years that are already period strings get no "year" rows. Keeps ``seq`` order within each board.
     """
+    import pandas as pd
+
     by_period = games.assign(scope="period")
     yearly = games[~games["year"].isin(set(games["period"]))]
     by_year = yearly.assign(period=yearly["year"], scope="year")
@@ -143,6 +152,8 @@ def _established(rows: pd.DataFrame, totals: pd.DataFrame | None, least: int) ->
     of the board's period: ``totals`` by (period, player) for a period board, the most a player has in
     the year's periods for a year board. Raises ValueError if ``totals`` is None or lacks a player of a
     period board."""
+    import pandas as pd
+
     if totals is None:
         raise ValueError("provisional_games needs the totals (period, player, games_total) of the ratings")
     counts = pd.DataFrame(

@@ -8,7 +8,8 @@ process, settings held in an ``rc_context`` for the drawing only. The file's suf
 (:mod:`pipeline.reports.fonts`), so Chinese, Japanese and Korean names render instead of empty boxes.
 Titles name the run's rule set (from the manifest) and the period. Ratings that are ranks
 (:func:`rank_scale`: whole numbers, one rank each, as tga's dans and kyus) get one tick per rank,
-labelled with it (``2d 3d 4d``).
+labelled with it (``2d 3d 4d``). pandas, matplotlib and the readers are imported by the functions that
+use them: the command line names :data:`FORMATS` and :data:`DEFAULT_TOP` in its help.
 
 Knows nothing of how a rule set rates, or of the command line.
 """
@@ -21,22 +22,17 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
 from pipeline import reports
-from pipeline.audit import periods as periods_mod
-from pipeline.config.roster import Roster
-from pipeline.output import folder as outputs
-from pipeline.output.store import atomic_path
-from pipeline.reports import ReportError
-from pipeline.reports.explain.names import NAME_COLUMNS
 from pipeline.reports.fonts import cjk_font, family
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    import pandas as pd
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+
+    from pipeline.config.roster import Roster
 
     _Painter = Callable[[Axes], None]
 
@@ -73,15 +69,19 @@ def history(out: Path, players: list[str], roster: Roster | None = None) -> _Ser
             :class:`~pipeline.reports.UnknownPlayer` naming close names) or two, or a player has no
             rating in any period.
     """
+    from pipeline.reports.explain.names import NAME_COLUMNS
+
     games = reports.read_games(out, columns=NAME_COLUMNS)
     if not players:
-        raise ReportError("name at least one player to draw a rating history")
+        raise reports.ReportError("name at least one player to draw a rating history")
     tables = _rating_tables(out)
     names = list(dict.fromkeys(reports.resolve_player(out, p, roster, games) for p in players))
     series = {name: _history(tables, name) for name in names}
     for name, points in series.items():
         if not points:
-            raise ReportError(f"player {name!r} has no rating in {out} (no counted game in a rated period)")
+            raise reports.ReportError(
+                f"player {name!r} has no rating in {out} (no counted game in a rated period)"
+            )
     return series
 
 
@@ -133,6 +133,8 @@ def save(figure: Figure, target: Path) -> Path:
 
     Raises ReportError if the suffix is not one of :data:`FORMATS`, OSError if the file cannot be written.
     """
+    from pipeline.output.store import atomic_path
+
     kind = chart_format(target)
     with _style(), atomic_path(target) as temporary:
         figure.savefig(temporary, format=kind, dpi=DPI)
@@ -146,7 +148,7 @@ def top_players(out: Path, top: int = DEFAULT_TOP) -> list[str]:
     """
     found = reports.standings(out, top=top)
     if found.empty:
-        raise ReportError(f"no rated period in {out}: no game was counted, so no player to draw")
+        raise reports.ReportError(f"no rated period in {out}: no game was counted, so no player to draw")
     return [str(name) for name in found["player"]]
 
 
@@ -158,7 +160,9 @@ def chart_format(target: Path) -> str:
     found = FORMATS.get(target.suffix.lower())
     if found is None:
         known = ", ".join(sorted(FORMATS))
-        raise ReportError(f"cannot draw a chart as {target.name!r}: name a file ending in one of {known}")
+        raise reports.ReportError(
+            f"cannot draw a chart as {target.name!r}: name a file ending in one of {known}"
+        )
     return found
 
 
@@ -169,6 +173,8 @@ def rank_scale(out: Path) -> RankScale | None:
     number that comes with one rank (``rank``, ``rank_before``) and each rank with one rating: tga's
     dan and kyu numbers, not a points system where many ratings share a rank.
     """
+    import pandas as pd
+
     pairs = [
         frame[[rating, rank]].set_axis(["rating", "rank"], axis=1)
         for frame in _rating_tables(out).values()
@@ -200,7 +206,7 @@ def distribution(out: Path, period: str | None) -> tuple[str, list[float]]:
     if period is None:
         rated = reports.rated_periods(out)
         if not rated:
-            raise ReportError(f"no rated period in {out}: no game was counted, so no distribution")
+            raise reports.ReportError(f"no rated period in {out}: no game was counted, so no distribution")
         period = rated[-1]
     return period, sorted(float(r) for r in table["rating"])
 
@@ -239,6 +245,10 @@ def distribution_figure(out: Path, period: str | None) -> Figure:
 def _rating_tables(out: Path) -> dict[str, pd.DataFrame]:
     """Every rated period's ratings table of ``out`` (``player``, ``rating``, ``rating_before``, ``rank``,
     ``rank_before``) by label, in time order."""
+    import pandas as pd
+
+    from pipeline.output import folder as outputs
+
     columns = ["player", "rating", "rating_before", "rank", "rank_before"]
     return {
         label: pd.read_parquet(outputs.partition_path(out, "ratings", label), columns=columns)
@@ -248,11 +258,17 @@ def _rating_tables(out: Path) -> dict[str, pd.DataFrame]:
 
 def _rule_set(out: Path) -> str:
     """The rule set named in ``out``'s manifest (``an unknown rule set`` when it names none)."""
+    from pipeline.output import folder as outputs
+
     return str(outputs.read_manifest(out).get("rule_set", "an unknown rule set"))
 
 
 def _history(tables: dict[str, pd.DataFrame], name: str) -> list[tuple[dt.date, float]]:
     """``(date, rating)`` points of ``name``: the start of the first period holding them, then each end."""
+    import pandas as pd
+
+    from pipeline.audit import periods as periods_mod
+
     points: list[tuple[dt.date, float]] = []
     for label, table in tables.items():
         rows = table[table["player"] == name]
@@ -296,6 +312,8 @@ def _draw_history(
     """One line with markers per player; ticks at the rated periods' last days, labelled with the dates;
     the y axis in ranks when ``scale`` is given."""
     from matplotlib.dates import date2num
+
+    from pipeline.audit import periods as periods_mod
 
     for name, points in series.items():
         days, values = zip(*points, strict=True)

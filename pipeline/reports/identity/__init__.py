@@ -2,33 +2,28 @@
 
 :func:`list_players` lists the players of an output (records, counted games, first and last dates,
 declared ranks, spellings); :func:`suggest` finds likely same-person pairs and groups with their evidence
-and a score (:mod:`~pipeline.reports.identity.suggest`): the same name after case and width folding, in
+and a score (:mod:`~pipeline.reports.identity.pairs`): the same name after case and width folding, in
 traditional and simplified Chinese (OpenCC), with a romanisation or a country code appended, a nickname
 beside the name, the same opponents in the same weeks without ever meeting, the same declared rank;
 :func:`roster_snippet` writes the groups as roster entries to review and paste. Nothing is ever merged:
 the roster is the user's to change. Knows nothing of rule sets, ratings or the command line.
+
+The names are imported when first used (:mod:`pipeline.reports.lazy`): importing the package, for
+:data:`MIN_SCORE` say, imports no pandas, OpenCC or pycountry.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
+from pipeline.reports import lazy
 
-from pipeline.config.roster import Roster
-from pipeline.reports.identity.keys import KINDS, name_keys
-from pipeline.reports.identity.records import PLAYER_COLUMNS, players, read_appearances
-from pipeline.reports.identity.snippet import roster_snippet
-from pipeline.reports.identity.suggest import (
-    LIST_SCORE,
-    MIN_SCORE,
-    PAIR_COLUMNS,
-    WEIGHTS,
-    Suggestions,
-    score,
-    suggest,
-    suggest_games,
-)
+if TYPE_CHECKING:
+    from pipeline.reports.identity.keys import KINDS, name_keys
+    from pipeline.reports.identity.pairs import PAIR_COLUMNS, Suggestions, score, suggest, suggest_games
+    from pipeline.reports.identity.records import PLAYER_COLUMNS, list_players
+    from pipeline.reports.identity.snippet import roster_snippet
+    from pipeline.reports.identity.weights import LIST_SCORE, MIN_SCORE, WEIGHTS
 
 __all__ = [
     "KINDS",
@@ -46,12 +41,19 @@ __all__ = [
     "suggest_games",
 ]
 
-
-def list_players(out: Path, roster: Roster | None = None) -> pd.DataFrame:
-    """The players of the output folder ``out`` by name, columns :data:`PLAYER_COLUMNS`
-    (:func:`pipeline.reports.identity.records.players`; ``roster`` gives ``roster_rank``).
-
-    Raises:
-        ReportError: if ``out`` holds no output.
-    """
-    return players(read_appearances(out), roster)
+__getattr__ = lazy.exports(
+    __name__,
+    {
+        "pipeline.reports.identity.keys": ("KINDS", "name_keys"),
+        "pipeline.reports.identity.pairs": (
+            "PAIR_COLUMNS",
+            "Suggestions",
+            "score",
+            "suggest",
+            "suggest_games",
+        ),
+        "pipeline.reports.identity.records": ("PLAYER_COLUMNS", "list_players"),
+        "pipeline.reports.identity.snippet": ("roster_snippet",),
+        "pipeline.reports.identity.weights": ("LIST_SCORE", "MIN_SCORE", "WEIGHTS"),
+    },
+)

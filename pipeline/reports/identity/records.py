@@ -2,8 +2,9 @@
 
 :func:`appearances` turns ``games.parquet`` into one row per record and side (the player, the spelling
 the record used, the opponent, the date and week, the declared rank); :func:`players` sums it up per
-player. Columnar throughout (pandas groupby), never a loop per game. Knows nothing of which players are
-the same person (:mod:`pipeline.reports.identity.evidence`), nor of rule sets.
+player, :func:`list_players` those of an output folder. Columnar throughout (pandas groupby), never a
+loop per game. Knows nothing of which players are the same person
+(:mod:`pipeline.reports.identity.evidence`), nor of rule sets.
 """
 
 from __future__ import annotations
@@ -38,6 +39,16 @@ PLAYER_COLUMNS = ("player", "games", "counted", "first", "last", "ranks", "roste
 def read_appearances(out: Path) -> pd.DataFrame:
     """:func:`appearances` of ``out``'s games. Raises ReportError if ``out`` holds no output."""
     return appearances(read_games(out, columns=READ_COLUMNS))
+
+
+def list_players(out: Path, roster: Roster | None = None) -> pd.DataFrame:
+    """The players of the output folder ``out`` by name, columns :data:`PLAYER_COLUMNS` (:func:`players`;
+    ``roster`` gives ``roster_rank``).
+
+    Raises:
+        ReportError: if ``out`` holds no output.
+    """
+    return players(read_appearances(out), roster)
 
 
 def appearances(games: pd.DataFrame) -> pd.DataFrame:

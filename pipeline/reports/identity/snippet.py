@@ -1,6 +1,6 @@
 """identity.snippet: the suggested groups as ``[[player]]`` entries of the roster file, to review and paste.
 
-One entry per group (:attr:`~pipeline.reports.identity.suggest.Suggestions.groups`): the name to keep,
+One entry per group (:attr:`~pipeline.reports.identity.pairs.Suggestions.groups`): the name to keep,
 the others as ``aliases`` (with their roster aliases; a spelling that differs from the name in case or
 width only is no alias, the roster already matches it). A group with a roster player repeats that
 player's entry (``rank``, ``member``, ``rating``, ``fixed``) with the aliases added, to replace it; the
@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 import pandas as pd
 
 from pipeline.config.roster import Player, Roster, name_key
-from pipeline.reports.identity.suggest import Suggestions
+from pipeline.reports.identity.pairs import Suggestions
 
 
 def roster_snippet(found: Suggestions, roster: Roster | None, source: str) -> str:

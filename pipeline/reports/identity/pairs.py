@@ -1,7 +1,7 @@
-"""identity.suggest: likely same-person pairs of an output folder, each with its evidence and a score.
+"""identity.pairs: likely same-person pairs of an output folder, each with its evidence and a score.
 
-The score is a noisy-or of the evidence's weights (:data:`WEIGHTS`; co-opponents weigh by their overlap),
-lowered when the declared ranks differ (:data:`RANK_DIFFERS`), and 0 when the two played each other:
+The score is a noisy-or of the evidence's weights (:mod:`~pipeline.reports.identity.weights`; co-opponents
+weigh by their overlap), lowered when the declared ranks differ, and 0 when the two played each other:
 such a pair is listed with that evidence against it, and never grouped. A pair is a candidate by its names
 or by its co-opponents (:mod:`pipeline.reports.identity.evidence`); the same rank only adds to a
 candidate. Groups are the connected pairs of at least ``min_score`` that never met. The weights are
@@ -22,26 +22,8 @@ import pandas as pd
 from pipeline.config.roster import Roster, name_key
 from pipeline.output.folder import read_games
 from pipeline.reports.identity import evidence, records
+from pipeline.reports.identity.weights import CO_WEIGHT, LIST_SCORE, MIN_SCORE, RANK_DIFFERS, WEIGHTS
 
-#: The weight of each kind of evidence for (the noisy-or of :func:`score`).
-WEIGHTS = {
-    "case_width": 0.95,
-    "script": 0.9,
-    "tail": 0.8,
-    "nickname": 0.6,
-    "romanisation": 0.5,  # many Chinese names share a pinyin (莹莹, 盈盈, 英英: yingying)
-    "same_rank": 0.2,
-}
-#: Co-opponents weigh ``base + slope * overlap`` (0.35 to 0.45 for overlaps from 0.5 to 1): under
-#: :data:`MIN_SCORE` alone (club-mates who never met but share a league's opponents are common), over it
-#: with the same declared rank and a full overlap.
-CO_WEIGHT = (0.25, 0.2)
-#: The factor of a score when both players declare ranks and none is the same.
-RANK_DIFFERS = 0.8
-#: The least score a pair needs to be grouped (and written to the roster snippet).
-MIN_SCORE = 0.5
-#: The least score a pair needs to be listed at all (co-opponents alone reach it, not :data:`MIN_SCORE`).
-LIST_SCORE = 0.3
 #: The columns of :attr:`Suggestions.pairs`, in order.
 PAIR_COLUMNS = ("group", "a", "b", "score", "evidence", "against", "kinds", "games_a", "games_b", "met")
 _NAME_TEXT = {

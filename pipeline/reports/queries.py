@@ -1,0 +1,253 @@
+"""reports.queries: which games of a finished output folder counted and why not, its standings at a
+period's end or on a day, and the rule set's report tables, as pandas DataFrames.
+
+Re-exported by :mod:`pipeline.reports` (the package's docstring says what these know and do not know).
+Reads the output folder through :mod:`pipeline.output.folder`; the standings on a day are
+:mod:`pipeline.reports.asof`'s. Knows nothing of rendering.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from pipeline.config.roster import Roster
+from pipeline.output import folder as outputs
+from pipeline.output.folder import ReportError, check_period, game_periods, rated_periods, read_games
+from pipeline.reports import asof
+from pipeline.reports.asof import STANDINGS_COLUMNS, DayStandings
+from pipeline.reports.explain.names import resolve_player
+from pipeline.rules.base import REASONS
+
+#: The columns of :func:`audit_games`, in order.
+AUDIT_COLUMNS = (
+    "seq",
+    "game_id",
+    "source",
+    "date",
+    "period",
+    "black",
+    "white",
+    "result",
+    "speed",
+    "speed_known",
+    "event",
+    "event_listed",
+    "stage",
+    "counted",
+    "reasons",
+    "notes",
+    "parse_error",
+    "changes",
+)
+_CHANGE_KEYS = ("player", "color", "delta", "points", "bonus", "bonus_rule")
+
+
+def audit_games(
+    out: Path,
+    player: str | None = None,
+    period: str | None = None,
+    reasons: Sequence[str] | None = None,
+    counted: bool | None = None,
+    roster: Roster | None = None,
+) -> pd.DataFrame:
+    """Every game record in ``out`` that matches all the filters given, counted or not, in ``seq`` order.
+
+    Args:
+        out: an output folder written by ``ratings run``.
+        player: a player name, resolved by :func:`resolve_player` (any spelling a record used, a rated
+            name, a ``roster`` name or alias; case and width aside); a game matches when either side is
+            that player, whichever spelling that game's record used.
+        period: a period label (``2024-05``); records without a usable date have no period.
+        reasons: reason codes (docs/rules.md ("Reason codes"), :data:`~pipeline.rules.base.REASONS`); a game
+            matches when one of them applies to it: it was excluded for it, or it was counted although the
+            rule applies because the configuration counts such games (the code is then among its ``notes``).
+        counted: True keeps the counted games only, False the games not counted (None: both).
+        roster: the run's roster, for aliases no record used.
+
+    Returns:
+        One row per record, columns :data:`AUDIT_COLUMNS`: ``black``/``white`` the canonical names (the
+        names as written when the run had none; None for a record that could not be parsed); ``source``
+        the file (``path#index`` for the second and later games of a collection); ``speed`` the speed
+        class used and ``speed_known`` False when it was assumed; ``event`` the configured event's name,
+        else the ``EV`` text, with ``event_listed`` saying which; ``reasons`` and ``notes`` lists of codes;
+        ``parse_error`` the parser's message or None; ``changes`` a list of dicts (keys ``player color
+        delta points bonus bonus_rule``, Black first) of what the game did to each rated player (empty
+        for a game not counted).
+
+    Raises:
+        ReportError: if ``out`` holds no output, a reason is not a reason code (the message lists them),
+            ``period`` is not a period of the run, or ``player`` names two players.
+        UnknownPlayer: if ``player`` names no player (the message suggests close names).
+    """
+    games = read_games(out)
+    unknown = [r for r in reasons or () if r not in REASONS]
+    if unknown:
+        raise ReportError(f"unknown reason {unknown[0]!r} (reason codes: {', '.join(REASONS)})")
+    keep = pd.Series(True, index=games.index)
+    if period is not None:
+        check_period(period, game_periods(out, games), out)
+        keep &= games["period"] == period
+    if player is not None:
+        name = resolve_player(out, player, roster, games)
+        keep &= (games["black_player"] == name) | (games["white_player"] == name)
+    if reasons:
+        wanted = set(reasons)
+        applies = [
+            bool(wanted.intersection((*r, *n))) for r, n in zip(games["reasons"], games["notes"], strict=True)
+        ]
+        keep &= pd.Series(applies, index=games.index, dtype=bool)
+    if counted is not None:
+        keep &= games["counted"].astype(bool) == counted
+    chosen = games[keep.to_numpy(dtype=bool)]
+    return _audit_rows(chosen, _changes_of(out, chosen))
+
+
+def standings(
+    out: Path, period: str | None = None, top: int | None = None, provisional_games: int | None = None
+) -> pd.DataFrame:
+    """The ratings at the end of ``period`` (the latest rated period when None), best first.
+
+    Args:
+        out: an output folder written by ``ratings run``.
+        period: a rated period's label (``2024-05``).
+        top: keep only the first ``top`` rows (None: every player).
+        provisional_games: players with fewer counted games (all periods, ``games_total``) than this
+            are ``provisional``; None: the run's ``[output] provisional_games`` (its manifest; 0, none
+            provisional, for a run that does not say).
+
+    Returns:
+        Columns :data:`STANDINGS_COLUMNS`, one row per player rated by the end of the period, by rating
+        (highest first, then name); ``place`` is shared by equal ratings (provisional players keep
+        theirs). Empty when the run rated no period (and ``period`` is None).
+
+    Raises:
+        ReportError: if ``out`` holds no output, ``period`` is not a rated period of the run, or ``top``
+            or ``provisional_games`` is less than 1 or 0.
+    """
+    threshold = _threshold(out, top, provisional_games)
+    rated = rated_periods(out)
+    if period is None:
+        if not rated:
+            return pd.DataFrame(columns=list(STANDINGS_COLUMNS))
+        period = rated[-1]
+    check_period(period, rated, out)
+    table = asof.stored_standings(out, period, threshold)
+    return table if top is None else table.head(top)
+
+
+def standings_on(
+    out: Path, day: dt.date, top: int | None = None, provisional_games: int | None = None
+) -> DayStandings:
+    """The standings on ``day``: of the period holding it, up to and including the day, when its ratings
+    are the sum of its games' changes and awards; else of the latest period that ended by then
+    (:func:`pipeline.reports.asof.standings_on` says how, and :class:`DayStandings` what comes back).
+
+    ``top`` and ``provisional_games`` as in :func:`standings`. A day before the run's first rated game
+    gives no period and no rows (``first_day`` says when that game was).
+
+    Raises:
+        ReportError: if ``out`` holds no output, or ``top`` or ``provisional_games`` is less than 1 or 0.
+    """
+    found = asof.standings_on(out, day, _threshold(out, top, provisional_games))
+    return found if top is None else dataclasses.replace(found, table=found.table.head(top))
+
+
+def provisional_threshold(out: Path) -> int:
+    """The run's ``[output] provisional_games`` (its manifest; 0, none provisional, when it does not say)."""
+    return asof.run_threshold(out)
+
+
+def _threshold(out: Path, top: int | None, provisional_games: int | None) -> int:
+    """The provisional threshold to use (the run's when None). Raises ReportError if ``out`` holds no
+    output, ``top`` is under 1 or ``provisional_games`` under 0."""
+    read_games(out, columns=["seq"])  # the missing-output message, the same for every query
+    if top is not None and top < 1:
+        raise ReportError(f"--top must be 1 or more, got {top}")
+    if provisional_games is not None and provisional_games < 0:
+        raise ReportError(f"provisional_games must be 0 or more, got {provisional_games}")
+    return asof.run_threshold(out) if provisional_games is None else provisional_games
+
+
+def rule_set_report(out: Path, name: str, top: int | None = None) -> pd.DataFrame:
+    """A report table of the run, as written: ``promotions`` (with their evidence), ``fees`` or
+    ``certification``, written by the rule sets of :data:`pipeline.reports.REPORT_RULE_SETS`.
+
+    Args:
+        out: an output folder written by ``ratings run``.
+        name: a key of :data:`~pipeline.output.folder.REPORT_FILES`.
+        top: keep only the first ``top`` rows (None: every row).
+
+    Returns:
+        The table of ``out/<REPORT_FILES[name]>``, its columns and row order as the rule set wrote them;
+        the same under every rule set: no rows when there is nothing to report, also under a rule set
+        that computes no such report (:func:`pipeline.output.folder.read_report`).
+
+    Raises:
+        ReportError: if ``out`` holds no output, ``name`` is not a report name or ``top`` is less than 1.
+    """
+    if top is not None and top < 1:
+        raise ReportError(f"--top must be 1 or more, got {top}")
+    table = outputs.read_report(out, name)
+    return table if top is None else table.head(top)
+
+
+def run_rule_set(out: Path) -> str:
+    """The rule set named in ``out/manifest.json``, or ``unknown`` if it cannot be read."""
+    return str(outputs.read_manifest(out).get("rule_set", "unknown"))
+
+
+def _changes_of(out: Path, games: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
+    """The changes rows of the counted ``games`` by game id, Black's row first."""
+    wanted = set(games.loc[games["counted"], "game_id"])
+    found: dict[str, list[dict[str, Any]]] = {}
+    for label in sorted(set(games.loc[games["counted"], "period"].dropna())):
+        part = outputs.read_partition(out, "changes", label, columns=["game_id", *_CHANGE_KEYS])
+        part = part[part["game_id"].isin(wanted)].sort_values(["game_id", "color"])
+        for row in part.to_dict("records"):
+            found.setdefault(str(row["game_id"]), []).append(
+                {k: None if _missing(row[k]) else row[k] for k in _CHANGE_KEYS}
+            )
+    return found
+
+
+def _audit_rows(games: pd.DataFrame, changes: dict[str, list[dict[str, Any]]]) -> pd.DataFrame:
+    """The :data:`AUDIT_COLUMNS` frame of ``games`` (rows of :func:`read_games`)."""
+    parsed = games["parse_error"].isna()
+    frame = pd.DataFrame(
+        {
+            "seq": games["seq"],
+            "game_id": games["game_id"],
+            "source": [
+                p if i == 0 else f"{p}#{i}"
+                for p, i in zip(games["source_path"], games["game_index"], strict=True)
+            ],
+            "date": games["date"],
+            "period": games["period"],
+            "black": games["black_player"].fillna(games["black"]),
+            "white": games["white_player"].fillna(games["white"]),
+            "result": games["result"],
+            "speed": games["speed_used"].where(parsed, None),
+            "speed_known": [s in ("slow", "fast") for s in games["speed"]],
+            "event": games["event_name"].fillna(games["event"]),
+            "event_listed": games["event_name"].notna(),
+            "stage": games["stage"],
+            "counted": games["counted"],
+            "reasons": games["reasons"],
+            "notes": games["notes"],
+            "parse_error": games["parse_error"],
+            "changes": pd.Series(
+                [changes.get(g, []) for g in games["game_id"]], index=games.index, dtype=object
+            ),
+        }
+    )
+    return frame.reset_index(drop=True)[list(AUDIT_COLUMNS)]
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and value != value)
