@@ -1,7 +1,9 @@
 """checks: one boolean column per reason code of RULES.md §0, computed over the whole games table.
 
-Each check reads the ordered table (ingest columns plus the canonical names and the event kind) and
-returns a numpy mask: does the rule apply to the row? :func:`flags` gives them all (the
+:func:`sides` resolves the players once per distinct spelling (canonical names, membership, pairs), for
+every check to share. Each check reads the ordered table (ingest columns plus the canonical names and the
+event kind) and those sides, and returns a numpy mask: does the rule apply to the row? :func:`flags` gives
+them all (the
 checks other than ``parse_error`` only for rows that were read and name both players) and
 :func:`over_cap` the opponent cap, which depends on the others. Knows nothing of how the rows were
 ordered or of how reasons are listed: masks in table order out.
@@ -20,10 +22,10 @@ from pipeline.audit.columns import (
     Codes,
     Flags,
     codes,
+    distinct,
     flag,
     groups,
     later_copies,
-    mapped,
     nth_in_group,
     stacked,
 )
@@ -33,43 +35,63 @@ from pipeline.rules.base import Validity
 
 
 @dataclass(frozen=True, slots=True)
+class Sides:
+    """Both sides of every row, each distinct spelling resolved once (:func:`sides`): ``black`` and
+    ``white`` the canonical names (null for no name); ``named`` and ``member`` masks of Black's rows
+    then White's (a name with more than white space; a roster member, :meth:`Roster.is_member`; null:
+    False); ``pair`` a code per row for its unordered pair of canonical names (``a`` v ``b`` and ``b`` v
+    ``a`` share it; no name is a value of its own)."""
+
+    black: pa.Array
+    white: pa.Array
+    named: Flags
+    member: Flags
+    pair: Codes
+
+
+@dataclass(frozen=True, slots=True)
 class Rows:
-    """The ordered games (``table``) with what every check reads: the rules and the roster, and ``pair``,
-    a code per row naming its two canonical players whichever colour each had (:func:`pairs`)."""
+    """The ordered games (``table``, with the canonical names) with what every check reads: the rules,
+    the roster and the resolved ``sides``."""
 
     table: pa.Table
     valid: Validity
     roster: Roster
-    pair: Codes
+    sides: Sides
 
 
 Check = Callable[[Rows], Flags]
 
 
-def pairs(table: pa.Table) -> Codes:
-    """Per row, a code for the unordered pair of canonical names (``a`` v ``b`` and ``b`` v ``a`` share
-    it); a missing name is a value of its own."""
-    names = codes(_sides(table))
-    black, white = names[: table.num_rows], names[table.num_rows :]
-    return groups([np.minimum(black, white), np.maximum(black, white)])
+def sides(table: pa.Table, roster: Roster) -> Sides:
+    """The :class:`Sides` of ``table``'s ``black`` and ``white`` names: one pass over the distinct
+    spellings of both columns (:meth:`Roster.identities`), shared by every check that reads canonical
+    names or membership."""
+    spellings, position = distinct(stacked([table["black"], table["white"]]))
+    found = roster.identities(spellings)
+    canonical, member = [name for name, _ in found], [is_member for _, is_member in found]
+    names = pa.array([*canonical, None], pa.string()).take(pa.array(position))
+    code = codes(names)
+    black, white = code[: table.num_rows], code[table.num_rows :]
+    return Sides(
+        black=names.slice(0, table.num_rows),
+        white=names.slice(table.num_rows),
+        named=np.array([*(bool(name.strip()) for name in canonical), False], dtype=np.bool_)[position],
+        member=np.array([*member, False], dtype=np.bool_)[position],
+        pair=groups([np.minimum(black, white), np.maximum(black, white)]),
+    )
 
 
-def _sides(table: pa.Table) -> pa.ChunkedArray:
-    """The canonical names of both sides in one column: Black's rows, then White's."""
-    return stacked([table["black_player"], table["white_player"]])
-
-
-def _both(table: pa.Table, fn: Callable[[str], bool]) -> tuple[Flags, Flags]:
-    """``fn`` of Black's and of White's canonical name (null: False), once per distinct name."""
-    found = flag(mapped(_sides(table), fn, pa.bool_()))
-    return found[: table.num_rows], found[table.num_rows :]
+def _halves(mask: Flags) -> tuple[Flags, Flags]:
+    """A mask of Black's rows then White's, as (Black's, White's)."""
+    rows = len(mask) // 2
+    return mask[:rows], mask[rows:]
 
 
 def flags(rows: Rows) -> dict[str, Flags]:
     """The mask of every reason code but ``opponent_cap``, in RULES.md order (``parse_error`` first)."""
-    table = rows.table
-    black, white = _both(table, lambda name: bool(name.strip()))  # more than white space
-    parsed = flag(pc.is_null(table["parse_error"])) & black & white
+    black, white = _halves(rows.sides.named)
+    parsed = flag(pc.is_null(rows.table["parse_error"])) & black & white
     return {"parse_error": ~parsed} | {code: check(rows) & parsed for code, check in _CHECKS.items()}
 
 
@@ -80,7 +102,7 @@ def over_cap(rows: Rows, period: pa.Array | pa.ChunkedArray, eligible: Flags) ->
     if rows.valid.opponent_cap <= 0:
         return over
     where = np.flatnonzero(eligible & flag(pc.is_valid(period)))
-    group = groups([codes(pc.take(period, pa.array(where))), rows.pair[where]])
+    group = groups([codes(pc.take(period, pa.array(where))), rows.sides.pair[where]])
     over[where] = nth_in_group(group) >= rows.valid.opponent_cap
     return over
 
@@ -131,7 +153,7 @@ def _non_member(rows: Rows) -> Flags:
     table, roster = rows.table, rows.roster
     if not roster.configured:
         return np.zeros(table.num_rows, dtype=np.bool_)
-    black, white = _both(table, roster.is_member)
+    black, white = _halves(rows.sides.member)
     inter_club = flag(pc.is_in(table["event_kind"], value_set=pa.array(sorted(INTER_CLUB))))
     return ~(black & white) & ~(inter_club & (black | white))
 
@@ -146,7 +168,7 @@ def _duplicate(rows: Rows) -> Flags:
     table = rows.table
     signature = pc.fill_null(table["move_signature"], "")
     result = pc.if_else(pa.array(_short(rows)), pc.fill_null(table["result"], ""), "")
-    return later_copies(groups([rows.pair, codes(table["date"]), codes(signature), codes(result)]))
+    return later_copies(groups([rows.sides.pair, codes(table["date"]), codes(signature), codes(result)]))
 
 
 _CHECKS: dict[str, Check] = {

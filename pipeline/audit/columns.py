@@ -1,7 +1,8 @@
 """columns: the columnar building blocks of the audit, over Arrow arrays and numpy.
 
-- :func:`mapped` and :func:`mapped_together`: a Python function applied once per *distinct* value of a
-  column, or combination of values of several (roster names, events, stages);
+- :func:`distinct`, :func:`mapped` and :func:`mapped_together`: a column's distinct values with each row's
+  place among them, and a Python function applied once per *distinct* value of a column, or combination
+  of values of several (roster names, events, stages);
 - :func:`codes` and :func:`groups`: integer group codes of one or several key columns, nulls a value of
   their own (what a ``GROUP BY`` would form);
 - :func:`later_copies` and :func:`nth_in_group`: window functions over rows in table order (``seq``):
@@ -39,16 +40,23 @@ def stacked(columns: Sequence[pa.ChunkedArray]) -> pa.ChunkedArray:
     return pa.chunked_array([chunk for column in columns for chunk in column.chunks], columns[0].type)
 
 
+def distinct(column: pa.Array | pa.ChunkedArray) -> tuple[list[Any], Codes]:
+    """The distinct non-null values of ``column`` as Python values, and per row the position of its value
+    among them; a null's position is ``len(values)``, one past the end (where a result for null goes)."""
+    encoded = pc.dictionary_encode(array(column))
+    values = encoded.dictionary.to_pylist()
+    position = pc.fill_null(encoded.indices, len(values)).to_numpy(zero_copy_only=False)
+    return values, np.asarray(position, dtype=np.int64)
+
+
 def mapped(column: pa.Array | pa.ChunkedArray, fn: Callable[[Any], Any], arrow_type: pa.DataType) -> pa.Array:
     """``fn`` of each value of ``column``, as an array of ``arrow_type``; null stays null.
 
     ``fn`` is called once per distinct non-null value (its Python value), whatever the number of rows.
     Raises whatever ``fn`` raises, and ArrowInvalid if a result is not of ``arrow_type``.
     """
-    column = array(column)
-    distinct = pc.unique(column)
-    results = pa.array([None if v is None else fn(v) for v in distinct.to_pylist()], arrow_type)
-    return results.take(pc.index_in(column, value_set=distinct))
+    values, position = distinct(column)
+    return pa.array([*map(fn, values), None], arrow_type).take(pa.array(position))
 
 
 def mapped_together(

@@ -13,7 +13,7 @@ for the caller and the rule set to decide (:func:`pipeline.run.plan` picks each 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -63,12 +63,19 @@ def _claim(index: dict[str, int], spelling: str, owner: int) -> int | None:
 class Roster:
     """The players, in file order. ``Roster()`` is no roster: everyone is a member.
 
+    Each spelling is folded and looked up once per instance (:meth:`resolve`, :meth:`get`,
+    :meth:`is_member` and :meth:`identities` share a memo of the spellings seen): a run holds one
+    roster, so a player who plays in every period costs one look-up, not one per period and check. The
+    memo only ever holds what the players (immutable) give a spelling; it takes no part in equality or
+    ``repr``.
+
     Raises ValueError if two players share a name, or a spelling names two players.
     """
 
     players: tuple[Player, ...] = ()
     source: Path | None = field(default=None, compare=False)
     _index: dict[str, int] = field(init=False, repr=False, compare=False)
+    _seen: dict[str, tuple[int | None, str, bool]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         index: dict[str, int] = {}
@@ -79,6 +86,7 @@ class Roster:
                     names = f"{self.players[other].name!r} and {player.name!r}"
                     raise ValueError(f"roster: {spelling!r} names both {names}")
         object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "_seen", {})
 
     def with_ratings(self, ratings: Mapping[str, float | None]) -> Roster:
         """A copy whose players named in ``ratings`` (canonical names) have that plain ``rating``."""
@@ -94,20 +102,46 @@ class Roster:
 
     def resolve(self, raw_name: str) -> str:
         """Return the canonical name ``raw_name`` spells, else ``raw_name`` NFKC-folded and stripped."""
-        player = self.get(raw_name)
-        return fold(raw_name) if player is None else player.name
+        return self._spelling(raw_name)[1]
 
     def get(self, name: str) -> Player | None:
         """Return the player ``name`` (canonical or an alias, any case or width) spells, or None."""
-        position = self._index.get(name_key(name))
+        position = self._spelling(name)[0]
         return None if position is None else self.players[position]
 
     def is_member(self, name: str) -> bool:
         """True when ``name`` is a roster player marked ``member``; True for everyone when not configured."""
         if not self.configured:
             return True
-        player = self.get(name)
-        return player is not None and player.member
+        position = self._spelling(name)[0]
+        return position is not None and self.players[position].member
+
+    def identities(self, raw_names: Iterable[str]) -> list[tuple[str, bool]]:
+        """(:meth:`resolve`, :meth:`is_member` of what it resolves to) of each of ``raw_names``, in order:
+        one memo look-up per name."""
+        seen, spelling = self._seen, self._spelling
+        return [(seen.get(name) or spelling(name))[1:] for name in raw_names]
+
+    def _spelling(self, name: str) -> tuple[int | None, str, bool]:
+        """(the position of the player ``name`` spells, or None; what :meth:`resolve` gives it; whether
+        that is a member), from the memo, else worked out and kept."""
+        found = self._seen.get(name)
+        if found is None:
+            folded = fold(name)  # name_key(name) is this, casefolded
+            position = self._index.get(folded.casefold())
+            if position is None:
+                found = (None, folded, self._member(folded))
+            else:  # a player's own name is theirs in the index (__post_init__), so is_member is theirs
+                found = (position, self.players[position].name, self.players[position].member)
+            self._seen[name] = found
+        return found
+
+    def _member(self, name: str) -> bool:
+        """:meth:`is_member` of ``name``, without the memo."""
+        if not self.configured:
+            return True
+        position = self._index.get(name_key(name))
+        return position is not None and self.players[position].member
 
 
 def load_roster(path: Path, rating_keys: Collection[str] | None = None) -> Roster:

@@ -15,6 +15,7 @@ are computed.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 
@@ -158,8 +159,9 @@ def stored(name: str, table: pa.Table) -> pa.Table:
             index = table.column_names.index(column)
             field = table.schema.field(index).with_type(arrow_type)
             table = table.set_column(index, field, table.column(index).cast(arrow_type))
+    layout = tuple((f.name, f.type, f.nullable) for f in table.schema)
     return table.replace_schema_metadata(
-        {**(table.schema.metadata or {}), b"pandas": _pandas_metadata(table.schema)}
+        {**(table.schema.metadata or {}), b"pandas": _pandas_metadata(layout)}
     )
 
 
@@ -186,8 +188,12 @@ def pandas_dtype(field: pa.Field) -> str:
         return "object"
 
 
-def _pandas_metadata(schema: pa.Schema) -> bytes:
-    """pandas' schema metadata (as ``pa.Table.from_pandas`` writes it) with :func:`pandas_dtype`'s dtypes."""
+@functools.lru_cache(maxsize=64)
+def _pandas_metadata(layout: tuple[tuple[str, pa.DataType, bool], ...]) -> bytes:
+    """pandas' schema metadata (as ``pa.Table.from_pandas`` writes it) with :func:`pandas_dtype`'s dtypes,
+    for the fields ``layout`` (name, type, nullable: all it reads of a schema). A pure function of its
+    argument, kept for the few schemas a run writes (each period's table has its file's)."""
+    fields = [pa.field(name, arrow_type, nullable) for name, arrow_type, nullable in layout]
     columns = [
         {
             "name": f.name,
@@ -196,7 +202,7 @@ def _pandas_metadata(schema: pa.Schema) -> bytes:
             "numpy_type": pandas_dtype(f),
         }
         | {"metadata": None}
-        for f in schema
+        for f in fields
     ]
     found = {"index_columns": [], "column_indexes": [], "columns": columns, "attributes": {}}
     return json.dumps(found | {"creator": {"library": "pyarrow", "version": pa.__version__}}).encode()

@@ -6,7 +6,6 @@ Knows the games and awards tables' columns; nothing of how they were filled.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 import pyarrow as pa
@@ -74,43 +73,56 @@ def ingest_counts(games: pa.Table) -> dict[str, Any]:
     "unknown": {"result", "date", "time_setting", "players"}, "speed": {class: n}, "warnings": n}``:
     ``records`` counts every row (a game tree, or a file without one), ``games`` the rows without a
     parse error, ``parse_errors`` the others by kind; ``encodings`` counts files (``none`` for a file
-    that was not decoded: empty or binary); ``warnings`` the rows with a parse warning.
+    that was not decoded: empty or binary); ``warnings`` the rows with a parse warning. Columnar: masks
+    over the columns it reads, no row as a Python value and no copy of the table.
     """
-    ok = games.filter(pc.is_null(games.column("parse_error")))
+    parsed = pc.is_null(games["parse_error"])
+    first = pc.equal(games["game_index"], 0)  # a file's first row
     return {
-        "files": pc.sum(pc.equal(games.column("game_index"), 0)).as_py() or 0,  # a file's first row
+        "files": _count(first),
         "records": games.num_rows,
-        "games": ok.num_rows,
-        "parse_errors": _tally(games.filter(pc.is_valid(games.column("parse_error"))), "error_kind"),
-        "encodings": _tally(games.filter(pc.equal(games.column("game_index"), 0)), "encoding"),
+        "games": _count(parsed),
+        "parse_errors": _tally(games["error_kind"], pc.invert(parsed)),
+        "encodings": _tally(games["encoding"], first),
         "unknown": {
-            "result": _nulls(ok, "winner"),
-            "date": _nulls(ok, "date"),
-            "time_setting": _nulls(ok, "main_time_s"),
-            "players": ok.num_rows
-            - ok.filter(pc.and_(pc.is_valid(ok["black"]), pc.is_valid(ok["white"]))).num_rows,
+            "result": _nulls(games["winner"], parsed),
+            "date": _nulls(games["date"], parsed),
+            "time_setting": _nulls(games["main_time_s"], parsed),
+            "players": _count(
+                pc.and_(parsed, pc.or_(pc.is_null(games["black"]), pc.is_null(games["white"])))
+            ),
         },
-        "speed": _tally(ok, "speed"),
-        "warnings": pc.count(games.column("warning")).as_py(),
+        "speed": _tally(games["speed"], parsed),
+        "warnings": pc.count(games["warning"]).as_py(),
     }
 
 
-def _tally(table: pa.Table, column: str) -> dict[str, int]:
-    counts = Counter("none" if v is None else str(v) for v in table.column(column).to_pylist())
-    return _by_count(counts)
+def _count(mask: pa.ChunkedArray) -> int:
+    """The rows where ``mask`` is true (null: not)."""
+    return int(pc.sum(mask).as_py() or 0)
 
 
-def _nulls(table: pa.Table, column: str) -> int:
-    return int(table.column(column).null_count)
+def _nulls(column: pa.ChunkedArray, where: pa.ChunkedArray) -> int:
+    """The rows ``where`` whose ``column`` is null."""
+    return _count(pc.and_(where, pc.is_null(column)))
+
+
+def _tally(column: pa.ChunkedArray, where: pa.ChunkedArray | None = None) -> dict[str, int]:
+    """How often each value of ``column`` (text; null counted as ``none``) occurs in the rows ``where``
+    (None: every row), by count (highest first), then value."""
+    values = pc.fill_null(column if where is None else pc.filter(column, where), "none")
+    found = pc.value_counts(values)
+    return _by_count(
+        dict(zip(found.field("values").to_pylist(), found.field("counts").to_pylist(), strict=True))
+    )
 
 
 def audit_counts(games: pa.Table) -> dict[str, Any]:
     """Counts of an audited games table (schema GAMES): ``{"counted": n, "excluded": n,
     "reasons": {code: n}}``, a game with several reasons counted under each."""
-    counted = pc.sum(games.column("counted")).as_py() or 0
-    reasons = Counter(code for codes in games.column("reasons").to_pylist() for code in codes)
+    counted = _count(games["counted"])
     return {
         "counted": counted,
         "excluded": games.num_rows - counted,
-        "reasons": _by_count(reasons),
+        "reasons": _tally(pc.list_flatten(games["reasons"])),
     }
