@@ -16,9 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -26,6 +25,9 @@ from pipeline.output import snapshots, state, store
 from pipeline.reports.leaderboards import LEADERBOARD, leaderboards
 from pipeline.rules.base import PlayerState, RuleSet
 from pipeline.rules.replay import Prepared, replay
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 RATED = ("ratings", "changes", "awards")
 #: The columns of the changes the leaderboards read (:func:`pipeline.reports.leaderboards.leaderboards`).
@@ -152,6 +154,8 @@ class PartitionWriter:
     def _totals(self, labels: Sequence[str]) -> pd.DataFrame:
         """``period``, ``player`` and ``games_total`` of this generation's ratings (written or linked) of
         the periods ``labels``."""
+        import pandas as pd
+
         found = [
             pd.read_parquet(path, columns=["player", "games_total"]).assign(period=label)
             for label in labels

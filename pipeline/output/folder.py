@@ -36,14 +36,16 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.audit import periods as periods_mod
 from pipeline.output import snapshots
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 GAMES_FILE = "games.parquet"
 MANIFEST_FILE = "manifest.json"
@@ -96,6 +98,7 @@ def read_games(out: Path, columns: Iterable[str] = GAMES_COLUMNS) -> pd.DataFram
 
     Raises ReportError if the file is missing (no ``ratings run`` into ``out`` yet).
     """
+
     table = pq.read_table(_games_path(out), columns=list(columns))
     if "date" in table.column_names:
         index = table.column_names.index("date")
@@ -157,6 +160,8 @@ def read_partition(
     A missing partition reads as a table without rows: with ``columns`` as its columns when given,
     else with none. Raises what pandas raises for a partition that exists but cannot be read.
     """
+    import pandas as pd
+
     wanted = None if columns is None else list(columns)
     path = partition_path(out, dataset, period)
     if path.exists():
@@ -174,6 +179,8 @@ def read_report(out: Path, name: str) -> pd.DataFrame:
 
     Raises ReportError if ``out`` holds no output, or ``name`` is not a report name.
     """
+    import pandas as pd
+
     _games_path(out)  # the missing-output message, the same for every query
     if name not in REPORT_FILES:
         raise ReportError(f"unknown report {name!r} (reports: {', '.join(sorted(REPORT_FILES))})")

@@ -19,7 +19,6 @@ import functools
 import json
 from collections.abc import Mapping
 
-import pandas as pd
 import pyarrow as pa
 
 from pipeline.ingest.schema import GAMES_INGEST
@@ -175,6 +174,8 @@ def pandas_dtype(field: pa.Field) -> str:
     """The pandas dtype ``pd.read_parquet`` gives ``field`` in a file :func:`stored` wrote: ``Int32``
     (etc.) or ``boolean`` for a nullable integer or boolean, else numpy's name for the Arrow type
     (``object`` for text, lists, dates and binary)."""
+    import pandas as pd
+
     arrow_type = field.type
     if field.nullable and pa.types.is_integer(arrow_type):
         return f"{'U' if pa.types.is_unsigned_integer(arrow_type) else ''}Int{arrow_type.bit_width}"
