@@ -55,7 +55,7 @@ def test_resolving_a_command_imports_no_heavy_library(command: str) -> None:
 
 
 def test_the_pipeline_of_a_run_imports_no_heavy_library() -> None:
-    code = "import json, sys, pipeline.run; print(json.dumps(sorted({n.partition('.')[0] for n in sys.modules})))"
+    code = "import json, sys, pipeline.run; print(json.dumps(sorted({n.split('.')[0] for n in sys.modules})))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     found = set(json.loads(done.stdout)) & set(HEAVY)
