@@ -29,9 +29,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.ingest import cache
-from pipeline.ingest.archives import UNLISTED
+from pipeline.ingest import ledger as ledger_mod
 from pipeline.ingest.cache import parser_version
-from pipeline.ingest.discover import DEFERRED, FileEntry, IngestError, discover, expand
+from pipeline.ingest.discover import DEFERRED, FileEntry, IngestError, discover, expand, is_unlisted
 from pipeline.ingest.schema import CACHE, GAMES_INGEST
 from pipeline.ingest.shelf import Shelf
 from pipeline.ingest.workers import Batches, Progress, parse_all
@@ -130,8 +130,10 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
     options = options or IngestOptions()
     started = time.perf_counter()
     shelf = Shelf.open(out, cache.parser_version())
+    ledger = shelf.ledger()
+    known = ledger_mod.known(ledger) if ledger is not None else cache.known(shelf.keys)  # (read if needed)
     folder = raw.absolute() if options.scheduler else raw  # a worker elsewhere has no working dir of ours
-    files = discover(folder, cache.known(shelf.keys), defer=True)  # keys read only if there are archives
+    files = discover(folder, known, defer=True)
     listing = cache.listing_of(files)
     listed = cache.listing_digest(listing)
     if shelf.listing == listed and shelf.files is not None:  # the very files of the last save
@@ -140,20 +142,33 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
         return IngestResult(
             Games(shelf, options.speed_threshold_s), shelf.files, 0, shelf.files, seconds, digest
         )
-    shelf.listing = None  # until this run has parsed every file it must
-    reuse = cache.reusable(shelf.keys(), files, listing)
-    del listing
-    _drop(shelf, reuse.keep)
-    todo = _Todo(reuse.todo, options.on_start)
+    todo, members = _reused(shelf, ledger, files, listing)
+    shelf.forget_listing()  # until this run has parsed every file it must
+    todo.on_start = options.on_start
     again = _parse(todo, shelf, options)
-    found = len(files) - sum(f.member is UNLISTED for f in files) + reuse.members + todo.members
+    found = len(files) - sum(is_unlisted(f.member) for f in files) + members + todo.members
     if not again.num_rows:  # no file to read again next time: the next run may skip the comparison
-        shelf.listing, shelf.files = listed, found
+        shelf.keep_listing(listed, found, ledger_mod.entries(listing, files, todo.counts))
     shelf.save()
     digest = _digest(listed, again)
     games = Games(shelf, options.speed_threshold_s)
     parsed = todo.total
     return IngestResult(games, found, parsed, found - parsed, time.perf_counter() - started, digest)
+
+
+def _reused(
+    shelf: Shelf, ledger: pa.Table | None, files: list[FileEntry], listing: pa.Table
+) -> tuple[_Todo, int]:
+    """The files to parse and the number behind the unchanged archives' entries, the rows of every
+    changed or removed file dropped from ``shelf``: decided by the ``ledger`` when there is one, else
+    by the rows' keys."""
+    if ledger is not None:
+        compared = ledger_mod.compare(ledger, listing, files)
+        shelf.drop_entries(compared.gone)
+        return _Todo(compared.todo), compared.members
+    reuse = cache.reusable(shelf.keys(), files, listing)
+    _drop(shelf, reuse.keep)
+    return _Todo(reuse.todo), reuse.members
 
 
 def _drop(shelf: Shelf, keep: pa.Array) -> None:
@@ -166,20 +181,24 @@ def _drop(shelf: Shelf, keep: pa.Array) -> None:
 
 class _Todo:
     """The entries to parse, in order, a deferred archive's (:data:`~pipeline.ingest.discover.DEFERRED`)
-    listed when its turn comes: ``total`` entries so far, ``members`` more than ``todo`` held.
-    ``on_start`` is told the total at the start and again whenever an archive's listing adds to it."""
+    listed when its turn comes: ``total`` entries so far, ``members`` more than ``todo`` held,
+    ``counts`` the entries of each archive listed (by its rel). ``on_start``, once set, is told the
+    total at the start and again whenever an archive's listing adds to it."""
 
-    def __init__(self, todo: list[FileEntry], on_start: Callable[[int], None] | None) -> None:
-        self.todo, self.on_start, self.total, self.members = todo, on_start, len(todo), 0
-        if on_start:
-            on_start(self.total)
+    def __init__(self, todo: list[FileEntry]) -> None:
+        self.todo, self.total, self.members = todo, len(todo), 0
+        self.counts: dict[str, int] = {}
+        self.on_start: Callable[[int], None] | None = None
 
     def __iter__(self) -> Iterator[FileEntry]:
+        if self.on_start:
+            self.on_start(self.total)
         for entry in self.todo:
             if entry.member is not DEFERRED:
                 yield entry
                 continue
             members = expand(entry)
+            self.counts[entry.rel] = len(members)
             self.members += len(members) - 1
             self.total += len(members) - 1
             if self.on_start:

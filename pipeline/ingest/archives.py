@@ -62,10 +62,6 @@ class Member:
     size: int
 
 
-#: The member of an entry rebuilt from the cache, whose archive was not listed (it is never read).
-UNLISTED = Member("", -1, "", -1)
-
-
 @dataclass(frozen=True, slots=True)
 class Listed:
     """One entry of a listing: the member's ``name`` (surrogate escapes; None: the archive itself), and

@@ -6,7 +6,7 @@ the parser version (a digest of the parsing code itself, so any change to a norm
 Rows of a file that timed out or killed its worker (``error_kind`` in :data:`RETRIED`) are never reused:
 the next run tries the file again. The rows of an archive's members carry the archive's ``stat``, so
 :func:`known` finds them by the archive's key alone, without opening it, and an unchanged archive is one
-entry (member :data:`~pipeline.ingest.archives.UNLISTED`) however many members it holds. The decisions
+entry (member :func:`~pipeline.ingest.discover.unlisted`) however many members it holds. The decisions
 are columnar over the cache's key columns (:data:`~pipeline.ingest.shelf.KEYS`): Python runs once per
 discovered file and once per archive, never once per cached row. Knows nothing of how rows are made
 or kept.
@@ -26,8 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.ingest import shelf
-from pipeline.ingest.archives import UNLISTED
-from pipeline.ingest.discover import KEY_COLUMNS, FileEntry, Known
+from pipeline.ingest.discover import KEY_COLUMNS, FileEntry, Known, is_unlisted, unlisted
 
 _PARSER_MODULES = ("decode", "charset", "sgftext", "record", "schema", "workers", "normalise", "archives")
 #: The error kinds of a file whose rows are not kept: it is read again on the next run.
@@ -78,23 +77,22 @@ def reusable(keys: pa.Table, files: list[FileEntry], listed: pa.Table | None = N
     key into one string did.
     """
     listing = listing_of(files) if listed is None else listed  # (the caller's, when it has one)
-    whole = [f for f in files if f.member is UNLISTED]
-    plain = [f for f in files if f.member is not UNLISTED]
+    whole = [f for f in files if is_unlisted(f.member)]
+    plain = [f for f in files if not is_unlisted(f.member)]
     if whole:
-        listing = listing.filter(pa.array([f.member is not UNLISTED for f in files]))
+        listing = listing.filter(pa.array([not is_unlisted(f.member) for f in files]))
     again = pc.unique(keys.filter(retried(keys)).column("source_path"))
     archived = _of_archives(keys, whole)
     rest = np.flatnonzero(~archived)  # the rows of unchanged archives need no key of their own
     rows = keys.take(pa.array(rest, pa.int64())) if len(rest) < keys.num_rows else keys  # (no copy)
     where = pc.index_in(rows["source_path"], value_set=listing["rel"])
     matched = archived.copy()
-    matched[rest] = _same(rows, listing, where)
+    matched[rest] = same_keys(rows, listing, where)
     keep = matched & ~_among(keys, again).to_numpy(zero_copy_only=False)
     found = np.zeros(len(plain), dtype=bool)
     found[pc.fill_null(where, 0).to_numpy(zero_copy_only=False)[keep[rest]]] = True
     todo = [f for f, have in zip(plain, found, strict=True) if not have]
-    first_rows = pc.equal(keys["game_index"], 0).to_numpy(zero_copy_only=False)  # one row per file
-    members = int((archived & first_rows).sum())
+    members = sum(f.member.size for f in whole if f.member is not None)
     return Reuse(pa.array(keep), todo, members)
 
 
@@ -123,7 +121,7 @@ def _flagged(files: list[FileEntry], name: str) -> pa.Array:
     return pa.array([getattr(f, name) if f.size < 0 else None for f in files], pa.string())
 
 
-def _same(rows: pa.Table, listing: pa.Table, where: pa.Array) -> np.ndarray[Any, np.dtype[np.bool_]]:
+def same_keys(rows: pa.Table, listing: pa.Table, where: pa.Array) -> np.ndarray[Any, np.dtype[np.bool_]]:
     """For each of ``rows``, whether the entry of ``listing`` at ``where`` (null: none) has its key."""
     found = pc.is_valid(where)
     at = pc.fill_null(where, 0)
@@ -152,7 +150,8 @@ def listing_digest(listing: pa.Table) -> str:
 def known(keys: pa.Table | Callable[[], pa.Table] | None) -> Known:
     """The :data:`~pipeline.ingest.discover.Known` of the cache's ``keys``: for each archive file whose
     cached rows carry its current ``stat``, none of a :data:`RETRIED` kind, one entry standing for all
-    its members (``member`` :data:`~pipeline.ingest.archives.UNLISTED`); no worker reads it. An archive
+    its members (``member`` :func:`~pipeline.ingest.discover.unlisted`, with their count); no worker
+    reads it. An archive
     whose rows carry its ``stat`` but some of a RETRIED kind maps to None: it is listed, and its
     members are compared one by one."""
     return functools.partial(_known, keys)
@@ -166,11 +165,14 @@ def _known(
     if keys is None or not keys.num_rows:
         return {}
     again = retried(keys).to_numpy(zero_copy_only=False)
+    first_rows = pc.equal(keys["game_index"], 0).to_numpy(zero_copy_only=False)  # one row per file
     entries: dict[str, list[FileEntry] | None] = {}
     for archive in found:
         mine = _of_archives(keys, [archive])
         if mine.any():
-            whole = archive._replace(error_kind=None, error=None, member=UNLISTED)
+            whole = archive._replace(
+                error_kind=None, error=None, member=unlisted(int((mine & first_rows).sum()))
+            )
             entries[archive.rel] = None if (mine & again).any() else [whole]
     return entries
 

@@ -33,7 +33,18 @@ from pipeline.ingest.archives import Listed, Member
 from pipeline.ingest.entry import KEY_COLUMNS, FileEntry, IngestError, readable
 from pipeline.ingest.walk import KEPT, Walk, path_limit
 
-__all__ = ["DEFERRED", "KEY_COLUMNS", "FileEntry", "IngestError", "Known", "discover", "expand", "readable"]
+__all__ = [
+    "DEFERRED",
+    "KEY_COLUMNS",
+    "FileEntry",
+    "IngestError",
+    "Known",
+    "discover",
+    "expand",
+    "is_unlisted",
+    "readable",
+    "unlisted",
+]
 
 
 #: Given the entries of archive files (their own ``stat``), by the archive's ``rel``: the entries each
@@ -43,6 +54,17 @@ Known = Callable[[list[FileEntry]], dict[str, list[FileEntry] | None]]
 
 #: The member of an archive's own entry whose listing :func:`discover` left to :func:`expand`.
 DEFERRED = Member("", -2, "", -1)
+
+
+def unlisted(members: int) -> Member:
+    """The member of an entry standing for all ``members`` files of an unchanged archive, which is
+    not listed (nor ever read): its ``size`` is their number."""
+    return Member("", -1, "", members)
+
+
+def is_unlisted(member: Member | None) -> bool:
+    """Whether ``member`` is one :func:`unlisted` made."""
+    return member is not None and member.offset == -1
 
 
 def discover(raw: Path, known: Known | None = None, defer: bool = False) -> list[FileEntry]:

@@ -60,9 +60,11 @@ class Shelf:
         self.garbage: list[Path] = []  # parts no longer named, removed after the next save
         self._keys: pa.Table | None = None  # read once, before the run changes anything
         #: The digest of the discovered files whose rows the shelf holds, all of them and nothing
-        #: else (None: unknown, e.g. during a run that changes it), and how many files that was.
+        #: else (None: unknown, e.g. during a run that changes it), how many files that was, and the
+        #: file holding their ledger (:mod:`~pipeline.ingest.ledger`).
         self.listing: str | None = None
         self.files: int | None = None
+        self.ledger_name: str | None = None
 
     @classmethod
     def open(cls, out: Path, version: str) -> Shelf:
@@ -82,6 +84,8 @@ class Shelf:
             shelf = cls(out, version, parts)
             if same and isinstance(manifest.get("listing"), str) and isinstance(manifest.get("files"), int):
                 shelf.listing, shelf.files = manifest["listing"], manifest["files"]
+            if same and isinstance(manifest.get("ledger"), str):
+                shelf.ledger_name = manifest["ledger"]
         except (OSError, ValueError, KeyError, TypeError, AttributeError, pa.ArrowException):
             shelf = cls(out, version, {})  # a damaged cache costs a full parse, never the run
         shelf._collect_strays()
@@ -90,13 +94,41 @@ class Shelf:
     def reset(self) -> None:
         """Forget every row (a damaged part found late): the run parses every file again."""
         self.garbage += [self.root / m / p for m, names in self.parts.items() for p in names]
-        self.parts, self._keys, self.listing, self.files = {}, None, None, None
+        self.parts, self._keys = {}, None
+        self.forget_listing()
+
+    def forget_listing(self) -> None:
+        """Forget which files the rows are of (the run is about to change them)."""
+        if self.ledger_name is not None:
+            self.garbage.append(self.root / self.ledger_name)
+        self.listing, self.files, self.ledger_name = None, None, None
+
+    def ledger(self) -> pa.Table | None:
+        """The ledger of the rows (:mod:`~pipeline.ingest.ledger`), None when there is none or it cannot
+        be read."""
+        if self.ledger_name is None:
+            return None
+        try:
+            return pq.read_table(self.root / self.ledger_name)
+        except (OSError, pa.ArrowException):
+            return None
+
+    def keep_listing(self, listing: str, files: int, ledger: pa.Table) -> None:
+        """Record that the rows are those of ``files`` files, whose listing has the digest ``listing``
+        and the ledger ``ledger`` (written at once; named by the next :meth:`save`)."""
+        self.forget_listing()
+        name = f"ledger-{secrets.token_hex(6)}.parquet"
+        self.root.mkdir(parents=True, exist_ok=True)
+        pq.write_table(ledger, self.root / name, compression="zstd")
+        self.listing, self.files, self.ledger_name = listing, files, name
 
     def _collect_strays(self) -> None:
         """Mark for removal the parts no manifest names, and the cache file of versions before the shelf."""
         named = {self.root / m / p for m, names in self.parts.items() for p in names}
+        named |= {self.root / self.ledger_name} if self.ledger_name else set()
         if self.root.is_dir():
             self.garbage += [p for p in self.root.glob("*/*.parquet") if p not in named]
+            self.garbage += [p for p in self.root.glob("ledger-*.parquet") if p not in named]
         if (self.root.parent / "ingest.parquet").exists():
             self.garbage.append(self.root.parent / "ingest.parquet")
 
@@ -149,7 +181,7 @@ class Shelf:
         for month in pc.unique(keys).to_pylist():
             self.buffer.setdefault(month, []).append(table.filter(pc.equal(keys, month)))
         self.buffered += table.num_rows
-        self.listing = None
+        self.forget_listing()
         if self.buffered >= FLUSH_ROWS:
             self.flush()
 
@@ -166,7 +198,34 @@ class Shelf:
             if month in self.parts:
                 table = self._parts_of(month)
                 self._replace(month, table.filter(pc.invert(pc.is_in(table["source_path"], value_set=paths))))
-                self.listing = None
+                self.forget_listing()
+
+    def drop_entries(self, gone: pa.Table) -> None:
+        """Remove the rows of the ledger entries ``gone`` (columns ``rel``, ``archive``: an archive's
+        rows are ``rel`` and ``rel!...``), looking at one part's paths at a time; a part holding some
+        is written again without them."""
+        if not gone.num_rows:
+            return
+        files = gone.filter(pc.invert(gone["archive"]))["rel"]
+        archives = gone.filter(gone["archive"])["rel"].to_pylist()
+        for month, names in list(self.parts.items()):
+            for name in list(names):
+                self._drop_from(month, name, files, archives)
+        self.forget_listing()
+
+    def _drop_from(self, month: str, name: str, files: pa.ChunkedArray, archives: list[str]) -> None:
+        paths = self._read(month, name, ["source_path"])["source_path"]
+        hit = pc.is_in(paths, value_set=files.combine_chunks())
+        for rel in archives:
+            hit = pc.or_(hit, pc.or_(pc.equal(paths, rel), pc.starts_with(paths, f"{rel}!")))
+        if not pc.any(hit).as_py():
+            return
+        table = self._read(month, name, CACHE.names).filter(pc.invert(hit))
+        self.parts[month].remove(name)
+        if not self.parts[month]:
+            del self.parts[month]
+        self.garbage.append(self.root / month / name)
+        self._write(month, table)
 
     def save(self) -> None:
         """Write the buffer, merge months of many parts, then the manifest (atomically); remove the parts
@@ -176,7 +235,7 @@ class Shelf:
             if len(names) > COMPACT_PARTS:
                 self._replace(month, self._parts_of(month))
         manifest: dict[str, object] = {"parser_version": self.version, "parts": self.parts}
-        manifest |= {"listing": self.listing, "files": self.files}
+        manifest |= {"listing": self.listing, "files": self.files, "ledger": self.ledger_name}
         self.root.mkdir(parents=True, exist_ok=True)
         store.write_json(manifest, self.root / MANIFEST)
         for path in self.garbage:
