@@ -404,7 +404,8 @@ def test_incremental_run_over_archives_equals_a_run_from_scratch(raw: Path) -> N
     assert (incremental.parsed, incremental.games.equals(scratch.games)) == (3, True)
 
 
-def test_archive_with_a_member_that_timed_out_is_listed_again(raw: Path) -> None:
+@pytest.mark.parametrize("defer", [False, True])
+def test_archive_with_a_member_that_timed_out_is_listed_again(raw: Path, defer: bool) -> None:
     populate(raw)
     ingest(raw, raw.parent / "out", IngestOptions(workers=1))
     previous = cache_mod.load(raw.parent / "out")
@@ -414,6 +415,6 @@ def test_archive_with_a_member_that_timed_out_is_listed_again(raw: Path) -> None
         for p, k in zip(previous["source_path"].to_pylist(), previous["error_kind"].to_pylist(), strict=True)
     ]
     previous = previous.set_column(previous.schema.get_field_index("error_kind"), "error_kind", [kinds])
-    entries = discover(raw, cache_mod.known(previous))
+    entries = discover(raw, cache_mod.known(previous), defer=defer)  # listed at once, deferred or not
     todo = cache_mod.reusable(previous, entries).todo
     assert [(e.rel, e.member.offset >= 0) for e in todo if e.member] == [("2011-05.zip!2011-05/2.sgf", True)]

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from pipeline.ingest import IngestOptions, archives, discover, ingest
-from pipeline.ingest import cache as cache_mod
 from pipeline.ingest.discover import DEFERRED, expand
 from pipeline.ingest.pool import ordered_map
 
@@ -96,20 +95,6 @@ def test_second_ingest_opens_no_archive(raw: Path, monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(archives, "listing", refuse)
     again = ingest(raw, raw.parent / "out", IngestOptions(workers=1))
     assert (again.files, again.parsed) == (9, 1)
-
-
-def test_archive_with_a_retried_member_is_listed_at_once_not_deferred(raw: Path) -> None:
-    ingest(raw, raw.parent / "out", IngestOptions(workers=1))
-    previous = cache_mod.load(raw.parent / "out")
-    assert previous is not None
-    kinds = [
-        "timeout" if p == "2011-05.zip!2011-05/2.sgf" else k
-        for p, k in zip(previous["source_path"].to_pylist(), previous["error_kind"].to_pylist(), strict=True)
-    ]
-    previous = previous.set_column(previous.schema.get_field_index("error_kind"), "error_kind", [kinds])
-    entries = discover(raw, cache_mod.known(previous), defer=True)
-    todo = cache_mod.reusable(previous, entries).todo
-    assert [e.rel for e in todo] == ["2011-05.zip!2011-05/2.sgf"]
 
 
 def _counted(taken: list[int]) -> Iterator[int]:
