@@ -75,3 +75,11 @@ def test_auditing_later_periods_with_the_same_roster_folds_no_spelling_again(fol
     for month in (2, 3):
         audit(_period(month), roster, Events(), Validity())
     assert first > 0 and len(folded) == first
+
+
+def test_the_roster_memo_holds_at_most_its_limit_and_still_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(roster_module, "MEMO_LIMIT", 4)
+    roster = _roster()
+    answers = [roster.resolve(f"Player{i}") for i in range(10)]
+    held = len(roster._seen)
+    assert (held, answers[9], roster.resolve("ＹｕＹａｎ")) == (2, "Player9", "羽焰")

@@ -59,6 +59,10 @@ def _claim(index: dict[str, int], spelling: str, owner: int) -> int | None:
     return other if other != owner else None
 
 
+#: The spellings a roster's memo holds before it starts again.
+MEMO_LIMIT = 1 << 17
+
+
 @dataclass(frozen=True, slots=True)
 class Roster:
     """The players, in file order. ``Roster()`` is no roster: everyone is a member.
@@ -66,8 +70,9 @@ class Roster:
     Each spelling is folded and looked up once per instance (:meth:`resolve`, :meth:`get`,
     :meth:`is_member` and :meth:`identities` share a memo of the spellings seen): a run holds one
     roster, so a player who plays in every period costs one look-up, not one per period and check. The
-    memo only ever holds what the players (immutable) give a spelling; it takes no part in equality or
-    ``repr``.
+    memo only ever holds what the players (immutable) give a spelling, at most :data:`MEMO_LIMIT` of
+    them (it starts again when full: a period's players fit in it many times over, a server's 800,000
+    would cost 200 MB); it takes no part in equality or ``repr``.
 
     Raises ValueError if two players share a name, or a spelling names two players.
     """
@@ -133,6 +138,8 @@ class Roster:
                 found = (None, folded, self._member(folded))
             else:  # a player's own name is theirs in the index (__post_init__), so is_member is theirs
                 found = (position, self.players[position].name, self.players[position].member)
+            if len(self._seen) >= MEMO_LIMIT:  # a server's millions of players: memory stays bounded
+                self._seen.clear()
             self._seen[name] = found
         return found
 
