@@ -12,31 +12,32 @@ nothing of what an award is worth: that is the rule set's business.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from typing import Any
 
 from pipeline.audit import periods
 from pipeline.config.events import Award, Events
 from pipeline.config.roster import Roster, name_key
-from pipeline.rules.base import NOT_A_GAME, DueAward
+from pipeline.rules.base import DueAward
 
 
 def due_awards(
-    events: Events, rows: Sequence[Mapping[str, Any]], kind: str, roster: Roster
+    events: Events, ends: Mapping[str, dt.date], names: Iterable[str], kind: str, roster: Roster
 ) -> tuple[dict[str, list[DueAward]], list[str]]:
-    """Awards by period label (periods of ``kind``) and warnings, from the audited ``rows`` (every
-    game, as dicts of the games table's columns) and the configuration."""
-    last, players = _event_ends(rows), _players(rows)
+    """Awards by period label (periods of ``kind``) and warnings, from the audited games: ``ends``, the
+    date of each event's last game (excluded games included), and ``names``, every player's canonical
+    name in the order first seen (looked at only if an award names someone the roster does not)."""
+    players = functools.cache(lambda: _players(names))
     due: dict[str, list[DueAward]] = defaultdict(list)
     warnings: list[str] = []
     for event in events.events:
-        end = event.ends or last.get(event.name)
+        end = event.ends or ends.get(event.name)
         titles = [(k, p) for k, p in (("champion", event.champion), ("runner_up", event.runner_up)) if p]
         if titles and end is None:
             warnings.append(f"event {event.name!r}: no games and no 'ends' date, titles not awarded")
-        elif titles and event.name not in last:
+        elif titles and event.name not in ends:
             warnings.append(
                 f"event {event.name!r}: titles awarded on its 'ends' date {end} with no game of the event"
                 " in the records"
@@ -55,30 +56,18 @@ def due_awards(
     return due, warnings
 
 
-def _event_ends(rows: Sequence[Mapping[str, Any]]) -> dict[str, dt.date]:
-    """The date of each event's last game in the records (excluded games included)."""
-    last: dict[str, dt.date] = {}
-    for row in rows:
-        event, day = row["event_name"], row["date"]
-        if event and day is not None and row["period"] and not NOT_A_GAME.intersection(row["reasons"]):
-            last[event] = max(day, last.get(event, day))
-    return last
-
-
-def _players(rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+def _players(names: Iterable[str]) -> dict[str, str]:
     """name_key -> the canonical name of every player of the records (the first spelling seen)."""
     found: dict[str, str] = {}
-    for row in rows:
-        for name in (row["black_player"], row["white_player"]):
-            if isinstance(name, str):
-                found.setdefault(name_key(name), name)
+    for name in names:
+        found.setdefault(name_key(name), name)
     return found
 
 
-def _resolve(name: str, roster: Roster, players: Mapping[str, str]) -> tuple[str, str | None]:
-    """(canonical name, warning or None) of an awarded ``name``."""
+def _resolve(name: str, roster: Roster, players: Callable[[], Mapping[str, str]]) -> tuple[str, str | None]:
+    """(canonical name, warning or None) of an awarded ``name`` (``players``: :func:`_players`)."""
     if roster.get(name) is not None:
         return roster.resolve(name), None
-    if name_key(name) in players:
-        return players[name_key(name)], None
+    if name_key(name) in players():
+        return players()[name_key(name)], None
     return name, f"award to {name!r}: no such player in the records or the roster"

@@ -101,9 +101,8 @@ class Preparer:
 
     def finish(self, rules: RuleSet, roster: Roster, events: Events) -> Prepared:
         """The :class:`Prepared` of every piece added. Raises nothing for any games."""
-        rows = [_row(None, None, None, name) for name in self.names]
-        rows += [_row(event, date, "-", None) for event, date in self.ends.items()]
-        due, warnings = due_awards(events, rows, rules.validity.period, roster)
+        ends = {event: date for event, date in self.ends.items() if event and date is not None}
+        due, warnings = due_awards(events, ends, self.names, rules.validity.period, roster)
         labels = _labels([*self.store.keys(), *due, *self.played])
         closing = pa.array(sorted(self.last.values()), pa.int64())
         return Prepared(self.store, closing, list(self.last), dict(due), labels, warnings)
@@ -172,11 +171,6 @@ def _event_ends(games: pa.Table) -> dict[str, Any]:
     where = _played(games) & _in_event(games["event_name"]).to_numpy(zero_copy_only=False)
     ends = games.filter(pa.array(where)).group_by("event_name").aggregate([("date", "max")])
     return dict(zip(ends["event_name"].to_pylist(), ends["date_max"].to_pylist(), strict=True))
-
-
-def _row(event: str | None, date: Any, period: str | None, name: str | None) -> dict[str, Any]:
-    return {"event_name": event, "date": date, "period": period, "reasons": [], "black_player": name,
-            "white_player": None}  # fmt: skip
 
 
 def _played(games: pa.Table) -> np.ndarray[Any, np.dtype[np.bool_]]:
