@@ -5,7 +5,7 @@ Knows nothing of how a rule set rates; reads the audit's columns only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, MutableMapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,14 +72,14 @@ class Preparer:
     """Prepares the audited games piece by piece: :meth:`add` each piece (a table of schema GAMES in
     ``seq`` order, each piece following the one before, no period split between two pieces), then
     :meth:`finish`. Keeps the counted rows of each period in ``store`` and, across pieces, only what
-    is a few values per player or event: the names in the order first seen, each event's last played
-    date and last counted game, and the streak resets still pending. Python runs once per game of an
+    is a few values per player or event: each piece's distinct names (Arrow arrays), each event's last
+    played date and last counted game, and the streak resets still pending. Python runs once per game of an
     event (the streak resets), once per distinct player name and once per event, not once per game."""
 
     def __init__(self, store: MutableMapping[str, pa.Table]) -> None:
         self.store = store
         self.pending: set[tuple[str, str]] = set()
-        self.names: dict[str, None] = {}
+        self.names: list[pa.Array] = []  # each piece's distinct names: Arrow, not a dict of 10^6 strings
         self.ends: dict[str, Any] = {}
         self.last: dict[str, int] = {}
         self.played: set[str] = set()
@@ -94,7 +94,7 @@ class Preparer:
             if label in self.store:
                 raise ValueError(f"period {label!r}: its counted games are in two pieces")
             self.store[label] = counted.slice(start, length)
-        self.names.update(dict.fromkeys(_names(games)))
+        self.names.append(_names(games))
         _merge(self.ends, _event_ends(games), max)
         _merge(self.last, _last_counted(counted), max)
         self.played.update(_played_periods(games))
@@ -102,7 +102,7 @@ class Preparer:
     def finish(self, rules: RuleSet, roster: Roster, events: Events) -> Prepared:
         """The :class:`Prepared` of every piece added. Raises nothing for any games."""
         ends = {event: date for event, date in self.ends.items() if event and date is not None}
-        due, warnings = due_awards(events, ends, self.names, rules.validity.period, roster)
+        due, warnings = due_awards(events, ends, _FirstSeen(self.names), rules.validity.period, roster)
         labels = _labels([*self.store.keys(), *due, *self.played])
         closing = pa.array(sorted(self.last.values()), pa.int64())
         return Prepared(self.store, closing, list(self.last), dict(due), labels, warnings)
@@ -156,14 +156,26 @@ def _last_counted(counted: pa.Table) -> dict[str, int]:
     return dict(zip(last["event_name"].to_pylist(), last["seq_max"].to_pylist(), strict=True))
 
 
-def _names(games: pa.Table) -> list[str]:
+def _names(games: pa.Table) -> pa.Array:
     """The distinct player names of ``games`` in the order first seen (black before white)."""
     black, white = games["black_player"].combine_chunks(), games["white_player"].combine_chunks()
     order = np.arange(2 * games.num_rows) // 2 + np.tile([0, games.num_rows], games.num_rows)
-    found: list[str] = (
-        pc.unique(pa.concat_arrays([black, white]).take(pa.array(order))).drop_null().to_pylist()
-    )
+    found: pa.Array = pc.unique(pa.concat_arrays([black, white]).take(pa.array(order))).drop_null()
     return found
+
+
+class _FirstSeen:
+    """The distinct names of ``pieces`` (each in the order first seen) in the order first seen over all,
+    worked out when iterated (most runs never ask)."""
+
+    def __init__(self, pieces: list[pa.Array]) -> None:
+        self.pieces = pieces
+
+    def __iter__(self) -> Iterator[str]:
+        if not self.pieces:
+            return iter([])
+        found: list[str] = pc.unique(pa.concat_arrays(self.pieces)).to_pylist()
+        return iter(found)
 
 
 def _event_ends(games: pa.Table) -> dict[str, Any]:
