@@ -30,7 +30,7 @@ from pipeline.output.carry import PartitionWriter
 from pipeline.output.spill import PeriodFiles
 from pipeline.output.tables import GAMES
 from pipeline.reports.summary import Counts
-from pipeline.rules.base import RuleSet, Validity
+from pipeline.rules.base import PlayerState, RuleSet, Validity
 from pipeline.rules.prepare import Prepared, Preparer
 from pipeline.rules.replay import schemas_of
 from pipeline.rules.scales import RATING_KEYS, SCALES, starting_ratings
@@ -203,11 +203,11 @@ def _rated(
         labels = prepared.labels
         first = state.first_changed(previous.index, digests[0], periods) if previous.path else 0
         begin = state.restart(previous.index, labels, first)
-        start = state.load_standings(previous.path, labels[begin - 1]) if begin and previous.path else {}
         writer = PartitionWriter(generation, previous, labels[:first], schemas_of(plan_.rules))
         gc.freeze()  # the objects so far are never garbage: the collector skips them (2-3 us a game less)
         try:
-            standings = writer.replay(prepared, plan_, begin, first, start)
+            start = _start(previous, labels, begin)  # (not kept here: 10^6 standings are let go at the end)
+            players = len(writer.replay(prepared, plan_, begin, first, start.pop()))
         finally:
             gc.unfreeze()  # a caller that runs again (a test, a notebook) collects them as before
     empty = writer.finish(labels)
@@ -215,7 +215,6 @@ def _rated(
     touched |= {label[:4] for label, _ in (previous.index.periods[first:] if previous.index else [])}
     writer.leaderboards(touched if first else None, plan_.settings["provisional_games"])
     reports = writer.reports(plan_.rules)
-    players = len(standings)
     kept = [label for label in labels if state.standings_path(generation.path, label).exists()]
     index = state.Index(digests[0], digests[1], periods, kept, empty, players, sorted(reports), audited)
     state.write_index(generation.path, index)
@@ -223,6 +222,12 @@ def _rated(
     carried = {"reused_generation": False, "periods_replayed": len(labels) - first, "periods_carried": first}
     carried |= {"pieces_audited": len(audited) - taken, "pieces_carried": taken}
     return Done(counts, labels, players, prepared.warnings, sorted(reports), carried)
+
+
+def _start(previous: Previous, labels: list[str], begin: int) -> list[dict[str, PlayerState]]:
+    """The standings to replay period ``begin`` from (kept by ``previous``; none from the first), in a
+    list for the caller to pop: nothing else holds them once the replay has moved past them."""
+    return [state.load_standings(previous.path, labels[begin - 1]) if begin and previous.path else {}]
 
 
 def _audited(

@@ -11,8 +11,11 @@ import :data:`LEADERBOARD` to write and carry the boards.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
 
 from pipeline.ingest.schema import described as _f
@@ -94,16 +97,41 @@ def leaderboards(
         raise ValueError(
             f"min_games and provisional_games must be >= 0, got {min_games} and {provisional_games}"
         )
+    import pandas as pd
+
     if len(changes) == 0:
         return LEADERBOARD.empty_table()
     _check(changes)
-    rows = _scoped(_games(changes))
-    if provisional_games:
-        rows = _established(rows, totals, provisional_games)
-    board = _totals(rows).join(_streaks(rows)).reset_index()
-    board = _places(board, min_games)
+    known = _known(totals) if provisional_games else None
+    games = _games(changes)
+    players, scores = games["player"], games["score"].to_numpy()  # (names stay Arrow strings)
+    boards = []
+    for period, scope, where in _scoped(games):  # one board at a time: a year of a server is 10^6 games
+        player, score = players.iloc[where], scores[where]
+        if known is not None:
+            keep = _established(player, known, scope, period, provisional_games)
+            player, score = player[keep], score[keep]
+        if len(player):
+            boards.append(_board(player, score, period, scope, min_games))
+    if not boards:
+        return LEADERBOARD.empty_table()
+    board = pd.concat(boards, ignore_index=True)
     board = board.sort_values([*_BOARD, "games_place", "player"], kind="stable")
     return pa.Table.from_pandas(board[LEADERBOARD.names], schema=LEADERBOARD, preserve_index=False)
+
+
+def _board(
+    player: pd.Series, score: npt.NDArray[np.float64], period: str, scope: str, min_games: int
+) -> pd.DataFrame:
+    """One board (its games' ``player`` and ``score``, in ``seq`` order): each player's totals,
+    longest streak and places. Players are grouped by integer codes, not by their names."""
+    import pandas as pd
+
+    codes, names = pd.factorize(player, sort=False)  # codes 0.. in the order first seen
+    board = _totals(codes, score).join(_streaks(codes, score)).sort_index()
+    board.insert(0, "player", names[board.index.to_numpy()])
+    board = board.reset_index(drop=True).assign(period=period, scope=scope)
+    return _places(board, min_games)
 
 
 def _check(changes: pd.DataFrame) -> None:
@@ -128,30 +156,31 @@ def _games(changes: pd.DataFrame) -> pd.DataFrame:
             "seq": changes["seq"],
             "player": changes["player"].astype(str),
             "score": changes["score"].astype(float),
-            "year": pd.to_datetime(changes["date"]).dt.year.astype(str),
+            "year": pd.to_datetime(changes["date"]).dt.year,  # a number: no string a row
         }
     )
     return games.sort_values("seq", kind="stable").reset_index(drop=True)
 
 
-def _scoped(games: pd.DataFrame) -> pd.DataFrame:
-    """Each game row once with scope "period" and once with scope "year" (period = its calendar year).
-
-    Years that are already period strings get no "year" rows. Keeps ``seq`` order within each board.
-    """
+def _scoped(games: pd.DataFrame) -> Iterator[tuple[str, str, npt.NDArray[np.intp]]]:
+    """Each board as (period, scope, the positions of its rows in ``games``), one at a time: each
+    period's (scope "period"), then each calendar year's (scope "year", period = the year). Years that
+    are already period strings get no "year" board."""
     import pandas as pd
 
-    by_period = games.assign(scope="period")
-    yearly = games[~games["year"].isin(set(games["period"]))]
-    by_year = yearly.assign(period=yearly["year"], scope="year")
-    return pd.concat([by_period, by_year], ignore_index=True).drop(columns="year")
+    period, year = games["period"], games["year"].to_numpy()
+    labels = [str(p) for p in period.unique()]
+    for label in labels:
+        yield label, "period", np.flatnonzero((period == label).to_numpy())
+    for number in pd.unique(year):
+        if str(number) not in set(labels):
+            yield str(number), "year", np.flatnonzero(year == number)
 
 
-def _established(rows: pd.DataFrame, totals: pd.DataFrame | None, least: int) -> pd.DataFrame:
-    """The board rows (of :func:`_scoped`) of the players with at least ``least`` counted games by the end
-    of the board's period: ``totals`` by (period, player) for a period board, the most a player has in
-    the year's periods for a year board. Raises ValueError if ``totals`` is None or lacks a player of a
-    period board."""
+def _known(totals: pd.DataFrame | None) -> pd.Series:
+    """From the ratings' ``totals``: the most counted games of each player by the end of each period
+    (index scope, period, player), and by the end of each year's last period. Raises ValueError if
+    ``totals`` is None."""
     import pandas as pd
 
     if totals is None:
@@ -167,41 +196,59 @@ def _established(rows: pd.DataFrame, totals: pd.DataFrame | None, least: int) ->
     by_year = (
         counts.assign(period=counts["period"].str[:4]).groupby(["period", "player"])["games_total"].max()
     )
-    known = pd.concat([by_period, by_year], keys=["period", "year"], names=["scope", "period", "player"])
-    index = pd.MultiIndex.from_frame(rows[["scope", "period", "player"]])
-    found = known.reindex(index)
-    if found.isna().any():
-        scope, period, player = index[found.isna().to_numpy()][0]
-        raise ValueError(f"totals lack player {player!r} of the {scope} board {period!r}")
-    established: pd.DataFrame = rows[found.to_numpy() >= least]
+    found: pd.Series = pd.concat(
+        [by_period, by_year], keys=["period", "year"], names=["scope", "period", "player"]
+    )
+    return found
+
+
+def _established(
+    player: pd.Series, known: pd.Series, scope: str, period: str, least: int
+) -> npt.NDArray[np.bool_]:
+    """Which games of one board (their ``player``) are of players with at least ``least`` counted games
+    by the end of the board's period (``known``: :func:`_known`). Raises ValueError if ``known`` lacks a
+    player of the board."""
+    try:
+        mine = known.loc[(scope, period)]
+    except KeyError:
+        mine = known.iloc[:0].droplevel(["scope", "period"])
+    found = mine.reindex(player.to_numpy())
+    missing = found.isna().to_numpy()
+    if missing.any():
+        raise ValueError(f"totals lack player {player[missing].iloc[0]!r} of the {scope} board {period!r}")
+    established: npt.NDArray[np.bool_] = found.to_numpy() >= least
     return established
 
 
-def _totals(rows: pd.DataFrame) -> pd.DataFrame:
-    """Per (period, scope, player): games, wins, losses, draws and win_rate (wins / games)."""
-    flags = rows[_KEYS].assign(
-        games=1,
-        wins=(rows["score"] == 1.0).astype(int),
-        losses=(rows["score"] == 0.0).astype(int),
-        draws=(rows["score"] == 0.5).astype(int),
+def _totals(codes: npt.NDArray[np.intp], score: npt.NDArray[np.float64]) -> pd.DataFrame:
+    """Per player code: games, wins, losses, draws and win_rate (wins / games)."""
+    import pandas as pd
+
+    flags = pd.DataFrame(
+        {
+            "games": 1,
+            "wins": (score == 1.0).astype(int),
+            "losses": (score == 0.0).astype(int),
+            "draws": (score == 0.5).astype(int),
+        }
     )
-    totals = flags.groupby(_KEYS, sort=False).sum()
+    totals = flags.groupby(codes, sort=False).sum()
     return totals.assign(win_rate=totals["wins"] / totals["games"])
 
 
-def _streaks(rows: pd.DataFrame) -> pd.Series:
-    """Per (period, scope, player): the longest run of consecutive wins, in the row order of ``rows``.
+def _streaks(codes: npt.NDArray[np.intp], score: npt.NDArray[np.float64]) -> pd.Series:
+    """Per player code: the longest run of consecutive wins, in the order of the rows.
 
     Every non-win opens a new run (a cumulative count of non-wins per player); a run's length is its
     number of wins. Players without a win get 0.
     """
-    win = rows["score"] == 1.0
-    run = (~win).astype(int).groupby([rows[k] for k in _KEYS], sort=False).cumsum()
-    wins = rows[win].assign(run=run[win])
-    lengths = wins.groupby([*_KEYS, "run"], sort=False).size()
-    longest = lengths.groupby(level=_KEYS, sort=False).max()
-    index = rows.groupby(_KEYS, sort=False).size().index
-    return longest.reindex(index, fill_value=0).rename("longest_streak")
+    import pandas as pd
+
+    win = score == 1.0
+    run = pd.Series((~win).astype(int)).groupby(codes, sort=False).cumsum().to_numpy()
+    lengths = pd.DataFrame({"code": codes[win], "run": run[win]}).groupby(["code", "run"], sort=False).size()
+    longest = lengths.groupby(level="code", sort=False).max()
+    return longest.reindex(range(int(codes.max()) + 1), fill_value=0).rename("longest_streak")
 
 
 def _places(board: pd.DataFrame, min_games: int) -> pd.DataFrame:
