@@ -31,7 +31,7 @@ import pyarrow.compute as pc
 from pipeline.ingest import cache
 from pipeline.ingest import ledger as ledger_mod
 from pipeline.ingest.cache import parser_version
-from pipeline.ingest.discover import DEFERRED, FileEntry, IngestError, discover, expand, is_unlisted
+from pipeline.ingest.discover import DEFERRED, FileEntry, IngestError, discover, expand, files_behind
 from pipeline.ingest.schema import CACHE, GAMES_INGEST
 from pipeline.ingest.shelf import Shelf
 from pipeline.ingest.workers import Batches, Progress, parse_all
@@ -142,11 +142,11 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
         return IngestResult(
             Games(shelf, options.speed_threshold_s), shelf.files, 0, shelf.files, seconds, digest
         )
-    todo, members = _reused(shelf, ledger, files, listing)
+    todo = _reused(shelf, ledger, files, listing)
     shelf.forget_listing()  # until this run has parsed every file it must
     todo.on_start = options.on_start
     again = _parse(todo, shelf, options)
-    found = len(files) - sum(is_unlisted(f.member) for f in files) + members + todo.members
+    found = sum(map(files_behind, files)) + todo.members
     if not again.num_rows:  # no file to read again next time: the next run may skip the comparison
         shelf.keep_listing(listed, found, ledger_mod.entries(listing, files, todo.counts))
     shelf.save()
@@ -156,19 +156,16 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
     return IngestResult(games, found, parsed, found - parsed, time.perf_counter() - started, digest)
 
 
-def _reused(
-    shelf: Shelf, ledger: pa.Table | None, files: list[FileEntry], listing: pa.Table
-) -> tuple[_Todo, int]:
-    """The files to parse and the number behind the unchanged archives' entries, the rows of every
-    changed or removed file dropped from ``shelf``: decided by the ``ledger`` when there is one, else
-    by the rows' keys."""
+def _reused(shelf: Shelf, ledger: pa.Table | None, files: list[FileEntry], listing: pa.Table) -> _Todo:
+    """The files to parse, the rows of every changed or removed file dropped from ``shelf``: decided
+    by the ``ledger`` when there is one, else by the rows' keys."""
     if ledger is not None:
         compared = ledger_mod.compare(ledger, listing, files)
         shelf.drop_entries(compared.gone)
-        return _Todo(compared.todo), compared.members
+        return _Todo(compared.todo)
     reuse = cache.reusable(shelf.keys(), files, listing)
     _drop(shelf, reuse.keep)
-    return _Todo(reuse.todo), reuse.members
+    return _Todo(reuse.todo)
 
 
 def _drop(shelf: Shelf, keep: pa.Array) -> None:

@@ -6,7 +6,7 @@ the parser version (a digest of the parsing code itself, so any change to a norm
 Rows of a file that timed out or killed its worker (``error_kind`` in :data:`RETRIED`) are never reused:
 the next run tries the file again. The rows of an archive's members carry the archive's ``stat``, so
 :func:`known` finds them by the archive's key alone, without opening it, and an unchanged archive is one
-entry (member :func:`~pipeline.ingest.discover.unlisted`) however many members it holds. The decisions
+entry (:func:`~pipeline.ingest.discover.standing_for`) however many members it holds. The decisions
 are columnar over the cache's key columns (:data:`~pipeline.ingest.shelf.KEYS`): Python runs once per
 discovered file and once per archive, never once per cached row. Knows nothing of how rows are made
 or kept.
@@ -26,7 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.ingest import shelf
-from pipeline.ingest.discover import KEY_COLUMNS, FileEntry, Known, is_unlisted, unlisted
+from pipeline.ingest.discover import KEY_COLUMNS, FileEntry, Known, files_behind, is_unlisted, standing_for
 
 _PARSER_MODULES = ("decode", "charset", "sgftext", "record", "schema", "workers", "normalise", "archives")
 #: The error kinds of a file whose rows are not kept: it is read again on the next run.
@@ -92,8 +92,7 @@ def reusable(keys: pa.Table, files: list[FileEntry], listed: pa.Table | None = N
     found = np.zeros(len(plain), dtype=bool)
     found[pc.fill_null(where, 0).to_numpy(zero_copy_only=False)[keep[rest]]] = True
     todo = [f for f, have in zip(plain, found, strict=True) if not have]
-    members = sum(f.member.size for f in whole if f.member is not None)
-    return Reuse(pa.array(keep), todo, members)
+    return Reuse(pa.array(keep), todo, sum(map(files_behind, whole)))
 
 
 #: The columns of :func:`listing_of`: a discovered entry's key (:meth:`FileEntry.key`), as columns.
@@ -150,10 +149,9 @@ def listing_digest(listing: pa.Table) -> str:
 def known(keys: pa.Table | Callable[[], pa.Table] | None) -> Known:
     """The :data:`~pipeline.ingest.discover.Known` of the cache's ``keys``: for each archive file whose
     cached rows carry its current ``stat``, none of a :data:`RETRIED` kind, one entry standing for all
-    its members (``member`` :func:`~pipeline.ingest.discover.unlisted`, with their count); no worker
-    reads it. An archive
-    whose rows carry its ``stat`` but some of a RETRIED kind maps to None: it is listed, and its
-    members are compared one by one."""
+    its members (:func:`~pipeline.ingest.discover.standing_for`); no worker reads it. An archive whose
+    rows carry its ``stat`` but some of a RETRIED kind maps to None: it is listed, and its members are
+    compared one by one."""
     return functools.partial(_known, keys)
 
 
@@ -170,9 +168,7 @@ def _known(
     for archive in found:
         mine = _of_archives(keys, [archive])
         if mine.any():
-            whole = archive._replace(
-                error_kind=None, error=None, member=unlisted(int((mine & first_rows).sum()))
-            )
+            whole = standing_for(archive, int((mine & first_rows).sum()))
             entries[archive.rel] = None if (mine & again).any() else [whole]
     return entries
 

@@ -41,9 +41,10 @@ __all__ = [
     "Known",
     "discover",
     "expand",
+    "files_behind",
     "is_unlisted",
     "readable",
-    "unlisted",
+    "standing_for",
 ]
 
 
@@ -56,15 +57,20 @@ Known = Callable[[list[FileEntry]], dict[str, list[FileEntry] | None]]
 DEFERRED = Member("", -2, "", -1)
 
 
-def unlisted(members: int) -> Member:
-    """The member of an entry standing for all ``members`` files of an unchanged archive, which is
-    not listed (nor ever read): its ``size`` is their number."""
-    return Member("", -1, "", members)
+def standing_for(archive: FileEntry, members: int) -> FileEntry:
+    """The one entry of the unchanged ``archive`` that stands for all its ``members`` files: it is not
+    listed, nor ever read, and its member's ``size`` is their number (:func:`is_unlisted`)."""
+    return archive._replace(error_kind=None, error=None, member=Member("", -1, "", members))
 
 
 def is_unlisted(member: Member | None) -> bool:
-    """Whether ``member`` is one :func:`unlisted` made."""
+    """Whether ``member`` is that of an entry :func:`standing_for` made."""
     return member is not None and member.offset == -1
+
+
+def files_behind(entry: FileEntry) -> int:
+    """How many files ``entry`` stands for: an unchanged archive's members (:func:`standing_for`), else 1."""
+    return entry.member.size if entry.member is not None and is_unlisted(entry.member) else 1
 
 
 def discover(raw: Path, known: Known | None = None, defer: bool = False) -> list[FileEntry]:

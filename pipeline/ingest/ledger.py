@@ -26,7 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.ingest.cache import same_keys
-from pipeline.ingest.discover import DEFERRED, FileEntry, Known, is_unlisted, unlisted
+from pipeline.ingest.discover import DEFERRED, FileEntry, Known, files_behind, is_unlisted, standing_for
 
 
 def entries(listing: pa.Table, files: list[FileEntry], members: Mapping[str, int]) -> pa.Table:
@@ -41,7 +41,7 @@ def entries(listing: pa.Table, files: list[FileEntry], members: Mapping[str, int
 def _members(entry: FileEntry, members: Mapping[str, int]) -> int:
     if entry.member is DEFERRED:
         return members.get(entry.rel, 1)  # (not listed: its key matched the ledger's own entry)
-    return entry.member.size if entry.member is not None and is_unlisted(entry.member) else 1
+    return files_behind(entry)
 
 
 def known(ledger: pa.Table) -> Known:
@@ -58,19 +58,17 @@ def _known(archives: pa.Table, found: list[FileEntry]) -> dict[str, list[FileEnt
     for a in found:
         i = rows.get(a.rel)
         if i is not None and tuple(column[i] for column in stat) == (a.size, a.mtime_ns, a.inode, a.ctime_ns):
-            entries[a.rel] = [a._replace(error_kind=None, error=None, member=unlisted(counts[i]))]
+            entries[a.rel] = [standing_for(a, counts[i])]
     return entries
 
 
 @dataclass(frozen=True, slots=True)
 class Compared:
-    """A run's listing against the ledger: the entries to parse (in order), the ledger's entries that
-    are ``gone`` (columns ``rel``, ``archive``: their rows are to be dropped), and the files behind the
-    unchanged archives' single entries (``members``)."""
+    """A run's listing against the ledger: the entries to parse (in order), and the ledger's entries
+    that are ``gone`` (columns ``rel``, ``archive``: their rows are to be dropped)."""
 
     todo: list[FileEntry]
     gone: pa.Table
-    members: int
 
 
 def compare(ledger: pa.Table, listing: pa.Table, files: list[FileEntry]) -> Compared:
@@ -82,5 +80,4 @@ def compare(ledger: pa.Table, listing: pa.Table, files: list[FileEntry]) -> Comp
     hit[pc.fill_null(where, 0).to_numpy(zero_copy_only=False)[same]] = True
     todo = [f for f, have in zip(files, hit, strict=True) if not have]
     gone = ledger.filter(pa.array(~same)).select(["rel", "archive"])
-    members = sum(f.member.size for f in files if f.member is not None and is_unlisted(f.member))
-    return Compared(todo, gone, members)
+    return Compared(todo, gone)
