@@ -30,7 +30,7 @@ from pipeline.output.carry import PartitionWriter
 from pipeline.output.spill import PeriodFiles
 from pipeline.output.tables import GAMES
 from pipeline.reports.summary import Counts
-from pipeline.rules.base import PlayerState, RuleSet, Validity
+from pipeline.rules.base import RuleSet, Validity
 from pipeline.rules.prepare import Prepared, Preparer
 from pipeline.rules.replay import schemas_of
 from pipeline.rules.scales import RATING_KEYS, SCALES, starting_ratings
@@ -197,8 +197,8 @@ def _rated(
     """Audit ``source`` period by period, rate from the earliest changed period and write every table
     into ``generation``; one period's games are held at a time."""
     with tempfile.TemporaryDirectory(prefix=".prepared-", dir=generation.root) as folder:
-        carry = Carry.of(previous, digests[0])
-        prepared, counts, audited = _audited(generation, plan_, source, PeriodFiles(Path(folder)), carry)
+        carried = _carried(previous, digests[0])
+        prepared, counts, audited = _audited(generation, plan_, source, PeriodFiles(Path(folder)), carried)
         periods = state.chained(digests[0], prepared)
         labels = prepared.labels
         first = state.first_changed(previous.index, digests[0], periods) if previous.path else 0
@@ -206,8 +206,9 @@ def _rated(
         writer = PartitionWriter(generation, previous, labels[:first], schemas_of(plan_.rules))
         gc.freeze()  # the objects so far are never garbage: the collector skips them (2-3 us a game less)
         try:
-            start = _start(previous, labels, begin)  # (not kept here: 10^6 standings are let go at the end)
-            players = len(writer.replay(prepared, plan_, begin, first, start.pop()))
+            start = state.load_standings(previous.path, labels[begin - 1]) if begin and previous.path else {}
+            players = len(writer.replay(prepared, plan_, begin, first, start))
+            del start  # (10^6 standings are not held through the leaderboards)
         finally:
             gc.unfreeze()  # a caller that runs again (a test, a notebook) collects them as before
     empty = writer.finish(labels)
@@ -218,20 +219,18 @@ def _rated(
     kept = [label for label in labels if state.standings_path(generation.path, label).exists()]
     index = state.Index(digests[0], digests[1], periods, kept, empty, players, sorted(reports), audited)
     state.write_index(generation.path, index)
-    taken = carry.games.taken
-    carried = {"reused_generation": False, "periods_replayed": len(labels) - first, "periods_carried": first}
-    carried |= {"pieces_audited": len(audited) - taken, "pieces_carried": taken}
-    return Done(counts, labels, players, prepared.warnings, sorted(reports), carried)
-
-
-def _start(previous: Previous, labels: list[str], begin: int) -> list[dict[str, PlayerState]]:
-    """The standings to replay period ``begin`` from (kept by ``previous``; none from the first), in a
-    list for the caller to pop: nothing else holds them once the replay has moved past them."""
-    return [state.load_standings(previous.path, labels[begin - 1]) if begin and previous.path else {}]
+    taken = carried.taken
+    kept_ = {"reused_generation": False, "periods_replayed": len(labels) - first, "periods_carried": first}
+    kept_ |= {"pieces_audited": len(audited) - taken, "pieces_carried": taken}
+    return Done(counts, labels, players, prepared.warnings, sorted(reports), kept_)
 
 
 def _audited(
-    generation: snapshots.Generation, plan_: Plan, source: pieces.Source, store: PeriodFiles, carried: Carry
+    generation: snapshots.Generation,
+    plan_: Plan,
+    source: pieces.Source,
+    store: PeriodFiles,
+    carried: CarriedGames,
 ) -> tuple[Prepared, dict[str, Any], list[Piece]]:
     """Audit ``source`` one piece (period) at a time (:mod:`pipeline.audit.pieces`), or take a piece's
     games from the previous generation (``carried``) while its inputs are unchanged: each piece's games
@@ -242,7 +241,7 @@ def _audited(
     with store_.ParquetStream(generation.file_path("games.parquet"), empty) as games_file:
         for position, (key, months) in enumerate(pieces.groups(source, plan_.validity.period)):
             digest = audit_digest(carried.config, key, source.version(months), seq)
-            games = carried.games.take(position, (key, digest, 0), seq)
+            games = carried.take(position, key, digest, seq)
             if games is None:
                 games = audit(source.read(months), plan_.roster, plan_.events, plan_.validity, seq)
             done.append((key, digest, games.num_rows))
@@ -253,20 +252,12 @@ def _audited(
     return preparer.finish(plan_.rules, plan_.roster, plan_.events), counts.counts, done
 
 
-@dataclass(frozen=True, slots=True)
-class Carry:
-    """What the audit may take from the previous generation: its games by piece, under ``config``."""
-
-    config: str
-    games: CarriedGames
-
-    @classmethod
-    def of(cls, previous: Previous, config: str) -> Carry:
-        """The previous generation's pieces when it was made under the configuration ``config``."""
-        index, path = previous.index, previous.path
-        same = index is not None and path is not None and index.config == config
-        pieces = index.pieces if same and index is not None else []
-        return cls(config, CarriedGames(path / "games.parquet" if same and path else None, pieces))
+def _carried(previous: Previous, config: str) -> CarriedGames:
+    """The previous generation's audited games by piece, when it was made under ``config``."""
+    index, path = previous.index, previous.path
+    if index is None or path is None or index.config != config:
+        return CarriedGames(None, [], config)
+    return CarriedGames(path / "games.parquet", index.pieces, config)
 
 
 def _manifest(

@@ -92,20 +92,20 @@ def _stored(raw: Path, tmp_path: Path, rows: int, group: int) -> Path:
 
 def test_piece_across_row_groups_is_read_whole(raw: Path, tmp_path: Path) -> None:
     carried = CarriedGames(_stored(raw, tmp_path, 8, 3), [("2024-01", "d1", 2), ("2024-02", "d2", 5)])
-    assert carried.take(0, ("2024-01", "d1", 0), 0) is not None
-    second = carried.take(1, ("2024-02", "d2", 0), 2)
+    assert carried.take(0, "2024-01", "d1", 0) is not None
+    second = carried.take(1, "2024-02", "d2", 2)
     assert second is not None and (second["seq"].to_pylist(), second.schema) == ([2, 3, 4, 5, 6], GAMES)
 
 
 def test_pieces_after_a_changed_one_are_never_carried(raw: Path, tmp_path: Path) -> None:
     carried = CarriedGames(_stored(raw, tmp_path, 8, 3), [("a", "d1", 4), ("b", "d2", 4)])
-    assert carried.take(0, ("a", "other", 0), 0) is None
-    assert (carried.take(1, ("b", "d2", 0), 4), carried.taken) == (None, 0)
+    assert carried.take(0, "a", "other", 0) is None
+    assert (carried.take(1, "b", "d2", 4), carried.taken) == (None, 0)
 
 
 def test_index_that_names_more_rows_than_the_file_holds_is_audited(raw: Path, tmp_path: Path) -> None:
     carried = CarriedGames(_stored(raw, tmp_path, 3, 3), [("a", "d1", 4)])
-    assert carried.take(0, ("a", "d1", 0), 0) is None
+    assert carried.take(0, "a", "d1", 0) is None
 
 
 def test_unknown_version_has_no_digest() -> None:

@@ -42,11 +42,12 @@ def audit_digest(config: str, key: str, version: str | None, start: int) -> str 
 
 class CarriedGames:
     """The previous generation's audited games (``games``: its ``games.parquet``, None: no previous
-    generation) and its ``pieces``, given back piece by piece while the pieces match; ``taken``
+    generation, or one made under another configuration) and its ``pieces``, given back piece by
+    piece while the pieces match, for a run under the configuration digest ``config``; ``taken``
     counts the pieces given back."""
 
-    def __init__(self, games: Path | None, pieces: Sequence[Piece]) -> None:
-        self.pieces, self.matching = list(pieces), bool(pieces) and games is not None
+    def __init__(self, games: Path | None, pieces: Sequence[Piece], config: str = "") -> None:
+        self.pieces, self.matching, self.config = list(pieces), bool(pieces) and games is not None, config
         self.taken = 0  # pieces given back so far
         self.file: pq.ParquetFile | None = None
         self.starts: list[int] = []
@@ -62,11 +63,10 @@ class CarriedGames:
         sizes = [self.file.metadata.row_group(i).num_rows for i in range(self.file.num_row_groups)]
         self.starts = [0, *itertools.accumulate(sizes)]
 
-    def take(self, position: int, piece: Piece, start: int) -> pa.Table | None:
-        """The audited games (schema GAMES) of ``piece`` (its digest as this run computed it), the
-        ``position``-th piece, whose rows start at ``start`` (its first seq); None when it must be
-        audited, and from then on for every later piece."""
-        key, digest, _ = piece
+    def take(self, position: int, key: str, digest: str | None, start: int) -> pa.Table | None:
+        """The audited games (schema GAMES) of the ``position``-th piece, ``key``, whose audit digest
+        this run computed as ``digest`` and whose rows start at ``start`` (its first seq); None when it
+        must be audited, and from then on for every later piece."""
         if not self.matching or position >= len(self.pieces) or digest is None:
             self.matching = False
             return None
