@@ -12,6 +12,7 @@ the main thread, outside CPython.
 from __future__ import annotations
 
 import ctypes
+import math
 import signal
 import threading
 import time
@@ -23,6 +24,7 @@ from typing import ParamSpec, TypeVar
 _Handler = Callable[[int, FrameType | None], object] | int | None  # what signal.signal returns
 #: Bytes a file may have for each :attr:`FileBudget.seconds` of its budget (4 MiB: some 2,500 records).
 BUDGET_BYTES = 4 * 1024 * 1024
+_SHORTEST = 1e-4  # seconds: the timer is never set for less (0 would stop it)
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -40,7 +42,11 @@ class FileBudget:
     In the main thread the SIGALRM handler is installed for the whole batch (``with``) and the previous
     one restored after it; a real-time timer that was running is stopped meanwhile and re-armed after the
     batch with the time it had left. In another thread a watchdog thread lives for the batch. Each
-    :meth:`run` arms the timer for ``seconds``. Enforces nothing when ``seconds`` <= 0, where there is no
+    :meth:`run` has its whole budget from its start. In the main thread the timer is set only when a
+    call's budget ends before the time it is set for (two system calls a file would be a tenth of the
+    reading of a small one): files of equal budgets, one after another, set it about once per budget's
+    length of reading. A timer that rings while a call still has time left is set again for that time;
+    one that rings between calls is let go. Enforces nothing when ``seconds`` <= 0, where there is no
     SIGALRM in the main thread, or no ``PyThreadState_SetAsyncExc`` in another.
     """
 
@@ -50,6 +56,8 @@ class FileBudget:
         self.enabled = seconds > 0 and (hasattr(signal, "setitimer") if main else _can_raise_in_threads())
         self._watchdog = None if main or not self.enabled else _Watchdog(threading.get_ident())
         self._timing = False  # an alarm that arrives after its file was done is ignored
+        self._deadline = 0.0  # when the call being timed runs out of its budget (time.monotonic)
+        self._rings = math.inf  # when the timer set last rings (time.monotonic); inf: not set
         self._previous: _Handler = None
         self._outer = (0.0, 0.0)  # (seconds left, when read) of a timer that was running
 
@@ -59,6 +67,7 @@ class FileBudget:
         elif self.enabled:
             self._previous = signal.signal(signal.SIGALRM, self._expire)
             self._outer = (signal.setitimer(signal.ITIMER_REAL, 0)[0], time.monotonic())
+            self._rings = math.inf
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -67,6 +76,7 @@ class FileBudget:
         if self._watchdog is not None or not self.enabled:
             return
         signal.setitimer(signal.ITIMER_REAL, 0)
+        self._rings = math.inf
         signal.signal(signal.SIGALRM, self._previous if self._previous is not None else signal.SIG_DFL)
         left, since = self._outer
         if left:
@@ -88,19 +98,27 @@ class FileBudget:
         if self._watchdog is not None:
             with self._watchdog.armed(seconds):
                 return call(*args, **kwargs)
-        self._timing = True
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+        self._deadline = time.monotonic() + seconds
+        self._timing = True  # before the timer is set: a ring from now on sees this call's deadline
         try:
+            if self._deadline < self._rings:
+                self._set_timer()
             return call(*args, **kwargs)
         finally:
-            try:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-            finally:  # even when the alarm's FileTimeout is raised right here
-                self._timing = False
+            self._timing = False
+
+    def _set_timer(self) -> None:
+        """Set the timer to ring at :attr:`_deadline` (noted first: a ring meanwhile sets it again)."""
+        self._rings = self._deadline
+        signal.setitimer(signal.ITIMER_REAL, max(self._deadline - time.monotonic(), _SHORTEST))
 
     def _expire(self, signum: int, frame: FrameType | None) -> None:
-        if self._timing:
+        self._rings = math.inf
+        if not self._timing:
+            return
+        if time.monotonic() >= self._deadline:
             raise FileTimeout("over its time budget")
+        self._set_timer()  # it was set for an earlier call: this one has time left
 
 
 class _Watchdog:

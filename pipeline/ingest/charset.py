@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
 
 from charset_normalizer import from_bytes
 
@@ -34,11 +33,13 @@ _VOCABULARY = {
     "cp1252": "",
 }
 # A non-ASCII run with the ASCII before it, or the ASCII after the last run: the ASCII is skipped in one
-# step, not searched a byte at a time.
-_RUNS = re.compile(rb"[\x00-\x7f]*+((?:[\x80-\xff][\x40-\x7e\x80-\xff]?)+)|[\x00-\x7f]++")
+# step, not searched a byte at a time; possessive, as nothing after a run could make it give bytes back.
+_RUNS = re.compile(rb"[\x00-\x7f]*+((?:[\x80-\xff][\x40-\x7e\x80-\xff]?+)++)|[\x00-\x7f]++")
 _SAMPLE = 65536
 _FEW_RUNS = 64  # a file with more non-ASCII runs is scored as one text, not run by run (see _scores)
 _ENOUGH = 0.6  # below this every East-Asian reading is doubtful: ask charset-normalizer
+_FIELD_BITS = 32  # of each count in the sum of a file's runs (_run_hits): 3 x 64 KiB x 64 runs < 2**32
+_FIELD_MASK = (1 << _FIELD_BITS) - 1
 
 
 def detect(data: bytes) -> str:
@@ -48,7 +49,7 @@ def detect(data: bytes) -> str:
     when nothing fits (single-byte: every byte decodes, no file is lost).
     """
     scores = _scores(_non_ascii_runs(data))
-    best = max(CANDIDATES, key=lambda c: scores[c])
+    best = max(CANDIDATES, key=scores.__getitem__)
     if scores[best] >= _ENOUGH:
         return best
     guess = from_bytes(data[:_SAMPLE]).best()
@@ -65,44 +66,53 @@ def _non_ascii_runs(data: bytes) -> list[bytes]:
 
 
 def _scores(runs: list[bytes]) -> dict[str, float]:
-    """Each candidate's :func:`_score` of the runs: the share of characters common in its script,
-    plus twice the share of record vocabulary, over every run; -1 when a run does not decode.
+    """Each candidate's score of the runs: the share of characters common in its script, plus twice
+    the share of record vocabulary, over every run; -1 when a run does not decode (:func:`_score`).
 
     The runs of a record repeat across a server's records (names, ranks, results, comments), so each
-    is scored once (:func:`_run_hits`). The sums equal the score of the runs read as one text joined by
-    spaces (which every candidate reads as itself, and none as a trail byte), which is how a file of
-    more than :data:`_FEW_RUNS` runs is read (its runs seldom repeat: they would only fill the cache).
+    is scored once (:func:`_run_hits`) and the file's counts are their sums, column by column. The sums
+    equal the counts of the runs read as one text joined by spaces (which every candidate reads as
+    itself, and none as a trail byte), which is how a file of more than :data:`_FEW_RUNS` runs is read
+    (its runs seldom repeat: they would only fill the cache).
     """
     if not runs:
         return dict.fromkeys(CANDIDATES, 0.0)
     if len(runs) > _FEW_RUNS:
-        return {codec: _score([_hits(b" ".join(runs), codec)]) for codec in CANDIDATES}
-    columns = zip(*(_run_hits(run) for run in runs), strict=True)  # a column of hits a candidate
-    return {codec: _score(column) for codec, column in zip(CANDIDATES, columns, strict=True)}
+        return {codec: _score(*_hits(b" ".join(runs), codec)) for codec in CANDIDATES}
+    total = sum(map(_run_hits, runs))  # every count of every candidate summed at once: see _run_hits
+    counts = [(total >> shift) & _FIELD_MASK for shift in range(0, 15 * _FIELD_BITS, _FIELD_BITS)]
+    return {codec: _score(*counts[3 * i : 3 * i + 3]) for i, codec in enumerate(CANDIDATES)}
 
 
-def _score(hits: Sequence[tuple[int, int] | None]) -> float:
-    """The score of one candidate from the hits of each run: -1 when a run does not decode."""
-    if None in hits:
+def _score(weighted: int, chars: int, failed: int) -> float:
+    """The score of one candidate from its counts (:func:`_hits`): -1 when some run failed to decode."""
+    if failed:
         return -1.0
-    weighted, chars = map(sum, zip(*hits, strict=True))
     return weighted / chars if chars else 0.0
 
 
 @functools.lru_cache(maxsize=65536)
-def _run_hits(run: bytes) -> tuple[tuple[int, int] | None, ...]:
-    """For each of :data:`CANDIDATES`, (common hits + 2 x vocabulary hits, characters above U+007F)
-    of ``run`` read in it, or None when it does not decode."""
-    return tuple(_hits(run, codec) for codec in CANDIDATES)
+def _run_hits(run: bytes) -> int:
+    """The :func:`_hits` of ``run`` for each of :data:`CANDIDATES`, one after another (15 counts), as
+    one integer of 15 fields of :data:`_FIELD_BITS` bits, the first count lowest.
+
+    So a file's counts are one sum of integers. A count of a run is at most 3 a byte of it (a
+    vocabulary character is lengthened by 3), a run at most :data:`_SAMPLE` bytes, and at most
+    :data:`_FEW_RUNS` runs are summed so: no sum overflows its field.
+    """
+    counts = [count for codec in CANDIDATES for count in _hits(run, codec)]
+    return sum(count << (i * _FIELD_BITS) for i, count in enumerate(counts))
 
 
-def _hits(run: bytes, codec: str) -> tuple[int, int] | None:
+def _hits(run: bytes, codec: str) -> tuple[int, int, int]:
+    """(common hits + 2 x vocabulary hits, characters above U+007F, 0) of ``run`` read in ``codec``;
+    (0, 0, 1) when it does not decode."""
     try:
         text = run.decode(codec)
     except UnicodeDecodeError:
-        return None
+        return 0, 0, 1
     chars = len(text) - len(text.encode("ascii", errors="ignore"))  # the characters above U+007F
-    return len(text.translate(_weights(codec))) - len(text), chars
+    return len(text.translate(_weights(codec))) - len(text), chars, 0
 
 
 @functools.cache

@@ -14,7 +14,7 @@ from __future__ import annotations
 import codecs
 import functools
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pipeline.ingest.charset import detect
 
@@ -53,10 +53,10 @@ _SEVEN_BIT = ("iso2022", "utf_7", "hz")
 _NOT_CHARSETS = frozenset({"undefined", "unicode-escape", "raw-unicode-escape", "idna", "punycode"})
 #: Most replaced sequences a UTF-8 file may have and still be read as UTF-8 (cut names, mixed saves).
 UTF8_MAX_BROKEN = 3
+_HEAD_BYTES = 1024  # what _by_utf8_mostly decodes first
 
 
-@dataclass(frozen=True, slots=True)
-class Decoded:
+class Decoded(NamedTuple):
     """The text of one file and how it was obtained.
 
     ``encoding`` is the codec name used; ``how`` is one of ``bom``, ``utf-16-pattern``, ``ascii``,
@@ -158,6 +158,10 @@ def _by_declared(data: bytes, declared: str | None) -> Decoded | None:
 
 
 def _by_utf8_mostly(data: bytes, declared: str | None) -> Decoded | None:
+    # The first KiB alone, decoded, has at most one replaced sequence more than in the whole (a character
+    # cut at its end): more than that many there, and the whole is no UTF-8 with a few broken bytes.
+    if data[:_HEAD_BYTES].decode("utf-8", errors="replace").count("\ufffd") > UTF8_MAX_BROKEN + 1:
+        return None
     text = data.decode("utf-8", errors="replace")
     broken = text.count("\ufffd")
     multibyte = len(data) - len(text.encode("ascii", errors="ignore")) - broken

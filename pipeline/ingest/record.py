@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from collections.abc import Mapping
 from typing import Any
 
 from pipeline.ingest.decode import Decoded, decode, utf16_codec
@@ -28,14 +29,15 @@ from pipeline.ingest.normalise.ranks import Rank, parse_rank, split_name_rank
 from pipeline.ingest.normalise.result import parse_result
 from pipeline.ingest.normalise.text import repair_mojibake
 from pipeline.ingest.normalise.timecontrol import parse_time_control
-from pipeline.ingest.sgftext import GameTree, Properties, SgfSyntaxError, read_collection
+from pipeline.ingest.sgfprops import Properties
+from pipeline.ingest.sgftext import GameTree, SgfSyntaxError, read_collection
 
 Row = dict[str, Any]
 #: The longest property value read as a name, rank, result, date, setting or event (1,024 characters):
 #: a longer one is no such thing, and read it would be multiplied into every table (a name into every
 #: change row) and held by the normalisers' caches. The row's ``warning`` names such properties.
 MAX_VALUE_CHARS = 1024
-Columns = tuple[tuple[str, Any], ...]
+Columns = Mapping[str, Any]
 _TIME_PROPS = ("TM", "OT", "TC", "TT", "LT", "LC")
 _CONTROLS = bytes(c for c in range(32) if c not in b"\t\n\r\x0c")
 
@@ -73,15 +75,20 @@ def error_row(source_path: str, kind: str, message: str, decoded: Decoded | None
 
 def tree_row(tree: GameTree, source_path: str, decoded: Decoded) -> Row:
     """The row of one game tree: identity, encoding, players, result, date, time, game info."""
-    row: Row = {"game_id": game_id(source_path, tree.index), "source_path": source_path}
-    row["game_index"] = tree.index
     truncated = tree.error is not None and tree.error.startswith("truncated")
-    row["parse_error"] = tree.error if truncated else None
-    row["error_kind"] = "truncated" if truncated else None
     first, oversized = _first_values(tree.root)
-    row["warning"] = _warning(tree, decoded, truncated, oversized)
+    row: Row = {
+        "game_id": game_id(source_path, tree.index),
+        "source_path": source_path,
+        "game_index": tree.index,
+        "parse_error": tree.error if truncated else None,
+        "error_kind": "truncated" if truncated else None,
+        "warning": _warning(tree, decoded, truncated, oversized),
+    }
     row.update(_encoding_columns(decoded))
-    for part in (_players(first), _result(first), _date(first), _time(first), _info(first, tree)):
+    row.update(_player_columns("black", first.get("PB") or None, first.get("BR") or None))
+    row.update(_player_columns("white", first.get("PW") or None, first.get("WR") or None))
+    for part in (_result(first), _date(first), _time(first), _info(first, tree)):
         row.update(part)
     return row
 
@@ -134,24 +141,19 @@ def _player(name: str | None, rank_raw: str | None) -> tuple[str | None, Rank | 
     return bare or name, rank or in_name
 
 
-def _players(first: First) -> Columns:
-    return _player_columns("black", first.get("PB") or None, first.get("BR") or None) + _player_columns(
-        "white", first.get("PW") or None, first.get("WR") or None
-    )
-
-
 # The column groups below are cached on the raw strings (players, results, dates and time settings
-# repeat across a server's records): each returns (column, value) pairs, immutable, for row.update.
+# repeat across a server's records): each returns its columns as a dict, for row.update (a dict is
+# merged at C speed). Those dicts are shared by every row that repeats the strings: never change one.
 @functools.lru_cache(maxsize=65536)
 def _player_columns(who: str, raw: str | None, raw_rank: str | None) -> Columns:
     name, rank = _player(repair_mojibake(raw) or raw if raw else None, raw_rank)
-    return (
-        (who, name),
-        (f"{who}_raw", raw if raw != name else None),
-        (f"{who}_rank", str(rank) if rank else None),
-        (f"{who}_rank_uncertain", rank.uncertain if rank else None),
-        (f"{who}_rank_raw", raw_rank),
-    )
+    return {
+        who: name,
+        f"{who}_raw": raw if raw != name else None,
+        f"{who}_rank": str(rank) if rank else None,
+        f"{who}_rank_uncertain": rank.uncertain if rank else None,
+        f"{who}_rank_raw": raw_rank,
+    }
 
 
 def _result(first: First) -> Columns:
@@ -161,7 +163,7 @@ def _result(first: First) -> Columns:
 @functools.lru_cache(maxsize=65536)
 def _result_columns(raw: str | None) -> Columns:
     result = parse_result(raw)
-    return (("result", raw), ("winner", result.winner), ("result_how", result.how), ("margin", result.margin))
+    return {"result": raw, "winner": result.winner, "result_how": result.how, "margin": result.margin}
 
 
 def _date(first: First) -> Columns:
@@ -172,16 +174,16 @@ def _date(first: First) -> Columns:
 def _date_columns(dt: str | None, rd: str | None) -> Columns:
     found = parse_date(dt, rd)
     time_of_day = found.time.strftime("%H:%M:%S") if found.time else None
-    return (
-        ("date", found.date),
-        ("date_precision", found.precision),
-        ("time_of_day", time_of_day),
-        ("date_raw", dt if dt is not None else rd),
-    )
+    return {
+        "date": found.date,
+        "date_precision": found.precision,
+        "time_of_day": time_of_day,
+        "date_raw": dt if dt is not None else rd,
+    }
 
 
 def _time(first: First) -> Columns:
-    return _time_columns(tuple((p, v) for p in _TIME_PROPS if (v := first.get(p))))
+    return _time_columns(tuple([(p, v) for p in _TIME_PROPS if (v := first.get(p))]))
 
 
 @functools.lru_cache(maxsize=65536)
@@ -189,26 +191,33 @@ def _time_columns(items: tuple[tuple[str, str], ...]) -> Columns:
     props = dict(items)
     tc = parse_time_control(props)
     raw = " ".join(f"{p}[{v}]" for p, v in props.items()) or None
-    return (
-        ("main_time_s", tc.main_time_s),
-        ("byoyomi_s", tc.byoyomi_s),
-        ("byoyomi_periods", tc.byoyomi_periods),
-        ("time_raw", raw),
-    )
+    return {
+        "main_time_s": tc.main_time_s,
+        "byoyomi_s": tc.byoyomi_s,
+        "byoyomi_periods": tc.byoyomi_periods,
+        "time_raw": raw,
+    }
 
 
 def _info(first: First, tree: GameTree) -> Row:
     app = " ".join(tree.root.get("AP", [])).strip()[:MAX_VALUE_CHARS]
     komi_raw = first.get("KM") or first.get("KO") or None
-    board_size = parse_board_size(first.get("SZ") or None)
     game_type_raw = first.get("GM") or None
+    handicap, komi, event, game_type, board_size = _game_values(
+        first.get("HA") or None,
+        first.get("SZ") or None,
+        komi_raw,
+        "fox" in app.lower(),
+        (first.get("EV") or None, first.get("GN") or None, first.get("TE") or None),
+        game_type_raw,
+    )
     return {
-        "handicap": parse_handicap(first.get("HA") or None, board_size=board_size),
-        "komi": parse_komi(komi_raw, fox="fox" in app.lower()),
+        "handicap": handicap,
+        "komi": komi,
         "komi_raw": komi_raw,
-        "event": parse_event(first.get("EV") or None, first.get("GN") or None, first.get("TE") or None),
+        "event": event,
         "round": parse_round(first.get("RO") or None, tree.moves),
-        "game_type": parse_game_type(game_type_raw),
+        "game_type": game_type,
         "game_type_raw": game_type_raw,
         "board_size": board_size,
         "moves": tree.moves,
@@ -217,3 +226,24 @@ def _info(first: First, tree: GameTree) -> Row:
         "place": first.get("PC") or None,
         "application": app or None,
     }
+
+
+@functools.lru_cache(maxsize=65536)
+def _game_values(
+    handicap: str | None,
+    size: str | None,
+    komi: str | None,
+    fox: bool,
+    event: tuple[str | None, str | None, str | None],
+    game_type: str | None,
+) -> tuple[int | None, float | None, str | None, int | None, int | None]:
+    """(handicap, komi, event, game type, board size) of the raw HA, SZ, KM (Fox's or not), (EV, GN,
+    TE) and GM: one cache look-up for the game information that repeats across a server's records."""
+    board_size = parse_board_size(size)
+    return (
+        parse_handicap(handicap, board_size=board_size),
+        parse_komi(komi, fox=fox),
+        parse_event(*event),
+        parse_game_type(game_type),
+        board_size,
+    )

@@ -29,16 +29,18 @@ Knows nothing of Go: what the properties mean is :mod:`pipeline.ingest.normalise
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import re
 from dataclasses import dataclass, field
+
+from pipeline.ingest.sgfprops import Properties, parse_properties
 
 # Every repeat is possessive (``*+``, ``++``): the grammar never needs to give characters back, and
 # without backtracking no match attempt scans more than the text it consumes plus one run of letters
 # and spaces (for a property name with no value), so tokenising is linear in the text's length.
 _VALUE = r"\[[^\\\]]*+(?:\\.[^\\\]]*+)*+\]"
-_PROPS = rf"(?:\s*+[A-Za-z]++\s*+(?:{_VALUE}\s*+)++)++"
+_PROP = rf"\s*+[A-Za-z]++\s*+(?:{_VALUE}\s*+)++"
+_PROPS = rf"(?:{_PROP})++"
 # A node whose first property is its move (``;B[pd]``, ``;W[dp]BL[30]C[...]``), with the space after it.
 _MOVE_NODE = rf";\s*+([BW])\s*+\[([^\\\]]*+)\](\s*+{_PROPS}|)\s*+"
 # Groups: ( ) run-of-moves ; move-colour move-point rest-of-node bare-properties junk. A run of nodes
@@ -56,22 +58,17 @@ _TOKEN = re.compile(
 # rest of each node skipped value by value (in a run, ``;`` and ``[`` stand only inside values).
 _RUN_NODE = re.compile(_MOVE_NODE, re.S)
 # The properties after a run node's move, with the space after them: cut before reading the moves.
-_RUN_REST = re.compile(rf"\]{_PROPS}", re.S)
+_RUN_REST = re.compile(rf"\]{_PROP}(?:{_PROP})*+", re.S)  # _PROPS unrolled: a "]" before ";" fails sooner
 _RUN_MOVE = re.compile(r";([BW]\[[^\\\]\[]*+)\](?:[^;\[]*+\[[^\\\]]*+(?:\\.[^\\\]]*+)*+\])*+", re.S)
 # The same tokens after the last ``]`` that can close a value, where no property can be complete: the
 # five empty groups stand for the run, the move and properties a node there never has; junk is a whole run of
 # anything but space and ( ) ; at once; trailing space is eaten.
 _TAIL = re.compile(r"\s*+(?:(\()|(\))|()(;)()()()()|([^\s();]++))|\s++")
-# One value of a node's properties, with the identifier before it when it is the property's first.
-_PROP_VALUE = re.compile(r"(?:([A-Za-z]++)\s*+)?\[([^\\\]]*+(?:\\.[^\\\]]*+)*+)\]", re.S)
 # A tree's ``(`` and its root: a node (group 1 its ``;``) or TOM's properties before the first ``;``.
 _HEAD = re.compile(rf"\(\s*+(;\s*+)?({_PROPS})", re.S)
 _MOVE_FIRST = re.compile(r"[BW]\s*+\[")
 _START = re.compile(r"\(\s*+(?:;|[A-Za-z]++\s*+\[)")
-_SOFT_BREAK = re.compile(r"\\(?:\r\n|\n\r|\n|\r)")
-_ESCAPE = re.compile(r"\\(.)", re.S)
-
-Properties = dict[str, list[str]]
+_SPACED = bytes.maketrans(b";", b" ")
 
 
 class SgfSyntaxError(ValueError):
@@ -250,22 +247,27 @@ def run_moves(run: str) -> tuple[int, str]:
 
 def _plain_moves(run: str) -> tuple[int, str] | None:
     """:func:`run_moves` of ``run`` when it is move nodes alone, ``;B[pd];W[dp]`` (points without
-    ``[ ] ; \\``), a line break allowed between two and space after the last; None otherwise.
+    ``[ ] ; \\`` or line breaks), a line break allowed between two and space after the last; None
+    otherwise (the tokens read the rest, a point with a line break too, the same).
 
-    Its ``;``, ``[`` and ``]`` are counted: when there are as many of each, each ``[`` comes after
-    ``;B`` or ``;W``, the text starts with ``;`` and each ``]`` but the last is followed by ``;``,
-    every node is ``;`` colour ``[`` point ``]`` and nothing else.
+    Counted, not rewritten: when the text starts with ``;``, ends with ``]`` and holds no ``\\``, each of
+    its ``;`` but the first comes after ``]`` (or ``]`` and a line break), each before ``B[`` or ``W[``,
+    and it holds no ``[``, ``]``, CR or LF but those (one translation to the moves, which drops them,
+    counts them), every node is ``;`` colour ``[`` point ``]`` and nothing else.
     """
     text = run.rstrip()
-    text = (text.replace("]\r\n;", "];") if "\r" in text else text).replace("]\n;", "];")
-    count = text.count("[")
+    count = text.count(";")
     if not (text.startswith(";") and text.endswith("]")) or "\\" in text:
         return None
-    if text.count("]") != count or text.count(";") != count or text.count("];") != count - 1:
+    lf, crlf = text.count("]\n;"), text.count("]\r\n;") if "\r" in text else 0
+    if text.count("];") + lf + crlf != count - 1 or text.count(";B[") + text.count(";W[") != count:
         return None
-    if text.count(";B[") + text.count(";W[") != count:
+    # ";B[pd]\n;W[dp]" -> " Bpd Wdp" in bytes (one pass; UTF-8 never holds those bytes inside a character)
+    data = text.encode("utf-8", "surrogatepass")
+    moves = data.translate(_SPACED, b"[]\r\n")
+    if len(data) - len(moves) != 2 * count + lf + 2 * crlf:
         return None
-    return count, text[1:-1].replace("];", " ").replace("[", "")
+    return count, moves[1:].decode("utf-8", "surrogatepass")
 
 
 def _read_tree(tokens: list[tuple[str, ...]], start: int, index: int) -> tuple[GameTree, int]:
@@ -299,41 +301,6 @@ def _read_tree(tokens: list[tuple[str, ...]], start: int, index: int) -> tuple[G
         elif junk and walker.junk is None:
             walker.junk = f"unexpected {junk[0]!r} in game tree {index}"
     return walker.finish(f"truncated: {len(walker.children)} game tree(s) not closed"), len(tokens)
-
-
-def parse_properties(props: str) -> Properties:
-    """Parse the properties of one node (``PB[Li]BR[3d]AB[dd][pp]``) into identifier -> values.
-
-    ``props`` is a node's properties as the grammar matched them (:data:`_PROPS`). Identifiers lose
-    their lower-case letters (FF1/FF3 ``PlayerBlack`` -> ``PB``); values are unescaped (soft line
-    breaks removed, ``\\]`` -> ``]``). A repeated identifier gathers its values.
-    """
-    pairs = _PROP_VALUE.findall(props)
-    # Most nodes give each identifier one value: one comprehension reads them; a value without its
-    # identifier (key "") or an identifier given twice (fewer keys than values) is read value by value.
-    out: Properties = {_ident(i): [unescape(v) if "\\" in v else v] for i, v in pairs}
-    if len(out) == len(pairs) and "" not in out:
-        return out
-    out = {}
-    values: list[str] = []
-    for ident, value in pairs:
-        if ident:
-            values = out.setdefault(_ident(ident), [])
-        values.append(unescape(value) if "\\" in value else value)
-    return out
-
-
-def unescape(value: str) -> str:
-    """Remove SGF escapes: soft line breaks vanish, ``\\x`` becomes ``x``."""
-    if "\\" not in value:
-        return value
-    return _ESCAPE.sub(r"\1", _SOFT_BREAK.sub("", value))
-
-
-@functools.lru_cache(maxsize=4096)
-def _ident(ident: str) -> str:
-    upper = "".join(c for c in ident if c.isupper())
-    return upper or ident.upper()
 
 
 def _move(props: str) -> str | None:

@@ -27,6 +27,7 @@ from pipeline.ingest import archives
 from pipeline.ingest.discover import FileEntry
 
 _Key = tuple[int, str, int, int, int, int]
+_CHUNK = 1 << 20  # what a read asks for past the size a file was listed with
 
 
 def contents(batch: list[FileEntry]) -> Iterator[tuple[FileEntry, bytes | OSError]]:
@@ -56,10 +57,22 @@ def _read(entry: FileEntry) -> bytes | OSError:
     if entry.member is not None:  # rebuilt from the cache, its archive unlisted: its rows are reused
         return OSError(errno.ENOENT, f"member {entry.rel} was not listed (its archive is, next run)")
     try:
-        with open(entry.path, "rb") as f:
-            return f.read()
+        return read_file(entry.path, entry.size)
     except OSError as e:
         return e
+
+
+def read_file(path: str, size: int) -> bytes:
+    """The bytes of the file at ``path``, to its end, whatever ``size`` (its size when it was listed).
+
+    Unbuffered (no buffered reader, no terminal test): one read of ``size`` + 1 bytes, then reads to
+    the end (a file that grew is read whole). Raises OSError if the file cannot be opened or read.
+    """
+    with open(path, "rb", buffering=0) as f:
+        chunks = [f.read(max(size, 0) + 1) or b""]
+        while chunks[-1]:
+            chunks.append(f.read(_CHUNK) or b"")
+    return chunks[0] if len(chunks) == 2 else b"".join(chunks)
 
 
 def _members(key: _Key, run: list[FileEntry]) -> Iterator[tuple[FileEntry, bytes | OSError]]:
