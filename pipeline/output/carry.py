@@ -5,9 +5,10 @@ A period's ``ratings``, ``changes`` and ``awards`` partitions depend only on the
 (:mod:`pipeline.output.state`): the periods before the first changed one are hard links (``os.link``:
 nothing is copied, and the new generation is still switched in by one rename). The leaderboards of a
 period depend on its changes, a year's board on the changes of every period of the year: every board of
-a year with a changed (or removed) period is computed again from the carried and the new changes, the
-others are links. ``promotions.parquet`` and the rule set's reports (hkga fees and certification, tga
-fees) are whole-run tables: written again from the carried and the new rows whenever anything changed.
+a year with a changed (or removed) period is computed again from the carried and the new changes, one
+period's changes at a time, the others are links. ``promotions.parquet`` and the rule set's reports
+(hkga fees and certification, tga fees) are whole-run tables: written again from the carried and the
+new rows whenever anything changed.
 
 Knows nothing of how the digests are formed, nor of what the tables mean.
 """
@@ -22,7 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.output import snapshots, state, store
-from pipeline.reports.leaderboards import LEADERBOARD, leaderboards
+from pipeline.reports.leaderboards import LEADERBOARD, Boards
 from pipeline.rules.base import PlayerState, RuleSet
 from pipeline.rules.replay import Prepared, replay
 
@@ -140,16 +141,19 @@ class PartitionWriter:
         for label in labels:
             if touched is None or label[:4] in touched:
                 years.setdefault(label[:4], []).append(label)
-        boards = [self._board(year, provisional_games) for year in years.values()]
         self.generation.write_partition("leaderboards", snapshots.SCHEMA_PARTITION, LEADERBOARD.empty_table())
-        for board in boards:
-            snapshots.write_partitions(self.generation, "leaderboards", board)
+        for year in years.values():
+            self._boards(year, provisional_games)
 
-    def _board(self, labels: Sequence[str], provisional_games: int) -> pa.Table:
-        """The period and year boards of one year's ``labels``."""
-        totals = self._totals(labels) if provisional_games else None
-        changes = self._changes(labels, _BOARD_COLUMNS).to_pandas()
-        return leaderboards(changes, provisional_games=provisional_games, totals=totals)
+    def _boards(self, labels: Sequence[str], provisional_games: int) -> None:
+        """Write the boards of one year's ``labels``: each period's as it is computed from that period's
+        changes, then the year's (one period's changes are held at a time)."""
+        boards = Boards(provisional_games=provisional_games)
+        for label in labels:
+            changes = self._changes([label], _BOARD_COLUMNS).to_pandas()
+            totals = self._totals([label]) if provisional_games else None
+            snapshots.write_partitions(self.generation, "leaderboards", boards.add(changes, totals))
+        snapshots.write_partitions(self.generation, "leaderboards", boards.finish())
 
     def _totals(self, labels: Sequence[str]) -> pd.DataFrame:
         """``period``, ``player`` and ``games_total`` of this generation's ratings (written or linked) of

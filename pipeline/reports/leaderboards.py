@@ -5,20 +5,20 @@ changes table: one row per counted game x rated player. Knows nothing of validit
 every row it is given is a counted game, and ``score`` (1 win, 0 loss, 0.5 draw) is all it reads of the
 result. Provisional players (fewer than ``provisional_games`` counted games by the end of a board's period,
 all periods) are left off the board: how many games a player has is read from the ratings' ``games_total``
-it is given, not counted here. Does no I/O. pandas is imported when boards are computed: the run's modules
-import :data:`LEADERBOARD` to write and carry the boards.
+it is given, not counted here. :class:`Boards` takes the changes a chunk (a period) at a time and keeps
+only each open year's tally (:mod:`pipeline.reports.tally`), so a server's year of games is never held
+at once; :func:`leaderboards` is the same over one table. Does no I/O. pandas is imported when boards
+are computed: the run's modules import :data:`LEADERBOARD` to write and carry the boards.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-import numpy as np
-import numpy.typing as npt
 import pyarrow as pa
 
 from pipeline.ingest.schema import described as _f
+from pipeline.reports.tally import joined, ranked, tally
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -50,14 +50,6 @@ LEADERBOARD = pa.schema(
 
 _REQUIRED = ("period", "seq", "player", "score", "date")
 _SCORES = (0.0, 0.5, 1.0)
-_BOARD = ["period", "scope"]
-_KEYS = [*_BOARD, "player"]
-_PLACES = {
-    "games": "games_place",
-    "wins": "wins_place",
-    "win_rate": "win_rate_place",
-    "longest_streak": "streak_place",
-}
 
 
 def leaderboards(
@@ -93,45 +85,123 @@ def leaderboards(
             a ``score`` is not 0, 0.5 or 1, a ``date`` is missing, or ``provisional_games`` is above 0
             and ``totals`` is None or lacks a player of a period's board (the message names them).
     """
-    if min_games < 0 or provisional_games < 0:
-        raise ValueError(
-            f"min_games and provisional_games must be >= 0, got {min_games} and {provisional_games}"
-        )
+    boards = Boards(min_games, provisional_games)
+    table = pa.concat_tables([boards.add(changes, totals), boards.finish()])
+    return table.sort_by([("period", "ascending"), ("scope", "ascending")])  # (stable)
+
+
+class Boards:
+    """The boards of changes given a chunk at a time (:meth:`add`), in ``seq`` order: each chunk's
+    period boards at once, the year boards at :meth:`finish`. Every period's changes come in one chunk;
+    a chunk may hold several periods. Holds each year's tally and, with ``provisional_games``, each
+    year's most counted games per player; no games. Arguments as :func:`leaderboards`.
+
+    Raises ValueError if ``min_games`` or ``provisional_games`` is negative."""
+
+    def __init__(self, min_games: int = 5, provisional_games: int = 0) -> None:
+        if min_games < 0 or provisional_games < 0:
+            raise ValueError(
+                f"min_games and provisional_games must be >= 0, got {min_games} and {provisional_games}"
+            )
+        self.min_games, self.least = min_games, provisional_games
+        self.periods: set[str] = set()  # the periods given so far
+        self.years: dict[str, pd.DataFrame] = {}  # year -> the tally of its games so far
+        self.known: dict[str, pd.Series] = {}  # year -> most games_total per player
+        self.last = -1  # the last seq given
+
+    def add(self, changes: pd.DataFrame, totals: pd.DataFrame | None = None) -> pa.Table:
+        """The boards (schema LEADERBOARD) of the periods of ``changes`` (columns as :func:`leaderboards`),
+        sorted by period, games_place, player; ``totals``: the ratings rows of those periods, read only
+        with ``provisional_games``.
+
+        Raises ValueError as :func:`leaderboards` does, and if a period of ``changes`` was given before
+        or a ``seq`` is not after every ``seq`` given before."""
+        if len(changes) == 0:
+            if self.least and totals is not None:
+                self._known(totals)  # (a year's last totals may come with a period without games)
+            return LEADERBOARD.empty_table()
+        _check(changes)
+        known = self._known(totals) if self.least else None
+        games = _games(changes, self.last, self.periods)
+        self.last = int(games["seq"].iloc[-1])
+        players, scores = games["player"], games["score"].to_numpy()
+        boards = []
+        for label, where in sorted(games.groupby("period", sort=False).indices.items()):
+            label = str(label)
+            self.periods.add(label)
+            mine = tally(players.iloc[where], scores[where])
+            boards.append(
+                ranked(self._established(mine, known, "period", label), label, "period", self.min_games)
+            )
+        for year, where in games.groupby("year", sort=False).indices.items():
+            self.years[str(year)] = joined(
+                self.years.get(str(year)), tally(players.iloc[where], scores[where])
+            )
+        return _table(boards)
+
+    def finish(self) -> pa.Table:
+        """The year boards (schema LEADERBOARD) of every year given, sorted by period, games_place,
+        player; a year that is itself a period gets none. Raises ValueError if the totals lack a
+        player of a year's board."""
+        known = self.known if self.least else None
+        boards = [
+            ranked(self._established(found, known, "year", year), year, "year", self.min_games)
+            for year, found in sorted(self.years.items())
+            if year not in self.periods
+        ]
+        return _table(boards)
+
+    def _known(self, totals: pd.DataFrame | None) -> dict[str, pd.Series]:
+        """Each period's most counted games per player (from the ratings' ``totals``), kept per year
+        too. Raises ValueError if ``totals`` is None."""
+        if totals is None:
+            raise ValueError(
+                "provisional_games needs the totals (period, player, games_total) of the ratings"
+            )
+        counts = totals.assign(period=totals["period"].astype(str), player=totals["player"].astype(str))
+        by_period = counts.groupby(["period", "player"])["games_total"].max()
+        for year, rows in by_period.groupby(by_period.index.get_level_values("period").str[:4]):
+            found = rows.groupby(level="player").max()
+            before = self.known.get(year)
+            self.known[year] = found if before is None else _larger(before, found)
+        return {str(label): rows.droplevel("period") for label, rows in by_period.groupby(level="period")}
+
+    def _established(
+        self, tallied: pd.DataFrame, known: dict[str, pd.Series] | None, scope: str, label: str
+    ) -> pd.DataFrame:
+        """The players of ``tallied`` with at least ``provisional_games`` counted games by the end of the
+        board ``label`` (all of them when ``known`` is None). Raises ValueError if ``known`` lacks one."""
+        if known is None:
+            return tallied
+        import pandas as pd
+
+        mine = known.get(label, pd.Series(dtype="float64"))
+        found = mine.reindex(tallied.index)
+        missing = found.isna().to_numpy()
+        if missing.any():
+            raise ValueError(
+                f"totals lack player {tallied.index[missing][0]!r} of the {scope} board {label!r}"
+            )
+        return tallied[found.to_numpy() >= self.least]
+
+
+def _larger(first: pd.Series, then: pd.Series) -> pd.Series:
+    """The larger value per index entry of two Series (an entry of one only keeps its value)."""
     import pandas as pd
 
-    if len(changes) == 0:
+    larger: pd.Series = pd.concat([first, then]).groupby(level=0).max()
+    return larger
+
+
+def _table(boards: list[pd.DataFrame]) -> pa.Table:
+    """``boards`` (LEADERBOARD columns) as one table, in their order; empty if there are none."""
+    import pandas as pd
+
+    rows = [board for board in boards if len(board)]
+    if not rows:
         return LEADERBOARD.empty_table()
-    _check(changes)
-    known = _known(totals) if provisional_games else None
-    games = _games(changes)
-    players, scores = games["player"], games["score"].to_numpy()  # (names stay Arrow strings)
-    boards = []
-    for period, scope, where in _scoped(games):  # one board at a time: a year of a server is 10^6 games
-        player, score = players.iloc[where], scores[where]
-        if known is not None:
-            keep = _established(player, known, scope, period, provisional_games)
-            player, score = player[keep], score[keep]
-        if len(player):
-            boards.append(_board(player, score, period, scope, min_games))
-    if not boards:
-        return LEADERBOARD.empty_table()
-    board = pd.concat(boards, ignore_index=True)
-    board = board.sort_values([*_BOARD, "games_place", "player"], kind="stable")
+    board = pd.concat(rows, ignore_index=True)
     return pa.Table.from_pandas(board[LEADERBOARD.names], schema=LEADERBOARD, preserve_index=False)
-
-
-def _board(
-    player: pd.Series, score: npt.NDArray[np.float64], period: str, scope: str, min_games: int
-) -> pd.DataFrame:
-    """One board (its games' ``player`` and ``score``, in ``seq`` order): each player's totals,
-    longest streak and places. Players are grouped by integer codes, not by their names."""
-    import pandas as pd
-
-    codes, names = pd.factorize(player, sort=False)  # codes 0.. in the order first seen
-    board = _totals(codes, score).join(_streaks(codes, score)).sort_index()
-    board.insert(0, "player", names[board.index.to_numpy()])
-    board = board.reset_index(drop=True).assign(period=period, scope=scope)
-    return _places(board, min_games)
 
 
 def _check(changes: pd.DataFrame) -> None:
@@ -146,8 +216,9 @@ def _check(changes: pd.DataFrame) -> None:
         raise ValueError(f"date missing in {int(changes['date'].isna().sum())} row(s) of changes")
 
 
-def _games(changes: pd.DataFrame) -> pd.DataFrame:
-    """The columns the boards read, in ``seq`` order: period, player (str), score (float), year (str)."""
+def _games(changes: pd.DataFrame, after: int, given: set[str]) -> pd.DataFrame:
+    """The columns the boards read, in ``seq`` order: period, seq, player (str), score (float), year.
+    Raises ValueError if a seq is not above ``after`` or a period is in ``given``."""
     import pandas as pd
 
     games = pd.DataFrame(
@@ -159,107 +230,10 @@ def _games(changes: pd.DataFrame) -> pd.DataFrame:
             "year": pd.to_datetime(changes["date"]).dt.year,  # a number: no string a row
         }
     )
-    return games.sort_values("seq", kind="stable").reset_index(drop=True)
-
-
-def _scoped(games: pd.DataFrame) -> Iterator[tuple[str, str, npt.NDArray[np.intp]]]:
-    """Each board as (period, scope, the positions of its rows in ``games``), one at a time: each
-    period's (scope "period"), then each calendar year's (scope "year", period = the year). Years that
-    are already period strings get no "year" board."""
-    import pandas as pd
-
-    period, year = games["period"], games["year"].to_numpy()
-    labels = [str(p) for p in period.unique()]
-    for label in labels:
-        yield label, "period", np.flatnonzero((period == label).to_numpy())
-    for number in pd.unique(year):
-        if str(number) not in set(labels):
-            yield str(number), "year", np.flatnonzero(year == number)
-
-
-def _known(totals: pd.DataFrame | None) -> pd.Series:
-    """From the ratings' ``totals``: the most counted games of each player by the end of each period
-    (index scope, period, player), and by the end of each year's last period. Raises ValueError if
-    ``totals`` is None."""
-    import pandas as pd
-
-    if totals is None:
-        raise ValueError("provisional_games needs the totals (period, player, games_total) of the ratings")
-    counts = pd.DataFrame(
-        {
-            "period": totals["period"].astype(str).to_numpy(),
-            "player": totals["player"].astype(str).to_numpy(),
-            "games_total": totals["games_total"].to_numpy(),
-        }
-    )
-    by_period = counts.groupby(["period", "player"])["games_total"].max()
-    by_year = (
-        counts.assign(period=counts["period"].str[:4]).groupby(["period", "player"])["games_total"].max()
-    )
-    found: pd.Series = pd.concat(
-        [by_period, by_year], keys=["period", "year"], names=["scope", "period", "player"]
-    )
-    return found
-
-
-def _established(
-    player: pd.Series, known: pd.Series, scope: str, period: str, least: int
-) -> npt.NDArray[np.bool_]:
-    """Which games of one board (their ``player``) are of players with at least ``least`` counted games
-    by the end of the board's period (``known``: :func:`_known`). Raises ValueError if ``known`` lacks a
-    player of the board."""
-    try:
-        mine = known.loc[(scope, period)]
-    except KeyError:
-        mine = known.iloc[:0].droplevel(["scope", "period"])
-    found = mine.reindex(player.to_numpy())
-    missing = found.isna().to_numpy()
-    if missing.any():
-        raise ValueError(f"totals lack player {player[missing].iloc[0]!r} of the {scope} board {period!r}")
-    established: npt.NDArray[np.bool_] = found.to_numpy() >= least
-    return established
-
-
-def _totals(codes: npt.NDArray[np.intp], score: npt.NDArray[np.float64]) -> pd.DataFrame:
-    """Per player code: games, wins, losses, draws and win_rate (wins / games)."""
-    import pandas as pd
-
-    flags = pd.DataFrame(
-        {
-            "games": 1,
-            "wins": (score == 1.0).astype(int),
-            "losses": (score == 0.0).astype(int),
-            "draws": (score == 0.5).astype(int),
-        }
-    )
-    totals = flags.groupby(codes, sort=False).sum()
-    return totals.assign(win_rate=totals["wins"] / totals["games"])
-
-
-def _streaks(codes: npt.NDArray[np.intp], score: npt.NDArray[np.float64]) -> pd.Series:
-    """Per player code: the longest run of consecutive wins, in the order of the rows.
-
-    Every non-win opens a new run (a cumulative count of non-wins per player); a run's length is its
-    number of wins. Players without a win get 0.
-    """
-    import pandas as pd
-
-    win = score == 1.0
-    run = pd.Series((~win).astype(int)).groupby(codes, sort=False).cumsum().to_numpy()
-    lengths = pd.DataFrame({"code": codes[win], "run": run[win]}).groupby(["code", "run"], sort=False).size()
-    longest = lengths.groupby(level="code", sort=False).max()
-    return longest.reindex(range(int(codes.max()) + 1), fill_value=0).rename("longest_streak")
-
-
-def _places(board: pd.DataFrame, min_games: int) -> pd.DataFrame:
-    """``board`` with the four place columns: rank within (period, scope), higher is better, ties "min".
-
-    ``win_rate_place`` ranks only the players with at least ``min_games`` games; the others get null.
-    """
-    ranked = board.assign(win_rate=board["win_rate"].where(board["games"] >= min_games))
-    groups = ranked.groupby(_BOARD, sort=False)
-    places = {
-        place: groups[column].rank(method="min", ascending=False).astype("Int32")
-        for column, place in _PLACES.items()
-    }
-    return board.assign(**places)
+    games = games.sort_values("seq", kind="stable").reset_index(drop=True)
+    if int(games["seq"].iloc[0]) <= after:
+        raise ValueError(f"changes out of order: seq {int(games['seq'].iloc[0])} after seq {after}")
+    again = sorted(given & set(games["period"].unique()))
+    if again:
+        raise ValueError(f"the changes of period {again[0]!r} were given before (one chunk a period)")
+    return games
