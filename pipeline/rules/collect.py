@@ -15,6 +15,7 @@ Knows nothing of how the outcome was reached, nor of files.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -89,33 +90,57 @@ def _ratings(
 ) -> pa.Table:
     """One row per player of ``outcome.end``, by rating (highest first, then name), placed (equal
     ratings share the first place of their run)."""
-    names = list(outcome.end)
-    if not names:
+    if not outcome.end:
         return schema.empty_table()
+    table = _unsorted(label, outcome, awards, member, pa.schema([f for f in schema if f.name != "place"]))
+    table = table.take(pc.sort_indices(table, [("rating", "descending"), ("player", "ascending")]))
+    place = pc.rank(table["rating"], sort_keys="descending", tiebreaker="min")
+    return table.append_column(schema.field("place"), place.cast(pa.int32())).select(schema.names)
+
+
+def _unsorted(
+    label: str,
+    outcome: PeriodOutcome,
+    awards: Sequence[Mapping[str, Any]],
+    member: Callable[[str], bool],
+    schema: pa.Schema,
+) -> pa.Table:
+    """The ratings rows of ``schema``'s columns, in standings order. Each column is an Arrow array
+    before the next list is built: at 800,000 players a list of Python values is 6.5 MB of pointers,
+    and often as much again of new objects."""
+    names = list(outcome.end)
     end, start = list(outcome.end.values()), [outcome.start[n] for n in names]
     tally = _tallies(names, outcome.changes, awards)
-    columns: dict[str, Any] = {
-        "period": [label] * len(names),
-        "player": names,
-        "rank": [s.rank for s in end],
-        "rating": [s.rating for s in end],
-        "rating_before": [s.rating for s in start],
-        "delta": [  # 0.0 at once for the players unchanged, most of them: round() costs 250 ns
+    columns: dict[str, Callable[[], Any]] = {
+        "period": lambda: pa.repeat(pa.scalar(label, pa.string()), len(names)),
+        "player": lambda: names,
+        "rank": lambda: [s.rank for s in end],
+        "rating": lambda: [s.rating for s in end],
+        "rating_before": lambda: [s.rating for s in start],
+        "delta": lambda: [  # 0.0 at once for the players unchanged, most of them: round() costs 250 ns
             0.0 if e is s and e.rating == e.rating else round(e.rating - s.rating, 6)
             for e, s in zip(end, start, strict=True)
         ],
-        **{k: tally[k] for k in ("games", "wins", "losses", "draws")},
-        "rank_before": [s.rank for s in start],
-        "bonus": [round(b, 6) if b else b for b in tally["bonus"].tolist()],  # most players have none
-        "games_total": [s.games_total for s in end],
-        "member": [member(n) for n in names],
+        **{k: functools.partial(tally.__getitem__, k) for k in ("games", "wins", "losses", "draws")},
+        "rank_before": lambda: [s.rank for s in start],
+        "bonus": lambda: _rounded(tally["bonus"]),
+        "games_total": lambda: [s.games_total for s in end],
+        "member": lambda: [member(n) for n in names],
     }
-    kept = pa.schema([f for f in schema if f.name != "place"])
-    table = pa.table({f.name: pa.array(columns[f.name], f.type) for f in kept}, schema=kept)
-    order = pc.sort_indices(table, [("rating", "descending"), ("player", "ascending")])
-    table = table.take(order)
-    place = pc.rank(table["rating"], sort_keys="descending", tiebreaker="min")
-    return table.append_column(schema.field("place"), place.cast(pa.int32())).select(schema.names)
+    return pa.table({f.name: _array(columns[f.name](), f.type) for f in schema}, schema=schema)
+
+
+def _rounded(values: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """``values`` with each non-zero value rounded to 6 places by Python's ``round`` (most are 0)."""
+    found = values.copy()
+    where = np.flatnonzero(found)
+    found[where] = [round(value, 6) for value in found[where].tolist()]
+    return found
+
+
+def _array(values: Any, arrow_type: pa.DataType) -> pa.Array:
+    """``values`` (a list, a numpy array or an Arrow array) as an Arrow array of ``arrow_type``."""
+    return values if isinstance(values, pa.Array) else pa.array(values, arrow_type)
 
 
 def _tallies(

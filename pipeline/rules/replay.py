@@ -103,7 +103,7 @@ def replay(
     named = {name: events.get(name) for name in prepared.events}  # each event looked up once, not once a game
     ranks: dict[str, Rank | None] = {}
     schemas = schemas_of(rules)
-    current = dict(state)
+    current = state  # (rule sets do not change the standings they are given)
     member = functools.cache(roster.is_member)  # once per name, not once per name and period
     for label in prepared.labels[first:]:
         games = _games(prepared.rows(label), rules, member, named, ranks)
