@@ -28,7 +28,23 @@ import pyarrow.compute as pc
 from pipeline.ingest import shelf
 from pipeline.ingest.discover import KEY_COLUMNS, FileEntry, Known, files_behind, is_unlisted, standing_for
 
-_PARSER_MODULES = ("decode", "charset", "sgftext", "record", "schema", "workers", "normalise", "archives")
+_PARSER_MODULES = (
+    "decode", "charset", "sgftext", "sgfprops", "record", "schema", "workers", "normalise", "archives"
+)  # fmt: skip
+#: The ingest modules that do not change the rows of a file (tests/test_parser_version.py checks that
+#: every module is in one list or the other).
+OTHER_MODULES = (
+    "cache",
+    "cluster",
+    "discover",
+    "entry",
+    "ledger",
+    "pool",
+    "shelf",
+    "walk",
+    "budget",
+    "sources",
+)
 #: The error kinds of a file whose rows are not kept: it is read again on the next run.
 RETRIED = ("timeout", "crash")
 _STAT = KEY_COLUMNS[1:]
