@@ -104,13 +104,23 @@ def replay(
     ranks: dict[str, Rank | None] = {}
     schemas = schemas_of(rules)
     current = state  # (rule sets do not change the standings they are given)
-    member = functools.cache(roster.is_member)  # once per name, not once per name and period
+    member = _membership(roster)
     for label in prepared.labels[first:]:
         games = _games(prepared.rows(label), rules, member, named, ranks)
         outcome = rules.rate_period(label, games, prepared.due.get(label, []), current)
         tables = period_tables(label, outcome, {g.game_id: g for g in games}, member, schemas)
         yield PeriodTables(label, tables, outcome.end)
         current = outcome.end
+
+
+def _membership(roster: Roster) -> Callable[[str], bool]:
+    """:meth:`Roster.is_member`, remembered once per name (not once per name and period) when there is a
+    roster; without one everyone is a member, and 800,000 names are not kept to say so."""
+    return functools.cache(roster.is_member) if roster.configured else _everyone
+
+
+def _everyone(name: str) -> bool:
+    return True
 
 
 def _games(
