@@ -6,7 +6,8 @@ Inside every generation, ``state/`` holds:
   label with its *chained* digest ``d_P = H(d_{P-1}, P, the period's replay input, its due awards)``
   (``d_{-1}`` the configuration digest), the periods whose standings are kept, and the datasets written
   with placeholder partitions only (a run without rows: :func:`pipeline.output.snapshots.write_dataset`);
-- ``<label>.pickle``: the standings (``dict[str, PlayerState]``) at the end of that period, for the
+- ``<label>.pickle``: the standings (``dict[str, PlayerState]``, pickled :data:`CHUNK` players at a
+  time) at the end of that period, for the
   periods of :func:`checkpoints` (every twelfth and the last three: a late record replays at most
   eleven periods more than it must, a night's new games in the latest period none).
 
@@ -25,6 +26,7 @@ Knows nothing of what the standings mean, nor of how the partitions are carried 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import pickle
 from dataclasses import asdict, dataclass, field
@@ -44,6 +46,7 @@ INDEX = "index.json"
 CODE = ("audit", "rules", "output", "reports", "config", "run.py")
 EVERY = 12  # periods between two kept standings
 LAST = 3  # the latest periods whose standings are always kept
+CHUNK = 1 << 16  # players a pickle of kept standings holds
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,16 +130,25 @@ def standings_path(generation: Path, label: str) -> Path:
 
 
 def save_standings(generation: Path, label: str, standings: dict[str, PlayerState]) -> None:
-    """Write the standings at the end of ``label`` into ``generation``. Raises OSError if it cannot."""
+    """Write the standings at the end of ``label`` into ``generation``, as consecutive pickles of
+    :data:`CHUNK` players each: pickle remembers every object it wrote until the end of a dump, which
+    for 800,000 players is some 75 MB more at once. Raises OSError if it cannot."""
     path = standings_path(generation, label)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(pickle.dumps(standings, protocol=pickle.HIGHEST_PROTOCOL))
+    with path.open("wb") as file:
+        items = iter(standings.items())
+        while chunk := dict(itertools.islice(items, CHUNK)):
+            pickle.dump(chunk, file, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def load_standings(generation: Path, label: str) -> dict[str, PlayerState]:
     """The standings at the end of ``label`` that ``generation`` kept (written by this very code: the
-    configuration digest, which includes it, matched). Raises OSError if the file is missing."""
-    found: dict[str, PlayerState] = pickle.loads(standings_path(generation, label).read_bytes())
+    configuration digest, which includes it, matched), in the order they were saved. Raises OSError if
+    the file is missing."""
+    found: dict[str, PlayerState] = {}
+    with standings_path(generation, label).open("rb") as file:
+        while file.peek(1):
+            found.update(pickle.load(file))
     return found
 
 
