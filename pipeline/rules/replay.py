@@ -18,8 +18,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.config.events import Event, Events
 from pipeline.config.roster import Roster
@@ -137,7 +139,7 @@ def _games(
              "black_rank", "white_rank", "handicap", "komi", "event_name", "stage", "round", "notes",
              "resets", "closes")  # fmt: skip
     found = []
-    for values in zip(*(rows[name].to_pylist() for name in names), strict=True):
+    for values in zip(*(_values(rows[name], name in _REPEATED) for name in names), strict=True):
         (game_id, seq, date, black, white, winner, speed, black_rank, white_rank, handicap, komi, event,
          stage, round_, notes, resets, closes) = values  # fmt: skip
         found.append(
@@ -159,11 +161,27 @@ def _games(
                 stage=stage,
                 round=round_,
                 no_show="no_show" in notes,
-                streak_reset=frozenset(resets),
+                streak_reset=frozenset(resets) if resets else _NONE,
                 closes_event=closes,
             )
         )
     return found
+
+
+#: The columns of a period's rows with few distinct values (or one per player): each value is made once.
+_REPEATED = frozenset({"date", "black_player", "white_player", "winner", "speed_used", "stage", "round"})
+_NONE: frozenset[str] = frozenset()  # the streak resets of most games
+
+
+def _values(column: pa.ChunkedArray, repeated: bool) -> list[Any]:
+    """The Python values of ``column``; when ``repeated``, one object per distinct value shared by its
+    rows (a period of 130,000 games names each player many times: 14 MB of copies of names at 10^7)."""
+    if not repeated or not len(column):
+        found: list[Any] = column.to_pylist()
+        return found
+    encoded = pc.dictionary_encode(column.combine_chunks())
+    values = encoded.dictionary.to_pylist()
+    return [None if i is None else values[i] for i in encoded.indices.to_pylist()]
 
 
 def _rank(text: str | None, ranks: dict[str, Rank | None]) -> Rank | None:
