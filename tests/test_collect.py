@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pyarrow as pa
+import pytest
 
 from pipeline import rules
 from pipeline.config.events import Award
@@ -58,3 +59,19 @@ def test_change_rows_carry_the_games_date_seq_and_the_delta_with_the_bonus() -> 
     assert [(c["player"], c["date"], c["seq"], c["delta"]) for c in changes] == [
         ("甲", DAY, 7, 10.0), ("乙", DAY, 7, -10.0),
     ]  # fmt: skip
+
+
+def test_an_award_to_a_player_not_in_the_standings_adds_no_row() -> None:
+    outcome, games = _outcome()
+    stranger = AwardGiven(Award("戊", DAY, 5.0, None, "cup", "Cup"), "manual", 5.0)
+    outcome = PeriodOutcome(outcome.start, outcome.end, outcome.changes, [*outcome.awards, stranger])
+    ratings = period_tables("2024-05", outcome, games, lambda n: True, _schemas())["ratings"]
+    assert sorted(ratings["player"].to_pylist()) == sorted(["甲", "乙", "丙", "丁"])
+
+
+def test_a_change_of_a_player_not_in_the_standings_raises_keyerror() -> None:
+    outcome, games = _outcome()
+    lost = Change("g1", "戊", "甲", "W", 0.0, 100.0, -1.0)
+    outcome = PeriodOutcome(outcome.start, outcome.end, [*outcome.changes, lost], outcome.awards)
+    with pytest.raises(KeyError, match="戊"):
+        period_tables("2024-05", outcome, games, lambda n: True, _schemas())

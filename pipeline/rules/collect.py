@@ -110,10 +110,11 @@ def _unsorted(
     and often as much again of new objects."""
     names = list(outcome.end)
     end, start = list(outcome.end.values()), [outcome.start[n] for n in names]
-    tally = _tallies(names, outcome.changes, awards)
+    players = pa.array(names, pa.string())
+    tally = _tallies(players, outcome.changes, awards)
     columns: dict[str, Callable[[], Any]] = {
         "period": lambda: pa.repeat(pa.scalar(label, pa.string()), len(names)),
-        "player": lambda: names,
+        "player": lambda: players,
         "rank": lambda: [s.rank for s in end],
         "rating": lambda: [s.rating for s in end],
         "rating_before": lambda: [s.rating for s in start],
@@ -144,21 +145,33 @@ def _array(values: Any, arrow_type: pa.DataType) -> pa.Array:
 
 
 def _tallies(
-    names: Sequence[str], changes: Sequence[Change], awards: Sequence[Mapping[str, Any]]
+    players: pa.Array, changes: Sequence[Change], awards: Sequence[Mapping[str, Any]]
 ) -> dict[str, np.ndarray[Any, Any]]:
-    """Per player of ``names`` (in that order): games, wins, losses, draws of ``changes`` and the bonus
-    of the changes and then the awards (summed in that order, as a running total would)."""
-    where = {name: i for i, name in enumerate(names)}
-    found = {k: np.zeros(len(names), np.int32) for k in ("games", "wins", "losses", "draws")}
-    bonus = np.zeros(len(names), np.float64)
+    """Per player of ``players`` (in that order): games, wins, losses, draws of ``changes`` and the
+    bonus of the changes and then the awards (summed in that order, as a running total would). Only
+    the players of the changes and awards are looked at in Python; an award to a player not in
+    ``players`` is left out. Raises KeyError if a change names a player not in ``players``."""
+    sums: dict[str, list[Any]] = {}  # player -> [games, wins, losses, draws, bonus]
     for c in changes:
-        i = where[c.player]
-        found["games"][i] += 1
-        found["wins" if c.score == 1.0 else "losses" if c.score == 0.0 else "draws"][i] += 1
-        bonus[i] += c.bonus
+        row = sums.get(c.player) or sums.setdefault(c.player, [0, 0, 0, 0, 0.0])
+        row[0] += 1
+        row[1 if c.score == 1.0 else 2 if c.score == 0.0 else 3] += 1
+        row[4] += c.bonus
+    changed = len(sums)
     for a in awards:
-        if a["player"] in where:
-            bonus[where[a["player"]]] += a["points"]
+        row = sums.get(a["player"]) or sums.setdefault(a["player"], [0, 0, 0, 0, 0.0])
+        row[4] += a["points"]
+    names = list(sums)
+    at = pc.fill_null(pc.index_in(pa.array(names, pa.string()), value_set=players), -1).to_numpy()
+    if (at[:changed] < 0).any():
+        raise KeyError(names[int(np.flatnonzero(at[:changed] < 0)[0])])
+    kept = at >= 0
+    values = np.array(list(sums.values()), np.float64).reshape(-1, 5)[kept]  # (counts stay exact)
+    found = {k: np.zeros(len(players), np.int32) for k in ("games", "wins", "losses", "draws")}
+    for column, name in enumerate(found):
+        found[name][at[kept]] = values[:, column]
+    bonus = np.zeros(len(players), np.float64)
+    bonus[at[kept]] = values[:, 4]
     return {**found, "bonus": bonus}
 
 
