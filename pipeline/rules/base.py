@@ -189,8 +189,9 @@ class Promotion:
 
 @dataclass(frozen=True, slots=True)
 class PeriodOutcome:
-    """A period's result: standings at its start (newcomers included) and end, changes, awards, and
-    the promotions (rank changes with evidence) of rule sets that have them."""
+    """A period's result: the standings at its end; at its start, the state of every player it added
+    or moved (a rule set may give every player: one not in ``start`` started as they end); the
+    changes, awards, and the promotions (rank changes with evidence) of rule sets that have them."""
 
     start: dict[str, PlayerState]
     end: dict[str, PlayerState]

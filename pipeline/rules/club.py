@@ -100,10 +100,11 @@ class ClubRules(RosterRules):
         self, period: str, games: Sequence[Game], awards: Sequence[DueAward], state: Mapping[str, PlayerState]
     ) -> PeriodOutcome:
         """Rate one month: see the module docstring. ``period`` is only a label here."""
-        month = _Month(self, dict(state))
+        month = _Month(self, state)
         changes = [c for game in games for c in month.rate(game)]
         given = [month.award(due) for due in awards]
-        return PeriodOutcome(month.start, month.close(given), changes, given)
+        end = month.close(given)
+        return PeriodOutcome(month.before, end, changes, given)
 
     def reports(self, changes: pa.Table, promotions: pa.Table) -> dict[str, pa.Table]:
         """The club has no report tables of its own (leaderboards are every rule set's)."""
@@ -128,13 +129,16 @@ _Terms = tuple[dict[str, Any], float, float]
 
 
 class _Month:
-    """The working ledger of one :meth:`ClubRules.rate_period` call: standings at the start
-    (newcomers added as they appear), the arena streaks (carried in ``PlayerState.extra``), each
-    player's points and games so far this month, and the :data:`_Terms` of each pair of ranks and
-    speed met this month (computed once; the ``detail`` dicts are shared by the changes, read-only)."""
+    """The working ledger of one :meth:`ClubRules.rate_period` call: standings at the start (read,
+    never copied: 800,000 players are 31 MB a copy), the newcomers as they appear, the arena streaks
+    (carried in ``PlayerState.extra``), each player's points and games so far this month, and the
+    :data:`_Terms` of each pair of ranks and speed met this month (computed once; the ``detail`` dicts
+    are shared by the changes, read-only)."""
 
-    def __init__(self, rules: ClubRules, start: dict[str, PlayerState]) -> None:
+    def __init__(self, rules: ClubRules, start: Mapping[str, PlayerState]) -> None:
         self.rules, self.start = rules, start
+        self.new: dict[str, PlayerState] = {}  # the newcomers, in the order they came
+        self.before: dict[str, PlayerState] = {}  # after close(): the start states of those who moved
         self.streaks: dict[str, dict[str, int]] = {}  # filled from ``extra`` as players play in an arena
         self.gained: dict[str, float] = {}
         self.played: dict[str, int] = {}
@@ -191,9 +195,9 @@ class _Month:
 
     def enter(self, name: str, recorded: Rank | None) -> PlayerState:
         """``name``'s state at the month's start, adding a newcomer from ``recorded`` if needed."""
-        found = self.start.get(name)
+        found = self.start.get(name) or self.new.get(name)
         if found is None:
-            found = self.start[name] = self.rules.newcomer(name, recorded)
+            found = self.new[name] = self.rules.newcomer(name, recorded)
             self.streaks[name] = {}
         return found
 
@@ -201,7 +205,8 @@ class _Month:
         """``name``'s arena runs by event (copied from their start state the first time)."""
         found = self.streaks.get(name)
         if found is None:
-            found = self.streaks[name] = dict(self.start[name].extra.get("arena", {}))
+            state = self.start.get(name) or self.new[name]
+            found = self.streaks[name] = dict(state.extra.get("arena", {}))
         return found
 
     def _bonus(self, game: Game, player: str, score: float) -> tuple[float, str | None]:
@@ -249,14 +254,17 @@ class _Month:
     def close(self, awards: list[AwardGiven]) -> dict[str, PlayerState]:
         """The standings at the month's end, after its games and then ``awards``: ratings moved, ranks
         floated, streaks carried. A player with no game and no award this month is carried as is (their
-        rank already floated); so is one not rated (an award to a non-member)."""
-        gained, played, start = self.gained, self.played, self.start
+        rank already floated); so is one not rated (an award to a non-member). Fills :attr:`before`
+        with the newcomers and the start state of every player who moved."""
+        gained, played = self.gained, self.played
         for award in awards:
             gained[award.award.player] = gained.get(award.award.player, 0.0) + award.points
-        end = dict(start)  # every player in start order; those who moved are replaced in place
+        end = {**self.start, **self.new}  # every player in start order, then the newcomers
+        self.before = dict(self.new)
         for name, amount in gained.items():
-            state = start.get(name)
+            state = end.get(name)  # (still the start state: each name moves once)
             if state is not None:
+                self.before[name] = state
                 end[name] = self._closed(name, state, amount, played.get(name, 0))
         return end
 

@@ -109,7 +109,9 @@ def _unsorted(
     before the next list is built: at 800,000 players a list of Python values is 6.5 MB of pointers,
     and often as much again of new objects."""
     names = list(outcome.end)
-    end, start = list(outcome.end.values()), [outcome.start[n] for n in names]
+    end = list(outcome.end.values())
+    before = outcome.start.get
+    start = [before(n, e) for n, e in zip(names, end, strict=True)]  # (absent: unchanged)
     players = pa.array(names, pa.string())
     tally = _tallies(players, outcome.changes, awards)
     columns: dict[str, Callable[[], Any]] = {
