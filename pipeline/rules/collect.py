@@ -92,8 +92,14 @@ def _ratings(
     ratings share the first place of their run)."""
     if not outcome.end:
         return schema.empty_table()
-    table = _unsorted(label, outcome, awards, member, pa.schema([f for f in schema if f.name != "place"]))
-    table = table.take(pc.sort_indices(table, [("rating", "descending"), ("player", "ascending")]))
+    kept = pa.schema([f for f in schema if f.name != "place"])
+    arrays = _unsorted(label, outcome, awards, member, kept)
+    keys = pa.table({"rating": arrays["rating"], "player": arrays["player"]})
+    order = pc.sort_indices(keys, [("rating", "descending"), ("player", "ascending")])
+    del keys
+    for name in arrays:  # one column at a time: the unsorted rows are let go as the sorted ones come
+        arrays[name] = arrays[name].take(order)
+    table = pa.table(arrays, schema=kept)
     place = pc.rank(table["rating"], sort_keys="descending", tiebreaker="min")
     return table.append_column(schema.field("place"), place.cast(pa.int32())).select(schema.names)
 
@@ -104,8 +110,8 @@ def _unsorted(
     awards: Sequence[Mapping[str, Any]],
     member: Callable[[str], bool],
     schema: pa.Schema,
-) -> pa.Table:
-    """The ratings rows of ``schema``'s columns, in standings order. Each column is an Arrow array
+) -> dict[str, pa.Array]:
+    """The ratings columns of ``schema`` by name, in standings order. Each column is an Arrow array
     before the next list is built: at 800,000 players a list of Python values is 6.5 MB of pointers,
     and often as much again of new objects."""
     names = list(outcome.end)
@@ -130,7 +136,7 @@ def _unsorted(
         "games_total": lambda: [s.games_total for s in end],
         "member": lambda: [member(n) for n in names],
     }
-    return pa.table({f.name: _array(columns[f.name](), f.type) for f in schema}, schema=schema)
+    return {f.name: _array(columns[f.name](), f.type) for f in schema}
 
 
 def _rounded(values: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
