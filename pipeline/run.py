@@ -249,6 +249,8 @@ def _audited(
             games_file.write(tables.stored("games.parquet", games))
             preparer.add(games)
             counts.add(games)
+            del games
+            store_.release_unused_memory()
     return preparer.finish(plan_.rules, plan_.roster, plan_.events), counts.counts, done
 
 

@@ -98,6 +98,7 @@ class PartitionWriter:
         periods = replay(prepared, plan.rules, plan.roster, plan.events, begin, start)  # type: ignore[arg-type]
         for i, period in enumerate(periods, start=begin):
             current = period.end
+            store.release_unused_memory()  # (the tables of the period before)
             if i < first:
                 continue
             self.written.append(period.label)

@@ -1,4 +1,4 @@
-"""store: atomic Parquet and JSON files.
+"""store: atomic Parquet and JSON files, and the Arrow memory that tables leave behind.
 
 A file is written beside its destination under a temporary name, flushed, then renamed over it:
 a crash or a kill at any point leaves either the old complete file or the new complete one. The
@@ -121,3 +121,9 @@ def write_json(data: dict[str, Any], path: Path) -> None:
     """Write ``data`` as indented UTF-8 JSON to ``path`` atomically."""
     with atomic_path(path) as tmp:
         tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n", encoding="utf-8")
+
+
+def release_unused_memory() -> None:
+    """Give the memory Arrow's allocator keeps after tables are freed back to the system. mimalloc holds
+    it for reuse, and between the pieces of a 10^7-game audit that was 475 MB of freed tables."""
+    pa.default_memory_pool().release_unused()
