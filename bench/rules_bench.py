@@ -251,8 +251,15 @@ def digest(name: str, n: int, seed: int = 1, months: int = 24, rule_set: RuleSet
     found = hashlib.sha256()
     chosen = rule_set if rule_set is not None else build(name)
     for outcome in rate_all(chosen, for_rule_set(name, games(n, seed, months))):
-        found.update(repr(outcome).encode())
+        found.update(repr(whole(outcome)).encode())
     return found.hexdigest()
+
+
+def whole(outcome: PeriodOutcome) -> PeriodOutcome:
+    """``outcome`` with every player's start state in ``start``, in the order of ``end``: a rule set may
+    give only the players it added or moved (the others started as they end)."""
+    start = {name: outcome.start.get(name, state) for name, state in outcome.end.items()}
+    return replace(outcome, start=start)
 
 
 def timed(name: str, periods: dict[str, list[Game]], repeat: int) -> tuple[float, float]:
