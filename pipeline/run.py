@@ -233,15 +233,15 @@ def _audited(
     carried: CarriedGames,
 ) -> tuple[Prepared, dict[str, Any], list[Piece]]:
     """Audit ``source`` one piece (period) at a time (:mod:`pipeline.audit.pieces`), or take a piece's
-    games from the previous generation (``carried``) while its inputs are unchanged: each piece's games
+    games from the previous generation (``carried``) when its inputs are unchanged: each piece's games
     written to ``games.parquet`` as they come, its counted rows to ``store``; returns the prepared
     periods, the manifest's counts and the pieces (key, audit digest, rows) for the state index."""
     preparer, counts, seq, done = Preparer(store), Counts(), 0, []
     empty = tables.stored("games.parquet", GAMES.empty_table())
     with store_.ParquetStream(generation.file_path("games.parquet"), empty) as games_file:
-        for position, (key, months) in enumerate(pieces.groups(source, plan_.validity.period)):
-            digest = audit_digest(carried.config, key, source.version(months), seq)
-            games = carried.take(position, key, digest, seq)
+        for key, months in pieces.groups(source, plan_.validity.period):
+            digest = audit_digest(carried.config, key, source.version(months))
+            games = carried.take(key, digest, seq)
             if games is None:
                 games = audit(source.read(months), plan_.roster, plan_.events, plan_.validity, seq)
             done.append((key, digest, games.num_rows))

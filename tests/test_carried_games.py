@@ -1,6 +1,6 @@
 """Carried audits (pipeline/output/carried_games.py): a re-run takes the audited games of the pieces
-whose inputs did not change from the previous generation, audits from the first that did, and its
-output equals a run from scratch."""
+whose inputs did not change from the previous generation (its seq moved when pieces before it grew or
+shrank), audits the others, and its output equals a run from scratch."""
 
 from __future__ import annotations
 
@@ -60,10 +60,17 @@ def test_new_record_in_the_latest_period_audits_only_its_piece(raw: Path, tmp_pa
     assert _equals_scratch(raw, tmp_path)
 
 
-def test_late_record_audits_from_its_period_on(raw: Path, tmp_path: Path) -> None:
+def test_late_record_audits_only_its_period(raw: Path, tmp_path: Path) -> None:
     _run(raw, tmp_path / "out")
     (raw / "04" / "late.sgf").write_bytes(_game("B", "C", "2024-04-28", 98))
-    assert _pieces(_run(raw, tmp_path / "out")) == (1, 3)
+    assert _pieces(_run(raw, tmp_path / "out")) == (3, 1)
+    assert _equals_scratch(raw, tmp_path)
+
+
+def test_removed_record_of_an_early_period_audits_only_its_period(raw: Path, tmp_path: Path) -> None:
+    _run(raw, tmp_path / "out")
+    (raw / "03" / "b.sgf").unlink()
+    assert _pieces(_run(raw, tmp_path / "out")) == (3, 1)
     assert _equals_scratch(raw, tmp_path)
 
 
@@ -92,21 +99,31 @@ def _stored(raw: Path, tmp_path: Path, rows: int, group: int) -> Path:
 
 def test_piece_across_row_groups_is_read_whole(raw: Path, tmp_path: Path) -> None:
     carried = CarriedGames(_stored(raw, tmp_path, 8, 3), [("2024-01", "d1", 2), ("2024-02", "d2", 5)])
-    assert carried.take(0, "2024-01", "d1", 0) is not None
-    second = carried.take(1, "2024-02", "d2", 2)
+    assert carried.take("2024-01", "d1", 0) is not None
+    second = carried.take("2024-02", "d2", 2)
     assert second is not None and (second["seq"].to_pylist(), second.schema) == ([2, 3, 4, 5, 6], GAMES)
 
 
-def test_pieces_after_a_changed_one_are_never_carried(raw: Path, tmp_path: Path) -> None:
+def test_a_changed_piece_is_not_carried(raw: Path, tmp_path: Path) -> None:
     carried = CarriedGames(_stored(raw, tmp_path, 8, 3), [("a", "d1", 4), ("b", "d2", 4)])
-    assert carried.take(0, "a", "other", 0) is None
-    assert (carried.take(1, "b", "d2", 4), carried.taken) == (None, 0)
+    assert (carried.take("a", "other", 0), carried.taken) == (None, 0)
+
+
+def test_a_piece_after_a_changed_one_is_carried_with_its_seq_moved(raw: Path, tmp_path: Path) -> None:
+    carried = CarriedGames(_stored(raw, tmp_path, 8, 3), [("a", "d1", 4), ("b", "d2", 4)])
+    moved = carried.take("b", "d2", 5)  # one row more before it than last time
+    assert moved is not None and (moved["seq"].to_pylist(), moved.schema) == ([5, 6, 7, 8], GAMES)
+
+
+def test_a_piece_never_seen_is_audited(raw: Path, tmp_path: Path) -> None:
+    carried = CarriedGames(_stored(raw, tmp_path, 8, 3), [("a", "d1", 4)])
+    assert carried.take("b", "d1", 4) is None
 
 
 def test_index_that_names_more_rows_than_the_file_holds_is_audited(raw: Path, tmp_path: Path) -> None:
     carried = CarriedGames(_stored(raw, tmp_path, 3, 3), [("a", "d1", 4)])
-    assert carried.take(0, "a", "d1", 0) is None
+    assert carried.take("a", "d1", 0) is None
 
 
 def test_unknown_version_has_no_digest() -> None:
-    assert audit_digest("config", "2024-01", None, 0) is None
+    assert audit_digest("config", "2024-01", None) is None
