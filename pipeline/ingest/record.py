@@ -74,23 +74,29 @@ def error_row(source_path: str, kind: str, message: str, decoded: Decoded | None
 
 
 def tree_row(tree: GameTree, source_path: str, decoded: Decoded) -> Row:
-    """The row of one game tree: identity, encoding, players, result, date, time, game info."""
+    """The row of one game tree: identity, encoding, players, result, date, time, game info.
+
+    One dict display of the column groups (each a cached dict, merged at C speed: see below)."""
     truncated = tree.error is not None and tree.error.startswith("truncated")
     first, oversized = _first_values(tree.root)
-    row: Row = {
+    get = first.get
+    return {
         "game_id": game_id(source_path, tree.index),
         "source_path": source_path,
         "game_index": tree.index,
         "parse_error": tree.error if truncated else None,
         "error_kind": "truncated" if truncated else None,
         "warning": _warning(tree, decoded, truncated, oversized),
+        "encoding": decoded.encoding,
+        "encoding_how": decoded.how,
+        "encoding_declared": decoded.declared,
+        **_player_columns("black", get("PB") or None, get("BR") or None),
+        **_player_columns("white", get("PW") or None, get("WR") or None),
+        **_result_columns(get("RE") or None),
+        **_date_columns(get("DT") or None, get("RD") or None),
+        **_time(first),
+        **_info(first, tree),
     }
-    row.update(_encoding_columns(decoded))
-    row.update(_player_columns("black", first.get("PB") or None, first.get("BR") or None))
-    row.update(_player_columns("white", first.get("PW") or None, first.get("WR") or None))
-    for part in (_result(first), _date(first), _time(first), _info(first, tree)):
-        row.update(part)
-    return row
 
 
 #: A root's first values (:func:`_first_values`): identifier -> its first value, stripped; read with
@@ -156,18 +162,10 @@ def _player_columns(who: str, raw: str | None, raw_rank: str | None) -> Columns:
     }
 
 
-def _result(first: First) -> Columns:
-    return _result_columns(first.get("RE") or None)
-
-
 @functools.lru_cache(maxsize=65536)
 def _result_columns(raw: str | None) -> Columns:
     result = parse_result(raw)
     return {"result": raw, "winner": result.winner, "result_how": result.how, "margin": result.margin}
-
-
-def _date(first: First) -> Columns:
-    return _date_columns(first.get("DT") or None, first.get("RD") or None)
 
 
 @functools.lru_cache(maxsize=65536)

@@ -30,10 +30,15 @@ def parse_properties(props: str) -> Properties:
     -> ``PB``); values are unescaped (soft line breaks removed, ``\\]`` -> ``]``). A repeated identifier
     gathers its values.
     """
-    pairs = (_PROP_VALUE if "\\" in props else _PLAIN_PROP_VALUE).findall(props)
     # Most nodes give each identifier one value: one comprehension reads them; a value without its
     # identifier (key "") or an identifier given twice (fewer keys than values) is read value by value.
-    out: Properties = {(i if i.isupper() else _ident(i)): [unescape(v) if "\\" in v else v] for i, v in pairs}
+    out: Properties
+    if "\\" in props:
+        pairs = _PROP_VALUE.findall(props)
+        out = {(i if i.isupper() else _ident(i)): [unescape(v)] for i, v in pairs}
+    else:  # most: no value to unescape
+        pairs = _PLAIN_PROP_VALUE.findall(props)
+        out = {(i if i.isupper() else _ident(i)): [v] for i, v in pairs}
     if len(out) == len(pairs) and "" not in out:
         return out
     out = {}
@@ -41,7 +46,7 @@ def parse_properties(props: str) -> Properties:
     for ident, value in pairs:
         if ident:
             values = out.setdefault(_ident(ident), [])
-        values.append(unescape(value) if "\\" in value else value)
+        values.append(unescape(value))
     return out
 
 

@@ -14,6 +14,8 @@ import re
 import unicodedata
 from typing import TypeVar
 
+from pipeline.ingest.charset import pair_texts
+
 _CJK_DIGITS = {
     "零": 0,
     "〇": 0,
@@ -157,18 +159,14 @@ def _encode(text: str, codec: str) -> bytes:
 
 @functools.cache
 def _ambiguous(codec: str) -> frozenset[str]:
-    """Characters that more than one double-byte sequence of ``codec`` decodes to (empty for CP1252)."""
+    """Characters that more than one double-byte sequence of ``codec`` decodes to (empty for CP1252):
+    those a sequence decodes to that encode to another. The whole table decoded and encoded at once."""
     if codec == "cp1252":
         return frozenset()
-    found: set[str] = set()
-    for raw in (bytes((lead, trail)) for lead in range(0x81, 0xFF) for trail in range(0x40, 0xFF)):
-        try:
-            ch = raw.decode(codec)
-        except UnicodeDecodeError:
-            continue
-        if len(ch) == 1 and ch.encode(codec) != raw:
-            found.add(ch)
-    return frozenset(found)
+    pairs, texts = pair_texts(codec, range(0x81, 0xFF), range(0x40, 0xFF))
+    again = "\n".join(texts).encode(codec, errors="replace").split(b"\n")  # no character encodes to a \n
+    found = zip(pairs, texts, again, strict=True)
+    return frozenset(ch for raw, ch, back in found if back != raw and len(ch) == 1)
 
 
 def _uncommon(text: str) -> int:
