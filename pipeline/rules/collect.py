@@ -46,8 +46,11 @@ def period_tables(
         for a in outcome.awards
     ]  # fmt: skip
     promotions = [{**dataclasses.asdict(p), "period": label} for p in outcome.promotions]
+    ratings = schemas["ratings"]
     return {
-        "ratings": _ratings(label, outcome, awards, member, schemas["ratings"]),
+        "ratings": _ratings(_unsorted(label, outcome, awards, member, ratings), ratings)
+        if outcome.end
+        else ratings.empty_table(),
         "changes": _changes(label, outcome.changes, games, schemas["changes"]),
         "awards": _rows(awards, schemas["awards"]),
         "promotions": _rows(promotions, schemas["promotions"]),
@@ -81,25 +84,16 @@ def _changes(label: str, changes: Sequence[Change], games: Mapping[str, Game], s
     return pa.table([pa.array(columns[f.name], f.type) for f in schema], schema=schema)
 
 
-def _ratings(
-    label: str,
-    outcome: PeriodOutcome,
-    awards: Sequence[Mapping[str, Any]],
-    member: Callable[[str], bool],
-    schema: pa.Schema,
-) -> pa.Table:
-    """One row per player of ``outcome.end``, by rating (highest first, then name), placed (equal
-    ratings share the first place of their run)."""
-    if not outcome.end:
-        return schema.empty_table()
-    kept = pa.schema([f for f in schema if f.name != "place"])
-    arrays = _unsorted(label, outcome, awards, member, kept)
+def _ratings(arrays: dict[str, pa.Array], schema: pa.Schema) -> pa.Table:
+    """The ratings table (``schema``) of the columns ``arrays`` (every column but ``place``, in
+    standings order): by rating (highest first, then name), placed (equal ratings share the first
+    place of their run)."""
     keys = pa.table({"rating": arrays["rating"], "player": arrays["player"]})
     order = pc.sort_indices(keys, [("rating", "descending"), ("player", "ascending")])
     del keys
     for name in arrays:  # one column at a time: the unsorted rows are let go as the sorted ones come
         arrays[name] = arrays[name].take(order)
-    table = pa.table(arrays, schema=kept)
+    table = pa.table(arrays, schema=pa.schema([f for f in schema if f.name != "place"]))
     place = pc.rank(table["rating"], sort_keys="descending", tiebreaker="min")
     return table.append_column(schema.field("place"), place.cast(pa.int32())).select(schema.names)
 
@@ -111,9 +105,9 @@ def _unsorted(
     member: Callable[[str], bool],
     schema: pa.Schema,
 ) -> dict[str, pa.Array]:
-    """The ratings columns of ``schema`` by name, in standings order. Each column is an Arrow array
-    before the next list is built: at 800,000 players a list of Python values is 6.5 MB of pointers,
-    and often as much again of new objects."""
+    """The ratings columns of ``schema`` (``place`` aside) by name, in standings order. Each column is
+    an Arrow array before the next list is built: at 800,000 players a list of Python values is 6.5 MB
+    of pointers, and often as much again of new objects."""
     names = list(outcome.end)
     end = list(outcome.end.values())
     before = outcome.start.get
@@ -136,7 +130,7 @@ def _unsorted(
         "games_total": lambda: [s.games_total for s in end],
         "member": lambda: [member(n) for n in names],
     }
-    return {f.name: _array(columns[f.name](), f.type) for f in schema}
+    return {f.name: _array(columns[f.name](), f.type) for f in schema if f.name != "place"}
 
 
 def _rounded(values: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
