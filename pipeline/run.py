@@ -200,6 +200,7 @@ def _rated(
         carried = _carried(previous, digests[0])
         prepared, counts, audited = _audited(generation, plan_, source, PeriodFiles(Path(folder)), carried)
         periods = state.chained(digests[0], prepared)
+        store_.release_unused_memory()  # (every period's rows were read to digest them)
         labels = prepared.labels
         first = state.first_changed(previous.index, digests[0], periods) if previous.path else 0
         begin = state.restart(previous.index, labels, first)
