@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 from pipeline.output import snapshots, state, store
 from pipeline.reports.leaderboards import LEADERBOARD, Boards
 from pipeline.rules.base import PlayerState, RuleSet
-from pipeline.rules.replay import Prepared, replay
+from pipeline.rules.replay import PeriodTables, Prepared, replay
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -96,21 +96,27 @@ class PartitionWriter:
         keep, current = state.checkpoints(prepared.labels), start
         self._link_standings(keep)
         periods = replay(prepared, plan.rules, plan.roster, plan.events, begin, start)  # type: ignore[arg-type]
-        for i, period in enumerate(periods, start=begin):
+        position = begin  # (not enumerate(): its result tuple would hold the period while the next is rated)
+        for period in periods:
             current = period.end
-            store.release_unused_memory()  # (the tables of the period before)
-            if i < first:
-                continue
-            self.written.append(period.label)
-            for name in RATED:
-                if period.tables[name].num_rows:
-                    self.generation.write_partition(name, period.label, period.tables[name])
-                    self.rows[name] += period.tables[name].num_rows
-            for name, tables in self.new.items():
-                tables.append(period.tables[name])
-            if period.label in keep:
-                state.save_standings(self.generation.path, period.label, period.end)
+            if position >= first:
+                self._write(period, keep)
+            del period  # (its tables are not held while the next period is rated)
+            store.release_unused_memory()
+            position += 1
         return current
+
+    def _write(self, period: PeriodTables, keep: set[str]) -> None:
+        """Write ``period``'s partitions, and its standings when its label is in ``keep``."""
+        self.written.append(period.label)
+        for name in RATED:
+            if period.tables[name].num_rows:
+                self.generation.write_partition(name, period.label, period.tables[name])
+                self.rows[name] += period.tables[name].num_rows
+        for name, tables in self.new.items():
+            tables.append(period.tables[name])
+        if period.label in keep:
+            state.save_standings(self.generation.path, period.label, period.end)
 
     def _link_standings(self, keep: set[str]) -> None:
         if self.before is None:

@@ -111,8 +111,10 @@ def replay(
         games = _games(prepared.rows(label), rules, member, named, ranks)
         outcome = rules.rate_period(label, games, prepared.due.get(label, []), current)
         tables = period_tables(label, outcome, {g.game_id: g for g in games}, member, schemas)
-        yield PeriodTables(label, tables, outcome.end)
-        current = outcome.end
+        done, current = PeriodTables(label, tables, outcome.end), outcome.end
+        del games, outcome, tables  # (not held while the caller writes the period and the next is rated)
+        yield done
+        del done
 
 
 def _membership(roster: Roster) -> Callable[[str], bool]:
