@@ -150,31 +150,31 @@ def _tallies(
     players: pa.Array, changes: Sequence[Change], awards: Sequence[Mapping[str, Any]]
 ) -> dict[str, np.ndarray[Any, Any]]:
     """Per player of ``players`` (in that order): games, wins, losses, draws of ``changes`` and the
-    bonus of the changes and then the awards (summed in that order, as a running total would). Only
-    the players of the changes and awards are looked at in Python; an award to a player not in
-    ``players`` is left out. Raises KeyError if a change names a player not in ``players``."""
-    sums: dict[str, list[Any]] = {}  # player -> [games, wins, losses, draws, bonus]
-    for c in changes:
-        row = sums.get(c.player) or sums.setdefault(c.player, [0, 0, 0, 0, 0.0])
-        row[0] += 1
-        row[1 if c.score == 1.0 else 2 if c.score == 0.0 else 3] += 1
-        row[4] += c.bonus
-    changed = len(sums)
-    for a in awards:
-        row = sums.get(a["player"]) or sums.setdefault(a["player"], [0, 0, 0, 0, 0.0])
-        row[4] += a["points"]
-    names = list(sums)
-    at = pc.fill_null(pc.index_in(pa.array(names, pa.string()), value_set=players), -1).to_numpy()
-    if (at[:changed] < 0).any():
-        raise KeyError(names[int(np.flatnonzero(at[:changed] < 0)[0])])
-    kept = at >= 0
-    values = np.array(list(sums.values()), np.float64).reshape(-1, 5)[kept]  # (counts stay exact)
-    found = {k: np.zeros(len(players), np.int32) for k in ("games", "wins", "losses", "draws")}
-    for column, name in enumerate(found):
-        found[name][at[kept]] = values[:, column]
+    bonus of the changes and then the awards (summed in that order, as a running total would: numpy's
+    ``add.at`` adds in order). An award to a player not in ``players`` is left out. Raises KeyError if a
+    change names a player not in ``players``."""
+    at = _positions([c.player for c in changes], players)
+    if (at < 0).any():
+        raise KeyError(changes[int(np.flatnonzero(at < 0)[0])].player)
+    score = np.array([c.score for c in changes], np.float64)
+    found = {
+        name: np.bincount(at[where], minlength=len(players)).astype(np.int32)
+        for name, where in (("games", slice(None)), ("wins", score == 1.0), ("losses", score == 0.0),
+                            ("draws", score == 0.5))
+    }  # fmt: skip
     bonus = np.zeros(len(players), np.float64)
-    bonus[at[kept]] = values[:, 4]
+    np.add.at(bonus, at, np.array([c.bonus for c in changes], np.float64))
+    given = _positions([a["player"] for a in awards], players)
+    points = np.array([a["points"] for a in awards], np.float64)
+    np.add.at(bonus, given[given >= 0], points[given >= 0])
     return {**found, "bonus": bonus}
+
+
+def _positions(names: list[str], players: pa.Array) -> np.ndarray[Any, Any]:
+    """The position in ``players`` of each of ``names`` (-1: not there)."""
+    found = pc.index_in(pa.array(names, pa.string()), value_set=players)
+    positions: np.ndarray[Any, Any] = pc.fill_null(found, -1).to_numpy(zero_copy_only=False).astype(np.int64)
+    return positions
 
 
 def _rows(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:
