@@ -221,9 +221,9 @@ def _rated(
     index = state.Index(digests[0], digests[1], periods, kept, empty, players, sorted(reports), audited)
     state.write_index(generation.path, index)
     taken = carried.taken
-    kept_ = {"reused_generation": False, "periods_replayed": len(labels) - first, "periods_carried": first}
-    kept_ |= {"pieces_audited": len(audited) - taken, "pieces_carried": taken}
-    return Done(counts, labels, players, prepared.warnings, sorted(reports), kept_)
+    incremental = {"reused_generation": False, "periods_replayed": len(labels) - first}
+    incremental |= {"periods_carried": first, "pieces_audited": len(audited) - taken, "pieces_carried": taken}
+    return Done(counts, labels, players, prepared.warnings, sorted(reports), incremental)
 
 
 def _audited(
