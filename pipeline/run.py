@@ -23,7 +23,7 @@ from pipeline.config import ConfigError, RunConfig
 from pipeline.config.events import Events, load_events
 from pipeline.config.roster import Roster, load_roster
 from pipeline.ingest import IngestOptions, IngestResult, cache, ingest
-from pipeline.output import snapshots, state, tables
+from pipeline.output import memory, snapshots, state, tables
 from pipeline.output import store as store_
 from pipeline.output.carried_games import CarriedGames, Piece, audit_digest
 from pipeline.output.carry import PartitionWriter
@@ -200,7 +200,7 @@ def _rated(
         carried = _carried(previous, digests[0])
         prepared, counts, audited = _audited(generation, plan_, source, PeriodFiles(Path(folder)), carried)
         periods = state.chained(digests[0], prepared)
-        store_.release_unused_memory()  # (every period's rows were read to digest them)
+        memory.release_unused_memory()  # (every period's rows were read to digest them)
         labels = prepared.labels
         first = state.first_changed(previous.index, digests[0], periods) if previous.path else 0
         begin = state.restart(previous.index, labels, first)
@@ -251,7 +251,7 @@ def _audited(
             preparer.add(games)
             counts.add(games)
             del games
-            store_.release_unused_memory()
+            memory.release_unused_memory()
     return preparer.finish(plan_.rules, plan_.roster, plan_.events), counts.counts, done
 
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Protocol
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.output import snapshots, state, store
+from pipeline.output import memory, snapshots, state, store
 from pipeline.reports.leaderboards import LEADERBOARD, Boards
 from pipeline.rules.base import PlayerState, RuleSet
 from pipeline.rules.replay import PeriodTables, Prepared, replay
@@ -102,7 +102,7 @@ class PartitionWriter:
             if position >= first:
                 self._write(period, keep)
             del period  # (its tables are not held while the next period is rated)
-            store.release_unused_memory()
+            memory.release_unused_memory()
             position += 1
         return current
 

@@ -1,4 +1,4 @@
-"""store: atomic Parquet and JSON files, and the Arrow memory that tables leave behind.
+"""store: atomic Parquet and JSON files.
 
 A file is written beside its destination under a temporary name, flushed, then renamed over it:
 a crash or a kill at any point leaves either the old complete file or the new complete one. The
@@ -9,13 +9,10 @@ them. Knows nothing of what the tables mean.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
-import functools
 import json
 import os
 import secrets
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -124,23 +121,3 @@ def write_json(data: dict[str, Any], path: Path) -> None:
     """Write ``data`` as indented UTF-8 JSON to ``path`` atomically."""
     with atomic_path(path) as tmp:
         tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n", encoding="utf-8")
-
-
-def release_unused_memory() -> None:
-    """Give back to the system the memory that freed tables leave with the allocators: Arrow's
-    (mimalloc keeps it for reuse: 475 MB of freed tables by the end of a 10^7-game audit) and, on
-    glibc, the C heap's (``malloc_trim``: 174 MB more there). Elsewhere only Arrow's."""
-    pa.default_memory_pool().release_unused()
-    trim = _malloc_trim()
-    if trim is not None:
-        trim(0)
-
-
-@functools.cache
-def _malloc_trim() -> Callable[[int], int] | None:
-    """glibc's ``malloc_trim``, or None where the C library has none (macOS, musl)."""
-    try:
-        found: Callable[[int], int] = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
-    except (OSError, AttributeError):
-        return None
-    return found
