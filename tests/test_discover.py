@@ -186,6 +186,11 @@ def test_symbolic_link_loop_gives_a_row(
     assert entry.error is not None and entry.error.startswith(says)
 
 
+def test_folder_named_like_a_record_is_read_as_a_folder(write, raw: Path) -> None:
+    write("2024.sgf/a.sgf", GAME)
+    assert set(by_rel(raw)) == {"a.sgf", "2024.sgf/a.sgf"}
+
+
 def test_dangling_link_gives_a_row_naming_its_target(raw: Path) -> None:
     (raw / "gone.sgf").symlink_to("missing.sgf")
     entry = by_rel(raw)["gone.sgf"]

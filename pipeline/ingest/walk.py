@@ -108,10 +108,50 @@ class Walk:
 
     def _read(self, folder: _Folder, fd: int, entries: list[os.DirEntry[str]]) -> None:
         try:
-            for entry in entries:
+            for entry in self._plain_files(folder.place, fd, entries):
                 self._visit(folder, fd, entry)
         finally:
             os.close(fd)
+
+    def _plain_files(self, place: _Place, fd: int, entries: list[os.DirEntry[str]]) -> list[os.DirEntry[str]]:
+        """Add the entries of the folder at ``place`` that are plain files (most: a regular ``.sgf`` file
+        whose name is ASCII without a backslash, in a folder whose path is clean, short enough to open):
+        what :meth:`_visit` would add for each, without its steps for every other kind of entry.
+        Returns the other entries, for :meth:`_visit`."""
+        others, limit, made = [], self.limit - place.nbytes - 1, FileEntry._make
+        found, top, rel = self.found, f"{place.path}/", place.rel
+        for entry in entries if place.clean else ():
+            name = entry.name
+            if not (name.endswith(".sgf") and name.isascii() and "\\" not in name and len(name) < limit):
+                others.append(entry)
+                continue
+            try:
+                st = os.stat(name, dir_fd=fd)
+            except OSError:
+                others.append(entry)  # (read again there, and flagged)
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                others.append(entry)
+                continue
+            inode = st.st_ino - (1 << 64) if st.st_ino >= 1 << 63 else st.st_ino  # as in _file
+            found.append(
+                made(
+                    (
+                        top + name,
+                        rel + name,
+                        st.st_size,
+                        st.st_mtime_ns,
+                        None,
+                        None,
+                        None,
+                        inode,
+                        st.st_ctime_ns,
+                        None,
+                    )
+                )
+            )
+        self.files += len(entries) - len(others) if place.clean else 0
+        return others if place.clean else entries
 
     def _visit(self, folder: _Folder, fd: int, entry: os.DirEntry[str]) -> None:
         place = folder.place.child(entry.name)
