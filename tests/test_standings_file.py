@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 from pathlib import Path
 
@@ -34,8 +35,20 @@ def test_a_file_of_three_chunks_holds_three_pickles(tmp_path: Path, monkeypatch:
     sizes = []
     with state.standings_path(tmp_path, "2024-05").open("rb") as file:
         while file.peek(1):
-            sizes.append(len(pickle.load(file)))
+            sizes.append(len(pickle.load(file)[0]))
     assert sizes == [4, 4, 2]
+
+
+def test_state_fields_are_the_player_states_fields_in_order() -> None:
+    assert tuple(f.name for f in dataclasses.fields(PlayerState)) == state.STATE_FIELDS
+
+
+def test_shared_carry_over_is_read_back_shared_within_a_chunk(tmp_path: Path) -> None:
+    shared = {"arena": {}}
+    saved = {n: PlayerState(100.0, "1d", 0, False, shared) for n in ("a", "b")}
+    state.save_standings(tmp_path, "2024-05", saved)
+    loaded = state.load_standings(tmp_path, "2024-05")
+    assert loaded["a"].extra is loaded["b"].extra
 
 
 def test_missing_standings_raise_oserror(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ Inside every generation, ``state/`` holds:
   (``d_{-1}`` the configuration digest), the periods whose standings are kept, and the datasets written
   with placeholder partitions only (a run without rows: :func:`pipeline.output.snapshots.write_dataset`);
 - ``<label>.pickle``: the standings (``dict[str, PlayerState]``, pickled :data:`CHUNK` players at a
-  time) at the end of that period, for the
+  time, as a list of names and a list per field) at the end of that period, for the
   periods of :func:`checkpoints` (every twelfth and the last three: a late record replays at most
   eleven periods more than it must, a night's new games in the latest period none).
 
@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import operator
 import pickle
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -47,6 +48,9 @@ CODE = ("audit", "rules", "output", "reports", "config", "run.py")
 EVERY = 12  # periods between two kept standings
 LAST = 3  # the latest periods whose standings are always kept
 CHUNK = 1 << 16  # players a pickle of kept standings holds
+#: The fields of :class:`PlayerState` in the order of its constructor: a kept standings file holds one
+#: list per field (:func:`save_standings`).
+STATE_FIELDS = ("rating", "rank", "games_total", "fixed", "extra")
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,14 +135,20 @@ def standings_path(generation: Path, label: str) -> Path:
 
 def save_standings(generation: Path, label: str, standings: dict[str, PlayerState]) -> None:
     """Write the standings at the end of ``label`` into ``generation``, as consecutive pickles of
-    :data:`CHUNK` players each: pickle remembers every object it wrote until the end of a dump, which
-    for 800,000 players is some 75 MB more at once. Raises OSError if it cannot."""
+    :data:`CHUNK` players each, each the players' names and then one list per field of
+    :data:`STATE_FIELDS`. By chunks: pickle remembers every object it wrote until the end of a dump,
+    which for 800,000 players is some 75 MB more at once. By fields: a list of floats or strings is
+    pickled at C speed, a dataclass through Python calls (812,250 players: 0.7 s against 2.6, and read
+    back in 1.4 s against 3.3). Raises OSError if it cannot."""
     path = standings_path(generation, label)
     path.parent.mkdir(parents=True, exist_ok=True)
+    fields = [operator.attrgetter(name) for name in STATE_FIELDS]
     with path.open("wb") as file:
         items = iter(standings.items())
-        while chunk := dict(itertools.islice(items, CHUNK)):
-            pickle.dump(chunk, file, protocol=pickle.HIGHEST_PROTOCOL)
+        while chunk := list(itertools.islice(items, CHUNK)):
+            players = [state for _, state in chunk]
+            columns = [[name for name, _ in chunk], *(list(map(field, players)) for field in fields)]
+            pickle.dump(columns, file, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def load_standings(generation: Path, label: str) -> dict[str, PlayerState]:
@@ -148,7 +158,8 @@ def load_standings(generation: Path, label: str) -> dict[str, PlayerState]:
     found: dict[str, PlayerState] = {}
     with standings_path(generation, label).open("rb") as file:
         while file.peek(1):
-            found.update(pickle.load(file))
+            names, *columns = pickle.load(file)
+            found.update(zip(names, map(PlayerState, *columns), strict=True))
     return found
 
 
