@@ -29,11 +29,11 @@ Knows nothing of SGF, files or how the ratings were computed; sees the roster on
 
 from __future__ import annotations
 
-import datetime as dt
-from collections import defaultdict
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.config.roster import Roster
 
@@ -71,6 +71,9 @@ CERTIFICATION_FILE = "certification.parquet"
 def reports(changes: pa.Table, roster: Roster) -> dict[str, pa.Table]:
     """The ``hkga`` report tables from every period's ``changes`` and the run's ``roster``.
 
+    Columnar over the whole table (2 x 10^6 change rows at 10^6 games): Python runs once per player
+    (membership) and once per fee row, never once per change row (a dict per row was 1.2 GB more).
+
     Args:
         changes: the ``changes`` table (columns ``player date seq score`` used, ``note`` when present).
         roster: the run's roster (``Roster()`` when none: everyone is a member).
@@ -79,7 +82,7 @@ def reports(changes: pa.Table, roster: Roster) -> dict[str, pa.Table]:
         ``{"fees.parquet": FEES table, "certification.parquet": CERTIFICATION table}``, rows sorted by
         player (then year).
     """
-    rows = _rows(changes)
+    rows = _used(changes)
     return {FEES_FILE: fees_table(rows, roster), CERTIFICATION_FILE: certification_table(rows)}
 
 
@@ -113,46 +116,73 @@ def _charged(rated_games: int) -> int:
     return max(0, min(rated_games, FREE_AFTER) - GAMES_COVERED)
 
 
-def fees_table(rows: list[dict[str, Any]], roster: Roster) -> pa.Table:
-    """One row per non-member per calendar year with a change row (schema :data:`FEES`)."""
-    games: dict[tuple[str, int], int] = defaultdict(int)
-    for row in rows:
-        if roster.configured and not roster.is_member(row["player"]):
-            games[(row["player"], row["date"].year)] += 0 if _no_show_win(row) else 1
-    out = [
-        {"player": p, "year": y, "rated_games": n, "fee": fee(n), "basis": fee_basis(n)}
-        for (p, y), n in sorted(games.items())
-    ]
-    return pa.Table.from_pylist(out, schema=FEES)
+def fees_table(rows: pa.Table, roster: Roster) -> pa.Table:
+    """One row per non-member per calendar year with a change row (schema :data:`FEES`); ``rows``
+    as :func:`_used` gives them."""
+    if not roster.configured or not rows.num_rows:
+        return FEES.empty_table()
+    players = pc.unique(rows["player"])
+    outsiders = players.filter(pa.array([not roster.is_member(p) for p in players.to_pylist()], pa.bool_()))
+    mine = rows.filter(pc.is_in(rows["player"], value_set=outsiders))
+    rated = pc.cast(pc.invert(mine["no_show_win"]), pa.int64())
+    years = pa.table(
+        {"player": mine["player"], "year": pc.year(mine["date"]).cast(pa.int32()), "rated": rated}
+    )
+    games = years.group_by(["player", "year"]).aggregate([("rated", "sum")])
+    games = games.sort_by([("player", "ascending"), ("year", "ascending")])
+    counts = games["rated_sum"].to_pylist()
+    return pa.table(
+        {
+            "player": games["player"],
+            "year": games["year"],
+            "rated_games": games["rated_sum"],
+            "fee": pa.array([fee(n) for n in counts], pa.int64()),
+            "basis": pa.array([fee_basis(n) for n in counts], pa.string()),
+        },
+        schema=FEES,
+    )
 
 
-def certification_table(rows: list[dict[str, Any]]) -> pa.Table:
-    """One row per player with a change row (schema :data:`CERTIFICATION`)."""
-    wins: dict[str, list[tuple[dt.date, int]]] = {}
-    for row in rows:
-        found = wins.setdefault(row["player"], [])
-        if row["score"] == 1 and not _no_show_win(row):
-            found.append((row["date"], row["seq"]))
-    out = []
-    for player, won in sorted(wins.items()):
-        won.sort()
-        eligible = len(won) >= WINS_FOR_CERTIFICATE
-        out.append(
-            {
-                "player": player,
-                "valid_wins": len(won),
-                "eligible": eligible,
-                "first_eligible_date": won[WINS_FOR_CERTIFICATE - 1][0] if eligible else None,
-            }
-        )
-    return pa.Table.from_pylist(out, schema=CERTIFICATION)
+def certification_table(rows: pa.Table) -> pa.Table:
+    """One row per player with a change row (schema :data:`CERTIFICATION`); ``rows`` as :func:`_used`
+    gives them. The valid wins are sorted by (player, date, seq), so each player's wins are one run
+    and the tenth is the run's first plus nine."""
+    players = pc.unique(rows["player"]).sort()
+    valid = rows.filter(pc.and_(pc.equal(rows["score"], 1.0), pc.invert(rows["no_show_win"])))
+    valid = valid.sort_by([("player", "ascending"), ("date", "ascending"), ("seq", "ascending")])
+    first, wins = _runs(valid["player"])
+    tenth = first + WINS_FOR_CERTIFICATE - 1
+    dates = valid["date"].take(pa.array(tenth, pa.int64(), mask=wins < WINS_FOR_CERTIFICATE))
+    at = pc.index_in(players, value_set=valid["player"].take(pa.array(first, pa.int64())))
+    count = pc.fill_null(pc.take(pa.array(wins, pa.int64()), at), 0)
+    return pa.table(
+        {
+            "player": players,
+            "valid_wins": count,
+            "eligible": pc.greater_equal(count, WINS_FOR_CERTIFICATE),
+            "first_eligible_date": pc.take(dates, at),
+        },
+        schema=CERTIFICATION,
+    )
 
 
-def _rows(changes: pa.Table) -> list[dict[str, Any]]:
-    """The columns the reports use, as dicts (``note`` None when the table has no such column)."""
-    names = [c for c in ("player", "date", "seq", "score", "note") if c in changes.column_names]
-    return [{"note": None} | row for row in changes.select(names).to_pylist()]
+def _runs(values: pa.ChunkedArray) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """The first position and the length of each run of equal ``values`` (sorted), in order."""
+    flat = values.combine_chunks()
+    if not len(flat):
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    changed = pc.not_equal(flat[1:], flat[:-1]).to_numpy(zero_copy_only=False)
+    first = np.flatnonzero(np.r_[True, changed])
+    return first, np.diff(np.r_[first, len(flat)])
 
 
-def _no_show_win(row: dict[str, Any]) -> bool:
-    return bool(row["score"] == 1 and row["note"] == NO_SHOW_WIN)
+def _used(changes: pa.Table) -> pa.Table:
+    """The columns the reports use (``player date seq score``) and ``no_show_win``: whether the row is a
+    win by the opponent's no-show (its ``note`` is :data:`NO_SHOW_WIN`; never without a ``note``)."""
+    used = changes.select(["player", "date", "seq", "score"])
+    if "note" not in changes.column_names:
+        return used.append_column("no_show_win", pa.repeat(pa.scalar(False), changes.num_rows))
+    no_show = pc.and_(
+        pc.equal(changes["score"], 1.0), pc.fill_null(pc.equal(changes["note"], NO_SHOW_WIN), False)
+    )
+    return used.append_column("no_show_win", no_show)
