@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pytest
@@ -88,14 +89,14 @@ def test_worker_count_does_not_change_the_output(write, tmp_path: Path) -> None:
 
 def test_unreadable_file_gives_a_row(write, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     populate(write, 2)
-    real = open
+    real = os.open
 
-    def failing(path: str, *args: object, **kwargs: object) -> object:
+    def failing(path: str, *args: Any, **kwargs: Any) -> int:
         if str(path).endswith("g001.sgf"):
             raise PermissionError(13, "Permission denied")
-        return real(path, *args, **kwargs)  # type: ignore[call-overload]
+        return real(path, *args, **kwargs)
 
-    monkeypatch.setattr("builtins.open", failing)
+    monkeypatch.setattr(os, "open", failing)
     games = ingest(tmp_path / "raw", tmp_path / "out", IngestOptions(workers=1)).games.to_pylist()
     [row] = [g for g in games if g["source_path"] == "2024-05/g001.sgf"]
     assert (row["error_kind"], row["parse_error"]) == ("unreadable", "unreadable: Permission denied")

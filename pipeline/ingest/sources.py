@@ -12,12 +12,19 @@ Decisions:
   One archive a thread (a forked worker opens its own, never its parent's), closed when the thread
   reads from another one; it is the only state kept between calls, and it changes nothing but speed.
 
+- Files are opened :data:`AHEAD` files before their turn, and the system is told their pages will be
+  needed (``posix_fadvise(WILLNEED)``), so that when they are not in the page cache (a first ingest) the
+  disk reads the next files while this one is parsed, instead of one file at a time between parses.
+
 Knows how to read; nothing of what the bytes mean, nor of how archives are listed.
 """
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import errno
+import io
 import itertools
 import os
 import threading
@@ -28,6 +35,9 @@ from pipeline.ingest.discover import FileEntry
 
 _Key = tuple[int, str, int, int, int, int]
 _CHUNK = 1 << 20  # what a read asks for past the size a file was listed with
+#: Files opened (and their pages asked for) before their turn.
+AHEAD = 32
+_ADVISE = getattr(os, "posix_fadvise", None)  # (not on every system)
 
 
 def contents(batch: list[FileEntry]) -> Iterator[tuple[FileEntry, bytes | OSError]]:
@@ -38,10 +48,39 @@ def contents(batch: list[FileEntry]) -> Iterator[tuple[FileEntry, bytes | OSErro
     """
     for key, run in itertools.groupby(batch, _archive):
         if key is None:
-            for entry in run:
-                yield entry, _read(entry)
+            yield from _files(list(run))
         else:
             yield from _members(key, list(run))
+
+
+def _files(run: list[FileEntry]) -> Iterator[tuple[FileEntry, bytes | OSError]]:
+    """Each of ``run`` (entries that are not archive members to read) with what :func:`_read` gives,
+    the files opened :data:`AHEAD` entries before their turn (:func:`_opened`); none is left open."""
+    ahead = collections.deque(map(_opened, run[:AHEAD]))
+    try:
+        for i, entry in enumerate(run):
+            if i + AHEAD < len(run):
+                ahead.append(_opened(run[i + AHEAD]))
+            yield entry, _read(entry, ahead.popleft())
+    finally:
+        for fd in ahead:
+            if isinstance(fd, int):
+                os.close(fd)
+
+
+def _opened(entry: FileEntry) -> int | OSError | None:
+    """A descriptor of the file of ``entry``, its pages asked for; the OSError opening it raised; None
+    for an entry that is not a file to read (:func:`_read` says what it gives)."""
+    if entry.error_kind is not None or entry.member is not None:
+        return None
+    try:
+        fd = os.open(entry.path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError as e:
+        return e
+    if _ADVISE is not None:
+        with contextlib.suppress(OSError):  # only advice
+            _ADVISE(fd, 0, 0, os.POSIX_FADV_WILLNEED)
+    return fd
 
 
 def _archive(entry: FileEntry) -> _Key | None:
@@ -51,13 +90,21 @@ def _archive(entry: FileEntry) -> _Key | None:
     return (os.getpid(), entry.path, entry.size, entry.mtime_ns, entry.inode, entry.ctime_ns)
 
 
-def _read(entry: FileEntry) -> bytes | OSError:
+def _read(entry: FileEntry, opened: int | OSError | None) -> bytes | OSError:
+    """The bytes of ``entry``'s file from its descriptor ``opened`` (closed here), or the OSError that
+    opening or reading it raised; empty bytes for an entry discovery flagged; an OSError for a member
+    whose archive was not listed."""
     if entry.error_kind is not None:
         return b""
     if entry.member is not None:  # rebuilt from the cache, its archive unlisted: its rows are reused
         return OSError(errno.ENOENT, f"member {entry.rel} was not listed (its archive is, next run)")
+    if isinstance(opened, OSError):
+        return opened
     try:
-        return read_file(entry.path, entry.size)
+        if opened is None:
+            return read_file(entry.path, entry.size)
+        with open(opened, "rb", buffering=0) as file:
+            return _to_end(file, entry.size)
     except OSError as e:
         return e
 
@@ -69,9 +116,14 @@ def read_file(path: str, size: int) -> bytes:
     the end (a file that grew is read whole). Raises OSError if the file cannot be opened or read.
     """
     with open(path, "rb", buffering=0) as f:
-        chunks = [f.read(max(size, 0) + 1) or b""]
-        while chunks[-1]:
-            chunks.append(f.read(_CHUNK) or b"")
+        return _to_end(f, size)
+
+
+def _to_end(file: io.RawIOBase, size: int) -> bytes:
+    """The bytes of ``file`` to its end: one read of ``size`` + 1 bytes, then reads to the end."""
+    chunks = [file.read(max(size, 0) + 1) or b""]
+    while chunks[-1]:
+        chunks.append(file.read(_CHUNK) or b"")
     return chunks[0] if len(chunks) == 2 else b"".join(chunks)
 
 
