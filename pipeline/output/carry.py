@@ -200,7 +200,8 @@ class PartitionWriter:
         empty = {name: self.schemas[name].empty_table() for name in ("changes", "promotions")}
         if not rules.reports(empty["changes"], empty["promotions"]):
             return {}
-        found = rules.reports(self._changes([*self.carried, *self.written]), promotions)
+        changes = self._changes([*self.carried, *self.written], rules.report_columns)
+        found = rules.reports(changes, promotions)
         for name, table in found.items():
             self.generation.write_file(name, table)
         return found

@@ -37,11 +37,18 @@ def _club(context: Context, params: Table) -> RuleSet:
     return club.ClubRules(context)
 
 
-def _classic(name: str, epsilon: float, split: bool, report: gor_rules.Report | None = None) -> Build:
+def _classic(
+    name: str,
+    epsilon: float,
+    split: bool,
+    report: gor_rules.Report | None = None,
+    columns: tuple[str, ...] = (),
+) -> Build:
     def build(context: Context, params: Table) -> RuleSet:
         params.check_keys(("epsilon", *GOR_KEYS))
         formula = gor.Classic(params.get("epsilon", number(), epsilon), split)
-        return gor_rules.GorRules(name, formula, gor_rules.params_from(params), context, report=report)
+        weights = gor_rules.params_from(params)
+        return gor_rules.GorRules(name, formula, weights, context, report=report, report_columns=columns)
 
     return build
 
@@ -61,7 +68,10 @@ def _cga(context: Context, params: Table) -> RuleSet:
 REGISTRY: Mapping[str, Family] = MappingProxyType(
     {
         "club": Family(club.DEFAULTS, _club),
-        "hkga": Family(gor.DEFAULTS, _classic("hkga", 0.014, split=False, report=hkga_reports.reports)),
+        "hkga": Family(
+            gor.DEFAULTS,
+            _classic("hkga", 0.014, split=False, report=hkga_reports.reports, columns=hkga_reports.COLUMNS),
+        ),
         "egf": Family(gor.DEFAULTS, _classic("egf", 0.016, split=True)),
         "egf2021": Family(gor.DEFAULTS, _egf2021),
         "cga": Family(gor.CGA_DEFAULTS, _cga),

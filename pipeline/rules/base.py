@@ -279,6 +279,9 @@ class RuleSet(Protocol):
     name: str
     validity: Validity
     change_fields: pa.Schema
+    #: The columns of ``changes`` that :meth:`reports` reads (none: it is given the ``period`` only),
+    #: so that a run reads back no more of every period's changes than the reports use.
+    report_columns: tuple[str, ...]
 
     def rate_period(
         self, period: str, games: Sequence[Game], awards: Sequence[DueAward], state: Mapping[str, PlayerState]

@@ -128,6 +128,7 @@ class CgaDanRules(RosterRules):
         self._carried: dict[str, PlayerState] = {}
 
     name = "cga-dan"
+    report_columns: tuple[str, ...] = ()
     change_fields = pa.schema(
         [
             pa.field("dan", pa.int32()),

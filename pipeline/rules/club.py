@@ -86,6 +86,7 @@ class ClubRules(RosterRules):
     """The ``club`` rule set. Configured once with the run's context; :meth:`rate_period` is pure."""
 
     name = "club"
+    report_columns: tuple[str, ...] = ()
     change_fields = pa.schema(
         [
             pa.field("rank", pa.string()),

@@ -80,11 +80,18 @@ class GorRules(RosterRules):
     change_fields = CHANGE_FIELDS
 
     def __init__(
-        self, name: str, formula: Formula, weights: Params, context: Context, report: Report | None = None
+        self,
+        name: str,
+        formula: Formula,
+        weights: Params,
+        context: Context,
+        report: Report | None = None,
+        report_columns: tuple[str, ...] = (),
     ) -> None:
+        """``report`` makes the rule set's report tables from the ``report_columns`` of ``changes``."""
         super().__init__(context)
         self.name, self.formula, self.weights = name, formula, weights
-        self._report = report
+        self._report, self.report_columns = report, report_columns
         self._memo: tuple[dict[str, PlayerState], dict[str, dict[str, None]]] = ({}, {})
 
     def rate_period(

@@ -64,6 +64,8 @@ CERTIFICATION = pa.schema(
         pa.field("first_eligible_date", pa.date32()),
     ]
 )
+#: The columns of ``changes`` the reports read.
+COLUMNS = ("player", "date", "seq", "score", "note")
 FEES_FILE = "fees.parquet"
 CERTIFICATION_FILE = "certification.parquet"
 

@@ -90,6 +90,7 @@ class TgaRules(RosterRules):
         self._carried: dict[str, PlayerState] = {}
 
     name = "tga"
+    report_columns: tuple[str, ...] = ()
     change_fields = pa.schema(
         [
             pa.field("dan", pa.float64()),
