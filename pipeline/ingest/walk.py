@@ -118,9 +118,11 @@ class Walk:
         whose name is ASCII without a backslash, in a folder whose path is clean, short enough to open):
         what :meth:`_visit` would add for each, without its steps for every other kind of entry.
         Returns the other entries, for :meth:`_visit`."""
-        others, limit, made = [], self.limit - place.nbytes - 1, FileEntry._make
+        if not place.clean:
+            return entries
+        others, limit, made = [], self.limit - place.nbytes - 1, FileEntry._make  # (_make: a third the cost)
         found, top, rel = self.found, f"{place.path}/", place.rel
-        for entry in entries if place.clean else ():
+        for entry in entries:
             name = entry.name
             if not (name.endswith(".sgf") and name.isascii() and "\\" not in name and len(name) < limit):
                 others.append(entry)
@@ -128,30 +130,15 @@ class Walk:
             try:
                 st = os.stat(name, dir_fd=fd)
             except OSError:
-                others.append(entry)  # (read again there, and flagged)
+                others.append(entry)  # (stat again there, and flagged)
                 continue
             if not stat.S_ISREG(st.st_mode):
                 others.append(entry)
                 continue
-            inode = st.st_ino - (1 << 64) if st.st_ino >= 1 << 63 else st.st_ino  # as in _file
-            found.append(
-                made(
-                    (
-                        top + name,
-                        rel + name,
-                        st.st_size,
-                        st.st_mtime_ns,
-                        None,
-                        None,
-                        None,
-                        inode,
-                        st.st_ctime_ns,
-                        None,
-                    )
-                )
-            )
-        self.files += len(entries) - len(others) if place.clean else 0
-        return others if place.clean else entries
+            key = (st.st_size, st.st_mtime_ns, None, None, None, _inode(st), st.st_ctime_ns, None)
+            found.append(made((top + name, rel + name, *key)))
+        self.files += len(entries) - len(others)
+        return others
 
     def _visit(self, folder: _Folder, fd: int, entry: os.DirEntry[str]) -> None:
         place = folder.place.child(entry.name)
@@ -174,10 +161,9 @@ class Walk:
             why = f"path too long to open ({place.nbytes} bytes; the system's limit is {self.limit})"
             self._flag(place, "unreadable", f"unreadable: {why}")
             return
-        inode = st.st_ino - (1 << 64) if st.st_ino >= 1 << 63 else st.st_ino  # int64 column, no loss
         name = None if place.clean else os.fsencode(place.raw_rel)
         entry = FileEntry(
-            place.path, place.rel, st.st_size, st.st_mtime_ns, name, None, None, inode, st.st_ctime_ns
+            place.path, place.rel, st.st_size, st.st_mtime_ns, name, None, None, _inode(st), st.st_ctime_ns
         )
         if not basename.endswith(".sgf") and archives.is_archive(
             place.path, basename
@@ -275,6 +261,11 @@ def path_limit(raw: Path) -> int:
 
 def _why(e: OSError) -> str:
     return e.strerror or str(e)
+
+
+def _inode(st: os.stat_result) -> int:
+    """``st``'s inode number as a signed 64-bit one (the int64 column), with no loss."""
+    return st.st_ino - (1 << 64) if st.st_ino >= 1 << 63 else st.st_ino
 
 
 def _ident(st: os.stat_result) -> tuple[int, int]:
