@@ -100,9 +100,8 @@ def _read(entry: FileEntry, opened: int | OSError | None) -> bytes | OSError:
         return OSError(errno.ENOENT, f"member {entry.rel} was not listed (its archive is, next run)")
     if isinstance(opened, OSError):
         return opened
+    assert opened is not None  # (_opened gives None only for the entries above)
     try:
-        if opened is None:
-            return read_file(entry.path, entry.size)
         with open(opened, "rb", buffering=0) as file:
             return _to_end(file, entry.size)
     except OSError as e:
