@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +27,7 @@ import pyarrow.compute as pc
 
 from pipeline.ingest import shelf
 from pipeline.ingest.discover import KEY_COLUMNS, FileEntry, Known, files_behind, is_unlisted, standing_for
+from pipeline.ingest.listing import LISTED, listing_of
 
 _PARSER_MODULES = (
     "decode", "charset", "sgftext", "sgfprops", "record", "schema", "workers", "normalise", "archives"
@@ -43,6 +43,7 @@ OTHER_MODULES = (
     "pool",
     "shelf",
     "walk",
+    "listing",
     "budget",
     "sources",
 )
@@ -112,52 +113,14 @@ def reusable(keys: pa.Table, files: list[FileEntry], listed: pa.Table | None = N
     return Reuse(pa.array(keep), todo, sum(map(files_behind, whole)))
 
 
-#: The columns of :func:`listing_of`: a discovered entry's key (:meth:`FileEntry.key`), as columns.
-_LISTED = ("rel", "file_size", "file_mtime_ns", "file_inode", "file_ctime_ns", "error_kind", "parse_error")
-
-
-def listing_of(files: list[FileEntry]) -> pa.Table:
-    """The key of each of ``files`` as columns :data:`_LISTED` (``error_kind``/``parse_error`` only
-    for an entry discovery flagged, whose key they are part of). Each column is read by one
-    ``itemgetter`` mapped over the entries (C speed: a million entries in a quarter of a second)."""
-    flagged = min(map(_FIELD["size"], files), default=0) < 0
-    columns = {
-        "rel": pa.array(list(map(_FIELD["rel"], files)), pa.string()),
-        **{column: _numbers(files, field) for column, field in _NUMBERS.items()},
-        "error_kind": _flagged(files, "error_kind") if flagged else pa.nulls(len(files), pa.string()),
-        "parse_error": _flagged(files, "error") if flagged else pa.nulls(len(files), pa.string()),
-    }
-    return pa.table(columns)
-
-
-#: Each field of a FileEntry by name, read by position (an entry is a named tuple).
-_FIELD = {name: operator.itemgetter(i) for i, name in enumerate(FileEntry._fields)}
-#: The integer columns of :func:`listing_of` and the entry's field each holds.
-_NUMBERS = {
-    "file_size": "size",
-    "file_mtime_ns": "mtime_ns",
-    "file_inode": "inode",
-    "file_ctime_ns": "ctime_ns",
-}
-
-
-def _numbers(files: list[FileEntry], field: str) -> pa.Array:
-    return pa.array(np.fromiter(map(_FIELD[field], files), np.int64, len(files)))
-
-
-def _flagged(files: list[FileEntry], name: str) -> pa.Array:
-    """The attribute ``name`` of each of ``files`` discovery flagged (size -1), null for the others."""
-    return pa.array([getattr(f, name) if f.size < 0 else None for f in files], pa.string())
-
-
 def same_keys(rows: pa.Table, listing: pa.Table, where: pa.Array) -> np.ndarray[Any, np.dtype[np.bool_]]:
     """For each of ``rows``, whether the entry of ``listing`` at ``where`` (null: none) has its key."""
     found = pc.is_valid(where)
     at = pc.fill_null(where, 0)
-    for name in _LISTED[1:5]:
+    for name in LISTED[1:5]:
         found = pc.and_(found, pc.fill_null(pc.equal(rows[name], listing[name].take(at)), False))
     flagged = pc.less(rows["file_size"], 0)
-    for name in _LISTED[5:]:
+    for name in LISTED[5:]:
         theirs, mine = listing[name].take(at), rows[name]
         equal = pc.or_kleene(pc.equal(theirs, mine), pc.and_(pc.is_null(theirs), pc.is_null(mine)))
         found = pc.and_(found, pc.or_(pc.invert(flagged), pc.fill_null(equal, False)))

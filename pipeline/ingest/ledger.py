@@ -3,7 +3,7 @@ reading a cached row.
 
 A run that ends with every file parsed and none to read again leaves the shelf holding the rows of the
 files it found, all of them and nothing else; the shelf then keeps that run's listing as its *ledger*
-(:func:`entries`): each discovered entry's key (:func:`pipeline.ingest.cache.listing_of`), whether
+(:func:`entries`): each discovered entry's key (:func:`pipeline.ingest.listing.listing_of`), whether
 it stands for an archive's members (``archive``: its rows are ``<rel>`` and ``<rel>!...``) and how many
 files it stands for (``members``). The next run compares its own listing with the ledger
 (:func:`compare`): entries with an equal key are kept, the ledger's others are ``gone`` (their rows
