@@ -31,8 +31,15 @@ import pyarrow.compute as pc
 from pipeline.ingest import cache
 from pipeline.ingest import ledger as ledger_mod
 from pipeline.ingest.cache import parser_version
-from pipeline.ingest.discover import DEFERRED, FileEntry, IngestError, discover, expand, files_behind
-from pipeline.ingest.listing import listing_of
+from pipeline.ingest.discover import (
+    DEFERRED,
+    FileEntry,
+    IngestError,
+    discover,
+    discover_listed,
+    expand,
+    files_behind,
+)
 from pipeline.ingest.schema import CACHE, GAMES_INGEST
 from pipeline.ingest.shelf import Shelf
 from pipeline.ingest.workers import Batches, Progress, parse_all
@@ -134,8 +141,7 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
     ledger = shelf.ledger()
     known = ledger_mod.known(ledger) if ledger is not None else cache.known(shelf.keys)  # (read if needed)
     folder = raw.absolute() if options.scheduler else raw  # a worker elsewhere has no working dir of ours
-    files = discover(folder, known, defer=True)
-    listing = listing_of(files)
+    files, listing = discover_listed(folder, known, defer=True)
     listed = cache.listing_digest(listing)
     if shelf.listing == listed and shelf.files is not None:  # the very files of the last save
         digest = _digest(listed, CACHE.empty_table())

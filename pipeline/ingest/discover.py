@@ -28,9 +28,13 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from pipeline.ingest import archives
 from pipeline.ingest.archives import Listed, Member
 from pipeline.ingest.entry import KEY_COLUMNS, FileEntry, IngestError, readable
+from pipeline.ingest.listing import listing_of
 from pipeline.ingest.walk import KEPT, Walk, path_limit
 
 __all__ = [
@@ -40,6 +44,7 @@ __all__ = [
     "IngestError",
     "Known",
     "discover",
+    "discover_listed",
     "expand",
     "files_behind",
     "is_unlisted",
@@ -84,11 +89,41 @@ def discover(raw: Path, known: Known | None = None, defer: bool = False) -> list
     not a folder or cannot be listed, or if it holds no file (an entry that is not a file, such as an
     unreadable sub-folder, does not count; an archive does).
     """
+    walk = _walked(raw)
+    walk.found.sort(key=operator.attrgetter("rel"))  # in place: no second list of 10^6 entries
+    return _with_archives(walk, known, defer)
+
+
+def discover_listed(
+    raw: Path, known: Known | None = None, defer: bool = False
+) -> tuple[list[FileEntry], pa.Table]:
+    """:func:`discover`'s entries and their :func:`~pipeline.ingest.listing.listing_of`, row by row.
+
+    Without archives the listing is read in the order the walk made the entries, which is their order
+    in memory, then both are sorted by Arrow: 10^6 entries in 1.4 s against 2.4 s for the same listing
+    read in sorted order, where every entry is a cache miss. Raises as :func:`discover` does.
+    """
+    walk = _walked(raw)
+    if walk.archives:
+        walk.found.sort(key=operator.attrgetter("rel"))
+        files = _with_archives(walk, known, defer)
+        return files, listing_of(files)
+    listing = listing_of(walk.found)
+    order = pc.sort_indices(listing["rel"])  # stable; UTF-8 bytes sort as the code points of the text
+    return [walk.found[i] for i in order.to_pylist()], listing.take(order)
+
+
+def _walked(raw: Path) -> Walk:
+    """The walk of ``raw``, its entries as found. Raises IngestError as :func:`discover` says."""
     walk = Walk(path_limit(raw))
     walk.run(raw)
     if not walk.files:
         raise IngestError(_empty(raw, walk.found))
-    walk.found.sort(key=operator.attrgetter("rel"))  # in place: no second list of 10^6 entries
+    return walk
+
+
+def _with_archives(walk: Walk, known: Known | None, defer: bool) -> list[FileEntry]:
+    """The walk's entries (sorted by rel) merged with each archive's, where the archive sorts."""
     if not walk.archives:
         return walk.found
     blocks = sorted(_archive_blocks(walk.archives, known, defer), key=operator.itemgetter(0))
