@@ -88,7 +88,7 @@ class Preparer:
         """Add the next piece ``games``. Raises ValueError if it holds counted rows of a period an
         earlier piece held, or a period's counted rows are not contiguous."""
         mask = pc.fill_null(games["counted"], False)
-        counted = games.filter(mask).select(list(GAME_COLUMNS))
+        counted = games.select(list(GAME_COLUMNS)).filter(mask)
         counted = counted.append_column("resets", _streak_resets(games, mask, self.pending))
         for label, (start, length) in _spans(counted["period"]).items():
             if label in self.store:
@@ -130,23 +130,34 @@ def _not_a_game(games: pa.Table) -> np.ndarray[Any, np.dtype[np.bool_]]:
 def _streak_resets(games: pa.Table, counted: pa.ChunkedArray, pending: set[tuple[str, str]]) -> pa.Array:
     """For each counted row (in ``seq`` order), the players (sorted) whose run of wins in its event an
     uncounted game of that event ended since their last counted one: a draw, a forfeit or handicap loss,
-    ... (a game that did not happen twice: a duplicate or a broken file, ends nothing). Python runs over
-    the rows of an event only. ``pending`` holds the (event, player) runs ended and not yet reset, from
-    the pieces before; it is updated for the next."""
-    where = np.flatnonzero(_in_event(games["event_name"]).to_numpy(zero_copy_only=False))
-    position = np.cumsum(counted.to_numpy(zero_copy_only=False)) - 1
-    found: list[list[str]] = [[] for _ in range(int(position[-1]) + 1 if len(position) else 0)]
+    ... (a game that did not happen twice: a duplicate or a broken file, ends nothing). ``pending`` holds
+    the (event, player) runs ended and not yet reset, from the pieces before; it is updated for the next.
+
+    Python runs over the rows of the events where a run can end (an uncounted decided game in this
+    piece, or a run pending from before) only: in every other event no counted game resets anything."""
+    is_counted = counted.to_numpy(zero_copy_only=False)
+    in_event = _in_event(games["event_name"]).to_numpy(zero_copy_only=False)
+    decided = pc.is_in(games["winner"], pa.array(["B", "W", "draw"])).to_numpy(zero_copy_only=False)
+    enders = in_event & ~is_counted & decided & ~_not_a_game(games)
+    ending = set(games["event_name"].filter(pa.array(enders)).to_pylist()) | {e for e, _ in pending}
+    live = pa.array(sorted(ending), pa.string())
+    where = np.flatnonzero(in_event & pc.is_in(games["event_name"], live).to_numpy(zero_copy_only=False))
+    position = np.cumsum(is_counted) - 1
+    lengths, names = np.zeros(int(is_counted.sum()), dtype=np.int32), []
     columns = ["event_name", "black_player", "white_player", "counted", "winner"]
-    rows = games.take(where).select(columns).to_pylist()
-    blocked = _not_a_game(games)[where]
-    for index, row, skip in zip(where, rows, blocked, strict=True):
-        event, names = row["event_name"], (row["black_player"], row["white_player"])
+    for index, row, ends in zip(
+        where, games.take(where).select(columns).to_pylist(), enders[where], strict=True
+    ):
+        event, players = row["event_name"], (row["black_player"], row["white_player"])
         if row["counted"]:
-            found[position[index]] = sorted(n for n in names if (event, n) in pending)
-            pending.difference_update((event, n) for n in names)
-        elif row["winner"] in ("B", "W", "draw") and not skip:
-            pending.update({(event, n) for n, c in zip(names, "BW", strict=True) if row["winner"] != c})
-    return pa.array(found, pa.list_(pa.string()))
+            reset = sorted(n for n in players if (event, n) in pending)
+            lengths[position[index]] = len(reset)
+            names += reset
+            pending.difference_update((event, n) for n in players)
+        elif ends:
+            pending.update({(event, n) for n, c in zip(players, "BW", strict=True) if row["winner"] != c})
+    offsets = pa.array(np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32))
+    return pa.ListArray.from_arrays(offsets, pa.array(names, pa.string()))
 
 
 def _last_counted(counted: pa.Table) -> dict[str, int]:
