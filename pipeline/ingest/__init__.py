@@ -18,6 +18,7 @@ Knows nothing of ratings, audits or the command line: progress is reported throu
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -138,10 +139,9 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
     options = options or IngestOptions()
     started = time.perf_counter()
     shelf = Shelf.open(out, cache.parser_version())
-    ledger = shelf.ledger()
-    known = ledger_mod.known(ledger) if ledger is not None else cache.known(shelf.keys)  # (read if needed)
+    ledger = functools.cache(shelf.ledger)  # read when needed: not when no file changed, none an archive
     folder = raw.absolute() if options.scheduler else raw  # a worker elsewhere has no working dir of ours
-    files, listing = discover_listed(folder, known, defer=True)
+    files, listing = discover_listed(folder, functools.partial(_known, shelf, ledger), defer=True)
     listed = cache.listing_digest(listing)
     if shelf.listing == listed and shelf.files is not None:  # the very files of the last save
         digest = _digest(listed, CACHE.empty_table())
@@ -149,7 +149,7 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
         return IngestResult(
             Games(shelf, options.speed_threshold_s), shelf.files, 0, shelf.files, seconds, digest
         )
-    todo = _reused(shelf, ledger, files, listing)
+    todo = _reused(shelf, ledger(), files, listing)
     shelf.forget_listing()  # until this run has parsed every file it must
     todo.on_start = options.on_start
     again = _parse(todo, shelf, options)
@@ -161,6 +161,15 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
     games = Games(shelf, options.speed_threshold_s)
     parsed = todo.total
     return IngestResult(games, found, parsed, found - parsed, time.perf_counter() - started, digest)
+
+
+def _known(
+    shelf: Shelf, ledger: Callable[[], pa.Table | None], archives: list[FileEntry]
+) -> dict[str, list[FileEntry] | None]:
+    """The cached entries of the unchanged ``archives`` (:data:`~pipeline.ingest.discover.Known`): by the
+    ``ledger`` when there is one, else by the rows' keys (each read only when an archive asks)."""
+    found = ledger()
+    return (ledger_mod.known(found) if found is not None else cache.known(shelf.keys))(archives)
 
 
 def _reused(shelf: Shelf, ledger: pa.Table | None, files: list[FileEntry], listing: pa.Table) -> _Todo:

@@ -109,7 +109,7 @@ class Shelf:
         if self.ledger_name is None:
             return None
         try:
-            return pq.read_table(self.root / self.ledger_name)
+            return pq.ParquetFile(self.root / self.ledger_name).read()  # (no pyarrow.dataset import)
         except (OSError, pa.ArrowException):
             return None
 
