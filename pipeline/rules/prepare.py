@@ -141,7 +141,8 @@ def _streak_resets(games: pa.Table, counted: pa.ChunkedArray, pending: set[tuple
     enders = in_event & ~is_counted & decided & ~_not_a_game(games)
     ending = set(games["event_name"].filter(pa.array(enders)).to_pylist()) | {e for e, _ in pending}
     live = pa.array(sorted(ending), pa.string())
-    where = np.flatnonzero(in_event & pc.is_in(games["event_name"], live).to_numpy(zero_copy_only=False))
+    # (every live event is a named one: these rows are all in events)
+    where = np.flatnonzero(pc.is_in(games["event_name"], live).to_numpy(zero_copy_only=False))
     position = np.cumsum(is_counted) - 1
     lengths, names = np.zeros(int(is_counted.sum()), dtype=np.int32), []
     columns = ["event_name", "black_player", "white_player", "counted", "winner"]
