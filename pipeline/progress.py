@@ -12,11 +12,16 @@ standard error (:mod:`pipeline.cli.progress`); tests give one that records the c
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Protocol
 
-Advance = Callable[[int], None]
+
+class Advance(Protocol):
+    """A step's counter: ``advance(n)`` after ``n`` more units are done; ``total`` when the amount of
+    the step turned out larger than it was first known (an archive listed when its turn comes)."""
+
+    def __call__(self, n: int, total: int | None = None) -> None: ...
 
 
 class Steps(Protocol):
@@ -38,7 +43,7 @@ def _nothing() -> Iterator[Advance]:
     yield _ignore
 
 
-def _ignore(n: int) -> None:
+def _ignore(n: int, total: int | None = None) -> None:
     return None
 
 

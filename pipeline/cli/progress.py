@@ -37,8 +37,14 @@ class Bars:
     @contextmanager
     def _task(self, what: str, total: int | None) -> Iterator[Advance]:
         task = self._bar.add_task(what, total=total)
+
+        def advance(n: int, total: int | None = None) -> None:
+            if total is not None:
+                self._bar.update(task, total=total)
+            self._bar.advance(task, n)
+
         try:
-            yield lambda n: self._bar.advance(task, n)
+            yield advance
         finally:
             self._bar.remove_task(task)
 
