@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing
@@ -43,7 +44,9 @@ from pipeline.ingest.discover import (
 )
 from pipeline.ingest.schema import CACHE, GAMES_INGEST
 from pipeline.ingest.shelf import Shelf
+from pipeline.ingest.walk import NO_SKIP, Skip
 from pipeline.ingest.workers import Batches, Progress, parse_all
+from pipeline.progress import SILENT, Advance, Steps
 
 __all__ = [
     "FileEntry",
@@ -68,7 +71,8 @@ class IngestOptions:
     of local processes (:mod:`~pipeline.ingest.cluster`). ``checkpoint_s``: seconds between two
     checkpoints of the cache while parsing (0: after every batch). ``on_start`` is given the number of
     files to parse before the first, and a larger number each time an archive read for the first time
-    is listed (an archive's members are listed when its turn comes, never all at once).
+    is listed (an archive's members are listed when its turn comes, never all at once). ``steps``: where
+    the listing and the parse report how far they are (:mod:`pipeline.progress`).
     """
 
     workers: int | None = None
@@ -78,6 +82,7 @@ class IngestOptions:
     on_start: Callable[[int], None] | None = None
     scheduler: str | None = None
     checkpoint_s: float = 30.0
+    steps: Steps = SILENT
 
 
 class Games:
@@ -104,7 +109,9 @@ class Games:
 class IngestResult:
     """What a run ingested: the games (a :class:`Games` source, read a month at a time), the count of
     files found, parsed and reused, the seconds it took, and ``digest``, equal for two runs whose rows
-    are equal (the keys of every file found, and the rows of the files read again every run)."""
+    are equal (the keys of every file found, and the rows of the files read again every run).
+    ``skipped``: the output folder, as the raw folder's path to it, when it lies inside the raw folder
+    and was left out (``.`` when they are one folder: then its own entries were left out)."""
 
     source: Games
     files: int
@@ -112,6 +119,7 @@ class IngestResult:
     reused: int
     seconds: float
     digest: str
+    skipped: str | None = None
 
     @property
     def games(self) -> pa.Table:
@@ -141,18 +149,21 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
     shelf = Shelf.open(out, cache.parser_version())
     ledger = functools.cache(shelf.ledger)  # read when needed: not when no file changed, none an archive
     folder = raw.absolute() if options.scheduler else raw  # a worker elsewhere has no working dir of ours
-    files, listing = discover_listed(folder, functools.partial(_known, shelf, ledger), defer=True)
+    skip, skipped = own_output(raw, out)
+    with options.steps.step("listing files"):
+        files, listing = discover_listed(folder, functools.partial(_known, shelf, ledger), True, skip)
     listed = cache.listing_digest(listing)
     if shelf.listing == listed and shelf.files is not None:  # the very files of the last save
         digest = _digest(listed, CACHE.empty_table())
         seconds = time.perf_counter() - started
         return IngestResult(
-            Games(shelf, options.speed_threshold_s), shelf.files, 0, shelf.files, seconds, digest
+            Games(shelf, options.speed_threshold_s), shelf.files, 0, shelf.files, seconds, digest, skipped
         )
     todo = _reused(shelf, ledger(), files, listing)
     shelf.forget_listing()  # until this run has parsed every file it must
-    todo.on_start = options.on_start
-    again = _parse(todo, shelf, options)
+    with options.steps.step("parsing", todo.total) as advance:
+        todo.on_start = functools.partial(_started, options.on_start, advance)
+        again = _parse(todo, shelf, options, advance)
     found = sum(map(files_behind, files)) + todo.members
     if not again.num_rows:  # no file to read again next time: the next run may skip the comparison
         shelf.keep_listing(listed, found, ledger_mod.entries(listing, files, todo.counts))
@@ -160,7 +171,24 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
     digest = _digest(listed, again)
     games = Games(shelf, options.speed_threshold_s)
     parsed = todo.total
-    return IngestResult(games, found, parsed, found - parsed, time.perf_counter() - started, digest)
+    seconds = time.perf_counter() - started
+    return IngestResult(games, found, parsed, found - parsed, seconds, digest, skipped)
+
+
+def own_output(raw: Path, out: Path) -> tuple[Skip, str | None]:
+    """What a walk of ``raw`` leaves out of the output folder ``out`` (its cache, its generations and
+    its links are not records), and where ``out`` lies in ``raw`` (None: not inside it by its path;
+    a link to it from inside is still left out)."""
+    try:
+        found = os.stat(out)
+    except OSError:
+        return NO_SKIP, None
+    ident = (found.st_dev, found.st_ino)
+    here, there = raw.resolve(), out.resolve()
+    if here == there:
+        return Skip(own_root=True), "."
+    inside = there.relative_to(here).as_posix() if here in there.parents else None
+    return Skip(folders=frozenset({ident})), inside
 
 
 def _known(
@@ -219,10 +247,17 @@ class _Todo:
             yield from members
 
 
-def _parse(todo: Iterable[FileEntry], shelf: Shelf, options: IngestOptions) -> pa.Table:
+def _started(told: Callable[[int], None] | None, advance: Advance, total: int) -> None:
+    """Tell ``told`` (the options' ``on_start``) and the parse's step the files to parse so far."""
+    if told is not None:
+        told(total)
+    advance(0, total)
+
+
+def _parse(todo: Iterable[FileEntry], shelf: Shelf, options: IngestOptions, advance: Advance) -> pa.Table:
     """Parse ``todo`` in batches onto ``shelf``, saved every ``options.checkpoint_s`` and on Ctrl-C;
-    returns the rows of :data:`~pipeline.ingest.cache.RETRIED` kinds (read again every run). Raises
-    :class:`Interrupted` for a KeyboardInterrupt."""
+    ``advance`` is told of each batch; returns the rows of :data:`~pipeline.ingest.cache.RETRIED`
+    kinds (read again every run). Raises :class:`Interrupted` for a KeyboardInterrupt."""
     again: list[pa.Table] = [CACHE.empty_table()]
     files, saved = 0, time.monotonic()
     try:
@@ -233,6 +268,7 @@ def _parse(todo: Iterable[FileEntry], shelf: Shelf, options: IngestOptions) -> p
                 if retried.num_rows:  # (an empty table per batch is 10 KB: 1 GB at 10^7 files)
                     again.append(retried)
                 files += len(batch)
+                advance(len(batch))
                 if options.progress:
                     options.progress(len(batch))
                 if time.monotonic() - saved >= options.checkpoint_s:

@@ -81,11 +81,28 @@ class _Folder(NamedTuple):
     parent: _Folder | None
 
 
-class Walk:
-    """One walk of a raw folder: the entries found, how many are files, the folders still to read."""
+class Skip(NamedTuple):
+    """What a walk leaves out, unlisted (the run's own output folder inside the raw folder): the
+    ``folders`` of these ``(st_dev, st_ino)`` wherever they are reached, and with ``own_root`` the
+    output's own entries at the top of the raw folder itself (its hidden ``.gen``, ``.cache`` and
+    ``.lock``, ``backtest/``, and the links into ``.gen/``)."""
 
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
+    folders: frozenset[tuple[int, int]] = frozenset()
+    own_root: bool = False
+
+
+#: A walk that leaves nothing out.
+NO_SKIP = Skip()
+#: The names of an output folder's own entries, besides its links into ``.gen/``.
+OWN_NAMES = frozenset({".gen", ".cache", ".lock", "backtest"})
+
+
+class Walk:
+    """One walk of a raw folder: the entries found, how many are files, the folders still to read;
+    what ``skip`` names is left out."""
+
+    def __init__(self, limit: int, skip: Skip = NO_SKIP) -> None:
+        self.limit, self.skip = limit, skip
         self.found: list[FileEntry] = []
         self.archives: list[tuple[FileEntry, bytes]] = []  # an archive's entry and its rel's bytes
         self.files = 0
@@ -94,6 +111,8 @@ class Walk:
     def run(self, raw: Path) -> None:
         """Find every entry under ``raw``. Raises IngestError if ``raw`` itself cannot be listed."""
         fd, entries = _root(raw, self.limit)
+        if self.skip.own_root:
+            entries = [e for e in entries if not _own(fd, e)]
         top = os.fspath(raw)
         root = _Folder(_Place(top, "", "", True, len(os.fsencode(top))), _ident(os.fstat(fd)), None)
         self._read(root, fd, entries)
@@ -176,6 +195,8 @@ class Walk:
         self, parent: _Folder, place: _Place, fd: int, entry: os.DirEntry[str], st: os.stat_result
     ) -> None:
         ident = _ident(st)
+        if ident in self.skip.folders:
+            return
         again: _Folder | None = parent
         while again is not None and again.ident != ident:
             again = again.parent
@@ -202,6 +223,14 @@ class Walk:
 
     def _flag(self, place: _Place, kind: str, message: str) -> None:
         self.found.append(FileEntry(place.path, place.rel, -1, -1, place.name_bytes(), kind, message))
+
+
+def _own(fd: int, entry: os.DirEntry[str]) -> bool:
+    """Whether ``entry`` of the raw folder (open as ``fd``) is an output folder's own (:data:`OWN_NAMES`,
+    or a symbolic link into its ``.gen/``)."""
+    if entry.name in OWN_NAMES:
+        return True
+    return entry.is_symlink() and _target(fd, entry.name).startswith(".gen/")
 
 
 def _root(raw: Path, limit: int) -> tuple[int, list[os.DirEntry[str]]]:
