@@ -29,6 +29,7 @@ from pipeline.output.carried_games import CarriedGames, Piece, audit_digest
 from pipeline.output.carry import PartitionWriter
 from pipeline.output.spill import PeriodFiles
 from pipeline.output.tables import GAMES
+from pipeline.progress import SILENT, Steps
 from pipeline.reports.summary import Counts
 from pipeline.rules.base import RuleSet, Validity
 from pipeline.rules.prepare import Prepared, Preparer
@@ -121,8 +122,11 @@ def check_folders(config: RunConfig) -> None:
         raise ConfigError(f"{out.place} must be a folder (or not exist yet), got {out.written!r} ({found})")
 
 
-def run_all(plan_: Plan, options: IngestOptions) -> RunReport:
-    """Run every stage for ``plan_`` and switch the output folder to the new generation.
+def run_all(plan_: Plan, options: IngestOptions, steps: Steps = SILENT) -> RunReport:
+    """Run every stage for ``plan_`` and switch the output folder to the new generation; the stages
+    after ingest report how far they are to ``steps`` (the ingest, to ``options.steps``). The caller
+    holds the output folder's lock (:mod:`pipeline.output.lock`): two runs at once would write the
+    same generations' folder.
 
     Incremental (:mod:`pipeline.output.state`): with the same configuration and the same ingested
     table as the previous generation, the new one hard-links every file of it (only the manifest is
@@ -144,7 +148,8 @@ def run_all(plan_: Plan, options: IngestOptions) -> RunReport:
         if before is not None and index is not None and (index.config, index.inputs) == (config, inputs):
             done = _carried_whole(generation, before, index)
         else:
-            done = _rated(generation, plan_, ingested.source, Previous(before, index), (config, inputs))
+            previous = Previous(before, index)
+            done = _rated(generation, plan_, ingested.source, previous, (config, inputs), steps)
         timings = {"ingest": ingested.seconds, "audit_rate": time.perf_counter() - started - ingested.seconds}
         manifest = _manifest(plan_, ingested, done, config, timings)
         generation.commit(manifest)
@@ -193,12 +198,14 @@ def _rated(
     source: pieces.Source,
     previous: Previous,
     digests: tuple[str, str],
+    steps: Steps,
 ) -> Done:
     """Audit ``source`` period by period, rate from the earliest changed period and write every table
     into ``generation``; one period's games are held at a time."""
     with tempfile.TemporaryDirectory(prefix=".prepared-", dir=generation.root) as folder:
         carried = _carried(previous, digests[0])
-        prepared, counts, audited = _audited(generation, plan_, source, PeriodFiles(Path(folder)), carried)
+        store = PeriodFiles(Path(folder))
+        prepared, counts, audited = _audited(generation, plan_, source, store, carried, steps)
         periods = state.chained(digests[0], prepared)
         memory.release_unused_memory()  # (every period's rows were read to digest them)
         labels = prepared.labels
@@ -208,15 +215,16 @@ def _rated(
         gc.freeze()  # the objects so far are never garbage: the collector skips them (2-3 us a game less)
         try:
             start = state.load_standings(previous.path, labels[begin - 1]) if begin and previous.path else {}
-            players = len(writer.replay(prepared, plan_, begin, first, start))
+            players = len(writer.replay(prepared, plan_, begin, first, start, steps))
             del start  # (10^6 standings are not held through the leaderboards)
         finally:
             gc.unfreeze()  # a caller that runs again (a test, a notebook) collects them as before
     empty = writer.finish(labels)
     touched = {label[:4] for label in labels[first:]}
     touched |= {label[:4] for label, _ in (previous.index.periods[first:] if previous.index else [])}
-    writer.leaderboards(touched if first else None, plan_.settings["provisional_games"])
-    reports = writer.reports(plan_.rules)
+    writer.leaderboards(touched if first else None, plan_.settings["provisional_games"], steps)
+    with steps.step("writing reports"):
+        reports = writer.reports(plan_.rules)
     kept = [label for label in labels if state.standings_path(generation.path, label).exists()]
     index = state.Index(digests[0], digests[1], periods, kept, empty, players, sorted(reports), audited)
     state.write_index(generation.path, index)
@@ -232,6 +240,7 @@ def _audited(
     source: pieces.Source,
     store: PeriodFiles,
     carried: CarriedGames,
+    steps: Steps,
 ) -> tuple[Prepared, dict[str, Any], list[Piece]]:
     """Audit ``source`` one piece (period) at a time (:mod:`pipeline.audit.pieces`), or take a piece's
     games from the previous generation (``carried``) when its inputs are unchanged: each piece's games
@@ -239,8 +248,12 @@ def _audited(
     periods, the manifest's counts and the pieces (key, audit digest, rows) for the state index."""
     preparer, counts, seq, done = Preparer(store), Counts(), 0, []
     empty = tables.stored("games.parquet", GAMES.empty_table())
-    with store_.ParquetStream(generation.file_path("games.parquet"), empty) as games_file:
-        for key, months in pieces.groups(source, plan_.validity.period):
+    groups = pieces.groups(source, plan_.validity.period)
+    with (
+        store_.ParquetStream(generation.file_path("games.parquet"), empty) as games_file,
+        steps.step("auditing periods", len(groups)) as advance,
+    ):
+        for key, months in groups:
             digest = audit_digest(carried.config, key, source.version(months))
             games = carried.take(key, digest, seq)
             if games is None:
@@ -252,7 +265,9 @@ def _audited(
             counts.add(games)
             del games
             memory.release_unused_memory()
-    return preparer.finish(plan_.rules, plan_.roster, plan_.events), counts.counts, done
+            advance(1)
+    with steps.step("preparing the rating"):
+        return preparer.finish(plan_.rules, plan_.roster, plan_.events), counts.counts, done
 
 
 def _carried(previous: Previous, config: str) -> CarriedGames:

@@ -164,7 +164,7 @@ def test_parquet_files_are_written_with_their_schemas(write, tmp_path: Path) -> 
 def test_backtest_writes_no_snapshot(write, tmp_path: Path) -> None:
     write("a.sgf", sgf("x", "y", "B+R").encode())
     assert cli(tmp_path, "--rules", "club").exit_code == 0
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".cache", "backtest"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".cache", ".lock", "backtest"]
 
 
 def test_rules_parameters_apply_to_the_configured_rule_set_only(write, tmp_path: Path) -> None:

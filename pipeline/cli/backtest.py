@@ -14,7 +14,9 @@ from rich.table import Table
 from rich.text import Text
 
 from pipeline import config as config_mod
+from pipeline.cli import progress
 from pipeline.cli.common import ConfigOpt, console, fail
+from pipeline.cli.lock import NoWaitOpt, holding
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -39,7 +41,11 @@ OutOpt = Annotated[
 
 
 def backtest_command(
-    rules: RulesOpt = None, config: ConfigOpt = None, raw: RawOpt = None, out: OutOpt = None
+    rules: RulesOpt = None,
+    config: ConfigOpt = None,
+    raw: RawOpt = None,
+    out: OutOpt = None,
+    no_wait: NoWaitOpt = False,
 ) -> None:
     """Replay the same games under each rule set and score how well the ratings before each game predict it.
 
@@ -61,17 +67,17 @@ def backtest_command(
     except (config_mod.ConfigError, ValueError) as e:
         fail(str(e), 2)
     try:
-        result = backtest.backtest(
-            checked,
-            IngestOptions(
+        with holding(settings.out, no_wait), progress.shown() as steps:
+            options = IngestOptions(
                 workers=settings.workers,
                 speed_threshold_s=settings.speed_threshold_s,
                 file_timeout_s=settings.file_timeout_s,
-            ),
-        )
+                steps=steps,
+            )
+            result = backtest.backtest(checked, options, steps)
+            written = backtest.write(result, settings.out)
     except IngestError as e:
         fail(str(e), 2)
-    written = backtest.write(result, settings.out)
     shown = console()
     shown.print(summary_table(result.summary.to_pandas(), result.n))
     shown.print(calibration_table(result.calibration.to_pandas()))

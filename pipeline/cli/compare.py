@@ -14,7 +14,9 @@ import typer
 from rich.text import Text
 
 from pipeline import config as config_mod
+from pipeline.cli import progress
 from pipeline.cli.common import ConfigOpt, Format, FormatOpt, PeriodOpt, WideOpt, console, fail
+from pipeline.cli.lock import NoWaitOpt, holding
 from pipeline.cli.tables import Column, column_texts, fitted, missing, print_frame, unsigned_zero
 
 if TYPE_CHECKING:
@@ -115,6 +117,7 @@ def compare_command(
     config: ConfigOpt = None,
     raw: RawOpt = None,
     out: OutOpt = None,
+    no_wait: NoWaitOpt = False,
 ) -> None:
     """Compare two configurations on the same games: who changes place, rank or promotion, by how much,
     the rank-order agreement (Kendall's tau) and which predicts the results better.
@@ -154,12 +157,14 @@ def compare_command(
     except config_mod.ConfigError as e:
         fail(str(e), 2)
     try:
-        options = IngestOptions(
-            workers=settings.workers,
-            speed_threshold_s=settings.speed_threshold_s,
-            file_timeout_s=settings.file_timeout_s,
-        )
-        result = compare_mod.compare(a, b, options)
+        with holding(settings.out, no_wait), progress.shown() as steps:
+            options = IngestOptions(
+                workers=settings.workers,
+                speed_threshold_s=settings.speed_threshold_s,
+                file_timeout_s=settings.file_timeout_s,
+                steps=steps,
+            )
+            result = compare_mod.compare(a, b, options, steps)
     except IngestError as e:
         fail(str(e), 2)
     if period is not None and period not in set(result.periods["period"]):

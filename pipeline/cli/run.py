@@ -1,15 +1,15 @@
 """cli.run: the ``ratings run`` and ``ratings ingest`` commands: configuration in, the library's
-stages run, the end-of-run tables out (with a progress bar for large folders).
+stages run (holding the output folder's lock, with a progress bar for each long step), the
+end-of-run tables out.
 
-Ctrl-C stops the bar and exits 130 with one line saying how many files parsed so far are kept in the
-cache for the next run and that nothing was published. Knows nothing of
+Ctrl-C (or SIGTERM), at any time, stops the bars and exits 130 with one line saying how many files
+parsed so far are kept in the cache for the next run and that nothing was published. Knows nothing of
 how the stages work; the end-of-run warnings about awards come from :mod:`pipeline.reports.summary`.
 The stages are imported when a command runs them (:func:`run_all`), not when the command line starts.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import signal
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -19,17 +19,17 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from pipeline import config as config_mod
+from pipeline.cli import progress
 from pipeline.cli.common import ConfigOpt, fail, settings_of
+from pipeline.cli.lock import NoWaitOpt, holding
+from pipeline.progress import SILENT, Steps
 
 if TYPE_CHECKING:
     from pipeline.ingest import IngestOptions, IngestResult
     from pipeline.run import Plan, RunReport
-
-_PROGRESS_FROM = 300  # files to parse before a progress bar is worth showing
 
 RawOpt = Annotated[
     Path | None, typer.Option("--raw", metavar="DIR", help="Folder of SGF records, read recursively")
@@ -62,34 +62,49 @@ def run_command(
     rules: RulesOpt = None,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
+    no_wait: NoWaitOpt = False,
 ) -> None:
     """Run every stage: ingest, audit, rate, and write the snapshots; end with a summary.
 
     The output folder switches to the new output only when every stage is done: a failure or Ctrl-C
-    leaves the previous output as it was.
+    leaves the previous output as it was. One run at a time writes an output folder: another one
+    started meanwhile waits for it (or, with --no-wait, exits 75).
 
-    Example: ratings run --config config/ratings.toml --raw data/raw --out data/processed --rules club
+    Example: ratings run --config config/ratings.toml --raw data/raw --out out
+    Example: ratings run --rules hkga --no-wait
     """
-    from pipeline.ingest import IngestError
-    from pipeline.run import plan
-
     settings = _settings(config, raw, out, workers, scheduler)
     try:
-        checked = plan(settings, rules)
-    except config_mod.ConfigError as e:
-        fail(str(e), 2)
-    try:
-        with _terminate_as_interrupt(), _progress() as options:
-            report = run_all(checked, _configured(options, settings))
-    except IngestError as e:
-        fail(str(e), 2)
+        with _terminate_as_interrupt():
+            report = _run(settings, rules, no_wait)
     except KeyboardInterrupt as e:
         interrupted(settings.out, e)
     Console().print(run_table(report))
 
 
+def _run(settings: config_mod.RunConfig, rules: str | None, no_wait: bool) -> RunReport:
+    """Plan ``settings`` (exit 2 if bad), then hold the output folder and run every stage with
+    progress bars (exit 2 for a raw folder that cannot be read)."""
+    from pipeline.ingest import IngestError
+    from pipeline.run import plan
+
+    try:
+        checked = plan(settings, rules)
+    except config_mod.ConfigError as e:
+        fail(str(e), 2)
+    try:
+        with holding(settings.out, no_wait), progress.shown() as steps:
+            return run_all(checked, _configured(steps, settings), steps)
+    except IngestError as e:
+        fail(str(e), 2)
+
+
 def ingest_command(
-    raw: RawOpt = None, out: OutOpt = None, workers: WorkersOpt = None, scheduler: SchedulerOpt = None
+    raw: RawOpt = None,
+    out: OutOpt = None,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    no_wait: NoWaitOpt = False,
 ) -> None:
     """Parse new and changed files under the raw folder into the cache (out/.cache) and count them.
 
@@ -106,8 +121,8 @@ def ingest_command(
     except config_mod.ConfigError as e:
         fail(str(e), 2)
     try:
-        with _terminate_as_interrupt(), _progress() as options:
-            result = ingest_stage(settings.raw, settings.out, _configured(options, settings))
+        with _terminate_as_interrupt(), holding(settings.out, no_wait), progress.shown() as steps:
+            result = ingest_stage(settings.raw, settings.out, _configured(steps, settings))
     except IngestError as e:
         fail(str(e), 2)
     except KeyboardInterrupt as e:
@@ -118,11 +133,11 @@ def ingest_command(
     Console().print(table)
 
 
-def run_all(checked: Plan, options: IngestOptions) -> RunReport:
+def run_all(checked: Plan, options: IngestOptions, steps: Steps = SILENT) -> RunReport:
     """:func:`pipeline.run.run_all`: every stage for ``checked``, with the ingest ``options``."""
     from pipeline import run as stages
 
-    return stages.run_all(checked, options)
+    return stages.run_all(checked, options, steps)
 
 
 def interrupted(out: Path, stop: KeyboardInterrupt | None = None) -> NoReturn:
@@ -160,10 +175,12 @@ def _settings(
         fail(str(e), 2)
 
 
-def _configured(options: IngestOptions, settings: config_mod.RunConfig) -> IngestOptions:
-    """``options`` (the progress callbacks) with the configuration's ingest settings."""
-    return dataclasses.replace(
-        options,
+def _configured(steps: Steps, settings: config_mod.RunConfig) -> IngestOptions:
+    """The configuration's ingest settings, the parse's progress told to ``steps``."""
+    from pipeline.ingest import IngestOptions
+
+    return IngestOptions(
+        steps=steps,
         workers=settings.workers,
         speed_threshold_s=settings.speed_threshold_s,
         file_timeout_s=settings.file_timeout_s,
@@ -186,22 +203,6 @@ def _terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-@contextmanager
-def _progress() -> Iterator[IngestOptions]:
-    """Ingest options whose callbacks drive a progress bar (shown from 300 files to parse)."""
-    from pipeline.ingest import IngestOptions
-
-    console = Console(stderr=True)
-    columns = (TextColumn("parsing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=console, transient=True) as bar:
-        task = bar.add_task("parse", total=0, visible=False)
-
-        def start(total: int) -> None:
-            bar.update(task, total=total, visible=total >= _PROGRESS_FROM)
-
-        yield IngestOptions(progress=lambda n: bar.advance(task, n), on_start=start)
-
-
 def ingest_table(result: IngestResult, c: dict[str, Any], out: Path) -> Table:
     """The ingest table: files, game records (read, and with a parse error by kind), the files'
     encodings, speeds, unknown fields, and the records' parse warnings."""
@@ -215,6 +216,9 @@ def ingest_table(result: IngestResult, c: dict[str, Any], out: Path) -> Table:
     table.add_row("encodings", f"{_pairs(c['encodings']) or 'none'} (files)")
     table.add_row("speed", _pairs(c["speed"]) or "none")
     table.add_row("unknown", _pairs(c["unknown"]))
+    if result.skipped is not None:
+        where = "the raw folder itself" if result.skipped == "." else f"{result.skipped}/ in the raw folder"
+        table.add_row("skipped", escape(f"the output folder ({where}): its files are not records"))
     return table
 
 

@@ -23,6 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.output import memory, snapshots, state, store
+from pipeline.progress import SILENT, Steps
 from pipeline.reports.leaderboards import LEADERBOARD, Boards
 from pipeline.rules.base import PlayerState, RuleSet
 from pipeline.rules.replay import PeriodTables, Prepared, replay
@@ -88,22 +89,30 @@ class PartitionWriter:
         return len(have)
 
     def replay(
-        self, prepared: Prepared, plan: Configured, begin: int, first: int, start: dict[str, PlayerState]
+        self,
+        prepared: Prepared,
+        plan: Configured,
+        begin: int,
+        first: int,
+        start: dict[str, PlayerState],
+        steps: Steps = SILENT,
     ) -> dict[str, PlayerState]:
         """Replay ``prepared.labels[begin:]`` from ``start``; write the partitions and kept standings of
-        the periods from ``first`` on (those before it only rebuild the standings). Returns the
-        standings at the end of the last period."""
+        the periods from ``first`` on (those before it only rebuild the standings), each period told
+        to ``steps``. Returns the standings at the end of the last period."""
         keep, current = state.checkpoints(prepared.labels), start
         self._link_standings(keep)
         periods = replay(prepared, plan.rules, plan.roster, plan.events, begin, start)  # type: ignore[arg-type]
         position = begin  # (not enumerate(): its result tuple would hold the period while the next is rated)
-        for period in periods:
-            current = period.end
-            if position >= first:
-                self._write(period, keep)
-            del period  # (its tables are not held while the next period is rated)
-            memory.release_unused_memory()
-            position += 1
+        with steps.step("rating periods", len(prepared.labels) - begin) as advance:
+            for period in periods:
+                current = period.end
+                if position >= first:
+                    self._write(period, keep)
+                del period  # (its tables are not held while the next period is rated)
+                memory.release_unused_memory()
+                position += 1
+                advance(1)
         return current
 
     def _write(self, period: PeriodTables, keep: set[str]) -> None:
@@ -135,10 +144,12 @@ class PartitionWriter:
                 self.generation.write_partition(name, label, table)
         return empty
 
-    def leaderboards(self, touched: set[str] | None, provisional_games: int = 0) -> None:
+    def leaderboards(
+        self, touched: set[str] | None, provisional_games: int = 0, steps: Steps = SILENT
+    ) -> None:
         """The boards of every period and year whose year is in ``touched`` (None: every year) computed
-        from the changes, a year at a time, the others linked. Players with fewer than
-        ``provisional_games`` counted games by the end of a board's period (the ratings'
+        from the changes, a year at a time (each told to ``steps``), the others linked. Players with
+        fewer than ``provisional_games`` counted games by the end of a board's period (the ratings'
         ``games_total``) are left off it."""
         labels = [*self.carried, *self.written]
         if touched is not None and self.before is not None:
@@ -149,8 +160,10 @@ class PartitionWriter:
             if touched is None or label[:4] in touched:
                 years.setdefault(label[:4], []).append(label)
         self.generation.write_partition("leaderboards", snapshots.SCHEMA_PARTITION, LEADERBOARD.empty_table())
-        for year in years.values():
-            self._boards(year, provisional_games)
+        with steps.step("writing leaderboards", len(years)) as advance:
+            for year in years.values():
+                self._boards(year, provisional_games)
+                advance(1)
 
     def _boards(self, labels: Sequence[str], provisional_games: int) -> None:
         """Write the boards of one year's ``labels``: each period's as it is computed from that period's

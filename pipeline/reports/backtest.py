@@ -48,6 +48,7 @@ from pipeline.audit import audit, periods
 from pipeline.config import RunConfig
 from pipeline.ingest import IngestOptions, IngestResult, ingest
 from pipeline.output import store
+from pipeline.progress import SILENT, Steps
 from pipeline.reports import forecast
 from pipeline.rules.replay import rate
 from pipeline.run import DEFAULT_RULE_SET, Plan, plan
@@ -129,15 +130,20 @@ def plans(config: RunConfig, names: Sequence[str]) -> list[Plan]:
     return [plan(config if name == configured else others, name) for name in names]
 
 
-def backtest(plans_: Sequence[Plan], options: IngestOptions | None = None) -> Backtest:
-    """Ingest ``plans_[0]``'s raw folder once, replay it under every plan, score the predictions.
+def backtest(plans_: Sequence[Plan], options: IngestOptions | None = None, steps: Steps = SILENT) -> Backtest:
+    """Ingest ``plans_[0]``'s raw folder once, replay it under every plan (each told to ``steps``),
+    score the predictions.
 
     Raises :class:`~pipeline.ingest.IngestError` if the raw folder is missing; ValueError if no plan given.
     """
     if not plans_:
         raise ValueError("no rule set to backtest")
     ingested = ingest(plans_[0].raw, plans_[0].out, options)
-    frames = {p.rule_set: predictions(p, ingested.games) for p in plans_}
+    games, frames = ingested.games, {}
+    with steps.step("rule sets", len(plans_)) as advance:
+        for checked in plans_:
+            frames[checked.rule_set] = predictions(checked, games, steps)
+            advance(1)
     rated = [set(f["game_id"]) for f in frames.values() if len(f)]
     common = set.intersection(*rated) if rated else set()
     summary, bins, shown = [], [], []
@@ -170,11 +176,13 @@ def _too_few(summary: list[dict[str, object]]) -> list[str]:
     ]
 
 
-def predictions(plan_: Plan, games: pa.Table) -> pd.DataFrame:
+def predictions(plan_: Plan, games: pa.Table, steps: Steps = SILENT) -> pd.DataFrame:
     """The games ``plan_``'s rule set rated for both players, decisive and not a no-show, one row each
     (columns of :data:`_PER_GAME`), with its prediction of the module docstring, in ``seq`` order."""
-    audited = audit(games, plan_.roster, plan_.events, plan_.validity)
-    rated = rate(audited, plan_.rules, plan_.roster, plan_.events)
+    with steps.step(f"{plan_.rule_set}: auditing"):
+        audited = audit(games, plan_.roster, plan_.events, plan_.validity)
+    what = f"{plan_.rule_set}: rating periods"
+    rated = rate(audited, plan_.rules, plan_.roster, plan_.events, steps, what)
     frame = candidates(audited, rated.changes)
     if "se_black" in frame:
         frame["p"] = forecast.from_expected(frame["se_black"].to_numpy(), frame["se_white"].to_numpy())

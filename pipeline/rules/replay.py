@@ -27,6 +27,7 @@ from pipeline.config.events import Event, Events
 from pipeline.config.roster import Roster
 from pipeline.ingest.normalise.ranks import Rank, parse_rank
 from pipeline.output.tables import AWARDS, CHANGES, PROMOTIONS, RATINGS
+from pipeline.progress import SILENT, Steps
 from pipeline.rules.base import Game, PlayerState, RuleSet
 from pipeline.rules.collect import period_tables
 from pipeline.rules.prepare import GAME_COLUMNS, Prepared, prepare
@@ -71,13 +72,23 @@ class Rated:
     warnings: list[str]
 
 
-def rate(games: pa.Table, rules: RuleSet, roster: Roster, events: Events) -> Rated:
-    """Replay the counted rows of ``games`` (schema :data:`~pipeline.output.tables.GAMES`) under ``rules``."""
+def rate(
+    games: pa.Table,
+    rules: RuleSet,
+    roster: Roster,
+    events: Events,
+    steps: Steps = SILENT,
+    what: str = "rating periods",
+) -> Rated:
+    """Replay the counted rows of ``games`` (schema :data:`~pipeline.output.tables.GAMES`) under
+    ``rules``, each period told to ``steps`` as the step ``what``."""
     prepared = prepare(games, rules, roster, events)
     found: dict[str, list[pa.Table]] = {name: [] for name in DATASETS}
-    for period in replay(prepared, rules, roster, events, 0, {}):
-        for name, table in period.tables.items():
-            found[name].append(table)
+    with steps.step(what, len(prepared.labels)) as advance:
+        for period in replay(prepared, rules, roster, events, 0, {}):
+            for name, table in period.tables.items():
+                found[name].append(table)
+            advance(1)
     schemas = schemas_of(rules)
     tables = {name: pa.concat_tables([schemas[name].empty_table(), *found[name]]) for name in DATASETS}
     return Rated(**tables, periods=prepared.labels, warnings=prepared.warnings)

@@ -24,6 +24,7 @@ import pyarrow.compute as pc
 
 from pipeline.audit import audit
 from pipeline.ingest import IngestOptions, IngestResult, ingest
+from pipeline.progress import SILENT, Steps
 from pipeline.reports.backtest import predictions
 from pipeline.reports.compare.settings import Side, label, parse_assignments, side
 from pipeline.reports.compare.standings import OVERALL, movers, periods, players, standings
@@ -66,18 +67,19 @@ class Comparison:
     warnings: list[str]
 
 
-def compare(a: Side, b: Side, options: IngestOptions | None = None) -> Comparison:
+def compare(a: Side, b: Side, options: IngestOptions | None = None, steps: Steps = SILENT) -> Comparison:
     """Ingest ``a``'s raw folder once (with its output folder's cache) and compare the two sides on it.
 
     Raises :class:`~pipeline.ingest.IngestError` if the raw folder is missing.
     """
     ingested = ingest(a.plan.raw, a.plan.out, options)
     labels = _labels(a.label, b.label)
-    rated = {"a": _rated(a.plan, ingested.games), "b": _rated(b.plan, ingested.games)}
+    games = ingested.games
+    rated = {"a": _rated(a.plan, games, steps, labels["a"]), "b": _rated(b.plan, games, steps, labels["b"])}
     scale = same_scale(a.plan.rule_set, b.plan.rule_set)
     compared = players(rated["a"][0], rated["b"][0], scale)
     table = periods(compared, rated["a"][1], rated["b"][1])
-    found = verdict({s: predictions(p.plan, ingested.games) for s, p in (("a", a), ("b", b))}, labels)
+    found = verdict({s: predictions(p.plan, games, steps) for s, p in (("a", a), ("b", b))}, labels)
     warnings = [f"{labels[s]}: {w}" for s, p in (("a", a), ("b", b)) for w in p.plan.warnings]
     if (table["period"] != OVERALL).sum() == 0:
         kinds = f"{a.plan.validity.period} and {b.plan.validity.period}"
@@ -95,10 +97,14 @@ def _labels(a: str, b: str) -> dict[str, str]:
     return {"a": a, "b": b} if a != b else {"a": f"{a} (A)", "b": f"{b} (B)"}
 
 
-def _rated(plan_: Plan, games: pa.Table) -> tuple[pd.DataFrame, pd.Series]:
-    """``games`` audited and rated under ``plan_``: its :func:`standings` and its counted games per period."""
-    audited = audit(games, plan_.roster, plan_.events, plan_.validity)
-    rated = rate(audited, plan_.rules, plan_.roster, plan_.events)
+def _rated(
+    plan_: Plan, games: pa.Table, steps: Steps = SILENT, label: str = ""
+) -> tuple[pd.DataFrame, pd.Series]:
+    """``games`` audited and rated under ``plan_``: its :func:`standings` and its counted games per
+    period; each told to ``steps`` under the side's ``label``."""
+    with steps.step(f"{label}: auditing"):
+        audited = audit(games, plan_.roster, plan_.events, plan_.validity)
+    rated = rate(audited, plan_.rules, plan_.roster, plan_.events, steps, f"{label}: rating periods")
     shown = standings(rated.ratings.to_pandas(), rated.promotions.select(["period", "player"]).to_pandas())
     counted = audited.filter(pc.fill_null(audited["counted"], False))["period"].to_pandas()
     return shown, counted.value_counts()

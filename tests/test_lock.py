@@ -1,0 +1,167 @@
+"""One writer at a time per output folder: the lock of pipeline.output.lock, held by real processes,
+and the commands that write (run, ingest, backtest, compare) waiting for it or exiting 75."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from sgfmake import sgf
+
+from pipeline.output.lock import Holder, OutputBusy, held
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = "import sys; from pipeline.cli import app; sys.argv[0] = 'ratings'; app()"
+HOLD = """
+import sys, time
+from pathlib import Path
+from pipeline.output.lock import held
+with held(Path(sys.argv[1]), "ratings run --out somewhere"):
+    print("held", flush=True)
+    time.sleep(float(sys.argv[2]))
+"""
+PLAYERS = ["Ann", "Bob", "Cho", "Dai", "Eve", "Fan"]
+
+
+def _holder(out: Path, seconds: float = 60) -> subprocess.Popen[str]:
+    """A process that holds ``out``'s lock for ``seconds`` (returned once it holds it)."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(out), str(seconds)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    assert process.stdout is not None and process.stdout.readline().strip() == "held"
+    return process
+
+
+def _ratings(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", CLI, *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+@pytest.fixture
+def raw(write) -> Path:  # type: ignore[no-untyped-def]
+    """Three months of games between six players, one file each."""
+    day = 0
+    for month in ("05", "06", "07"):
+        for i, black in enumerate(PLAYERS):
+            white = PLAYERS[(i + 1) % len(PLAYERS)]
+            day = day % 27 + 1
+            result = "B+R" if i % 2 else "W+3.5"
+            write(f"{month}/{i}.sgf", sgf(black, white, result, f"2024-{month}-{day:02}").encode())
+    return Path(write("x.sgf", sgf("Ann", "Eve", "B+R", "2024-07-28").encode())).parent
+
+
+def _tables(out: Path) -> dict[str, object]:
+    """Every output table of ``out``'s current generation (the run's own state aside), by path."""
+    generation = (out / ".gen" / "current").resolve()
+    found = {p.relative_to(generation).as_posix(): p for p in generation.rglob("*.parquet")}
+    return {name: pq.read_table(p) for name, p in sorted(found.items()) if not name.startswith("state/")}
+
+
+def test_a_second_holder_that_will_not_wait_is_told_who_holds_the_folder(tmp_path: Path) -> None:
+    holder = _holder(tmp_path / "out")
+    try:
+        with pytest.raises(OutputBusy) as busy, held(tmp_path / "out", "second", wait=False):
+            pass
+        assert busy.value.holder.pid == holder.pid
+        assert busy.value.holder.command == "ratings run --out somewhere"
+        assert f"process {holder.pid}" in str(busy.value)
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_a_killed_holder_leaves_no_stale_lock(tmp_path: Path) -> None:
+    holder = _holder(tmp_path / "out")
+    holder.send_signal(signal.SIGKILL)
+    holder.wait()
+    with held(tmp_path / "out", "after the kill", wait=False):
+        assert (tmp_path / "out" / ".lock").read_text(encoding="utf-8").count(str(os.getpid())) == 1
+
+
+def test_a_waiting_holder_is_told_once_and_goes_on_when_the_first_ends(tmp_path: Path) -> None:
+    holder = _holder(tmp_path / "out", seconds=1.5)
+    told: list[Holder] = []
+    started = time.monotonic()
+    with held(tmp_path / "out", "second", waiting=told.append):
+        waited = time.monotonic() - started
+    holder.wait()
+    assert [h.pid for h in told] == [holder.pid]
+    assert waited > 1.0  # (the first held it 1.5 s after saying so)
+
+
+def test_the_lock_makes_a_new_output_folder(tmp_path: Path) -> None:
+    with held(tmp_path / "new" / "out", "first"):
+        assert (tmp_path / "new" / "out").is_dir()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["run"],
+        ["ingest"],
+        ["backtest", "--rules", "club"],
+        ["compare", "--rules", "club", "--against", "hkga"],
+    ],
+    ids=["run", "ingest", "backtest", "compare"],
+)
+def test_a_command_that_writes_exits_75_naming_the_holder_with_no_wait(
+    raw: Path, tmp_path: Path, command: list[str]
+) -> None:
+    out = tmp_path / "out"
+    holder = _holder(out)
+    try:
+        done = _ratings(*command, "--raw", str(raw), "--out", str(out), "--no-wait")
+        _, stderr = done.communicate(timeout=120)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert done.returncode == 75, stderr
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and f"process {holder.pid}" in lines[0], stderr
+
+
+def test_a_run_waits_for_the_holder_saying_so_then_runs(raw: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    holder = _holder(out, seconds=2.0)
+    done = _ratings("run", "--raw", str(raw), "--out", str(out), "--workers", "1")
+    _, stderr = done.communicate(timeout=120)
+    holder.wait()
+    assert done.returncode == 0, stderr
+    assert f"waiting: {out} is in use by process {holder.pid}" in stderr
+    assert (out / "games.parquet").exists()
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.3, 1.0, 2.5])
+@pytest.mark.parametrize("existing", [False, True], ids=["new-folder", "existing-folder"])
+def test_two_runs_at_once_leave_the_output_a_run_from_scratch_gives(
+    raw: Path, tmp_path: Path, delay: float, existing: bool
+) -> None:
+    out, scratch = tmp_path / "out", tmp_path / "scratch"
+    args = ["run", "--raw", str(raw), "--workers", "1", "--out"]
+    if existing:
+        first = _ratings(*args, str(out))
+        assert first.wait(timeout=120) == 0
+        (raw / "07" / "late.sgf").write_text(sgf("Cho", "Fan", "W+R", "2024-05-30"), encoding="utf-8")
+    a = _ratings(*args, str(out))
+    time.sleep(delay)
+    b = _ratings(*args, str(out))
+    results = [p.communicate(timeout=240) for p in (a, b)]
+    assert [a.returncode, b.returncode] == [0, 0], results
+    assert not any("Traceback" in err for _, err in results), results
+    assert _ratings(*args, str(scratch)).wait(timeout=120) == 0
+    again, fresh = _tables(out), _tables(scratch)
+    assert sorted(again) == sorted(fresh)
+    for name, table in again.items():
+        assert table.equals(fresh[name]), name
+    assert not list((out / ".gen").glob(".prepared-*"))
