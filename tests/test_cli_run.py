@@ -97,6 +97,19 @@ def test_ctrl_c_exits_130_saying_the_previous_output_is_intact(
     assert (tmp_path / "out" / "games.parquet").read_bytes() == before
 
 
+@pytest.mark.parametrize("where", ["pipeline.run.plan", "pipeline.output.lock.held"])
+def test_ctrl_c_before_the_stages_start_says_what_was_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(where, interrupted)
+    code, text = run(tmp_path, {"a.sgf": GAME})
+    assert code == 130
+    assert text == f"interrupted: nothing was published; {tmp_path / 'out'} is as it was"
+
+
 # --- suggested commands --------------------------------------------------------------------------
 
 
