@@ -133,12 +133,15 @@ def test_a_command_that_writes_exits_75_naming_the_holder_with_no_wait(
 
 def test_a_run_waits_for_the_holder_saying_so_then_runs(raw: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    holder = _holder(out, seconds=2.0)
+    holder = _holder(out)
     done = _ratings("run", "--raw", str(raw), "--out", str(out), "--workers", "1")
-    _, stderr = done.communicate(timeout=120)
+    assert done.stderr is not None
+    said = done.stderr.readline()  # (said before it waits: the holder holds on until killed)
+    holder.kill()
     holder.wait()
-    assert done.returncode == 0, stderr
-    assert f"waiting: {out} is in use by process {holder.pid}" in stderr
+    _, rest = done.communicate(timeout=120)
+    assert done.returncode == 0, said + rest
+    assert said.startswith(f"waiting: {out} is in use by process {holder.pid}"), said
     assert (out / "games.parquet").exists()
 
 
