@@ -116,19 +116,58 @@ def _no_output(folder: Path, settings: config_mod.RunConfig) -> str:
 
 
 def roster_of(out: Path | None, config: Path | None) -> Roster | None:
-    """The configuration's roster (for aliases no record used), None when it has none.
+    """The roster of the run, for aliases no record used; None when it had none.
 
-    Exits 2 for a bad configuration or roster file named by ``--config``; when ``--out`` alone was
-    given, a default configuration that cannot be read gives no roster (it may be another run's: the
-    names a roster adds only count for players of the output, see :func:`pipeline.reports.resolve_player`).
+    Without ``--config`` (``config`` None) it is the roster the run recorded in its output folder
+    (``--out``, else the default configuration's ``[ingest] out``; :mod:`pipeline.config.recorded`), so
+    that a command on ``--out`` alone answers from any folder as in the run's; with ``--config``, or for
+    an output written before runs recorded their roster, the configuration's. When both exist and name
+    the players differently, a note on standard error says which one was used.
+
+    Exits 2 for a bad configuration or roster file named by ``--config``; when ``--config`` was not
+    given, a default configuration that cannot be read gives the recorded roster, else none (it may be
+    another run's: the names a roster adds only count for players of the output, see
+    :func:`pipeline.reports.resolve_player`).
     """
+    from pipeline.config import recorded  # (brings pyarrow: only when a command asks for a roster)
+
+    configured, settings = _configured_roster(out, config)
+    folder = out if out is not None else settings.out if settings is not None else config_mod.DEFAULT_OUT
+    path = folder / recorded.ROSTER_FILE
+    try:
+        kept = recorded.read_roster(path)
+    except (OSError, ValueError) as e:  # (ArrowInvalid is a ValueError)
+        _note(f"cannot read the roster the run recorded ({path}: {e}); using the configuration's")
+        return configured
+    if not path.is_file():
+        return configured
+    if recorded.same_names(kept, configured):
+        return kept if config is None else configured
+    if config is None:
+        where = f"{settings.source}" if settings is not None and settings.source else "the configuration"
+        _note(f"using the roster the run recorded in {path}, not that of {where}, which differs")
+        return kept
+    _note(f"using the roster of {config}, not the one the run recorded in {path}, which differs")
+    return configured
+
+
+def _configured_roster(
+    out: Path | None, config: Path | None
+) -> tuple[Roster | None, config_mod.RunConfig | None]:
+    """(the configuration's roster or None, the configuration or None when it cannot be read); exits 2
+    for a bad ``--config`` or its roster file (see :func:`roster_of`)."""
     try:
         found = config_mod.load(config)
-        return load_roster(found.roster_path) if found.roster_path else None
+        return (load_roster(found.roster_path) if found.roster_path else None), found
     except config_mod.ConfigError as e:
-        if out is not None and config is None:
-            return None
+        if config is None:
+            return None, None
         fail(str(e), 2)
+
+
+def _note(message: str) -> None:
+    """Print ``note: message`` to standard error."""
+    Console(stderr=True).print(Text("note: ", style="yellow") + Text(message), soft_wrap=True)
 
 
 def console(width: int | None = None) -> Console:
