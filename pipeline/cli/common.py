@@ -47,8 +47,36 @@ OutOpt = Annotated[
         help="Output folder of `ratings run` (default: [ingest] out of the configuration)",
     ),
 ]
+
+
+def period_spelling(value: str | None) -> str | None:
+    """A ``--period`` value as the label it spells (``2024-5`` is ``2024-05``, ``2024q2`` ``2024-Q2``:
+    :func:`pipeline.audit.periods.label_of`); a value that spells no period is passed on as typed, for
+    the command to say it is unknown and list the periods the output has."""
+    from pipeline.audit.periods import PeriodError, label_of
+
+    if value is None:
+        return None
+    try:
+        return label_of(value)
+    except PeriodError:
+        return value
+
+
+def rules_spelling(value: str | None) -> str | None:
+    """A ``--rules`` value (one name, or names separated by commas) in the registry's spelling
+    (:func:`pipeline.config.rule_set_name`: ``HKGA`` is ``hkga``); a typer callback for the options
+    that name rule sets."""
+    if value is None:
+        return None
+    return ",".join(config_mod.rule_set_name(name) if name.strip() else name for name in value.split(","))
+
+
 PeriodOpt = Annotated[
-    str | None, typer.Option("--period", metavar="P", help="Rating period, e.g. 2024-05, 2024-Q2, 2024")
+    str | None,
+    typer.Option(
+        "--period", metavar="P", help="Rating period, e.g. 2024-05, 2024-Q2, 2024", callback=period_spelling
+    ),
 ]
 PlayerOpt = Annotated[
     str | None, typer.Option("--player", metavar="NAME", help="Player name or alias (any case or width)")
