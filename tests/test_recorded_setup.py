@@ -89,6 +89,7 @@ def test_audit_finds_an_alias_on_out_alone_from_another_folder(run_folder: Path,
     )
     assert result.exit_code == 0, result.output
     assert result.stdout.count("2024-05-0") == 2
+    assert "note:" not in result.stderr  # no configuration here: nothing differs
 
 
 def test_explain_finds_an_alias_on_out_alone_from_another_folder(run_folder: Path, elsewhere: Path) -> None:
@@ -139,3 +140,12 @@ def test_a_run_with_nothing_changed_carries_the_record(run_folder: Path) -> None
     assert result.exit_code == 0, result.output
     roster = pq.read_table(Path(out_of(run_folder)) / "roster.parquet")
     assert roster.column("aliases").to_pylist() == [["YuYan"], []]
+
+
+def test_in_the_runs_folder_the_configuration_agrees_with_the_record_without_a_note(
+    run_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(run_folder)  # config/ratings.toml and data/processed: the defaults
+    result = runner.invoke(app, ["audit", "--player", "yuyan", "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("2024-05-0") == 2 and "note:" not in result.stderr

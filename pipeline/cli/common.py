@@ -159,7 +159,7 @@ def roster_of(out: Path | None, config: Path | None) -> Roster | None:
     """
     from pipeline.config import recorded  # (brings pyarrow: only when a command asks for a roster)
 
-    configured, settings = _configured_roster(out, config)
+    configured, settings = _configured_roster(config)
     folder = out if out is not None else settings.out if settings is not None else config_mod.DEFAULT_OUT
     path = folder / recorded.ROSTER_FILE
     try:
@@ -169,19 +169,18 @@ def roster_of(out: Path | None, config: Path | None) -> Roster | None:
         return configured
     if not path.is_file():
         return configured
-    if recorded.same_names(kept, configured):
-        return kept if config is None else configured
+    if recorded.same_names(kept, configured):  # the file's, whose starting ratings are as written
+        return configured
     if config is None:
-        where = f"{settings.source}" if settings is not None and settings.source else "the configuration"
-        _note(f"using the roster the run recorded in {path}, not that of {where}, which differs")
+        source = settings.source if settings is not None else None
+        if source is not None:  # (no configuration at all: nothing to differ from)
+            _note(f"using the roster the run recorded in {path}, not that of {source}, which differs")
         return kept
     _note(f"using the roster of {config}, not the one the run recorded in {path}, which differs")
     return configured
 
 
-def _configured_roster(
-    out: Path | None, config: Path | None
-) -> tuple[Roster | None, config_mod.RunConfig | None]:
+def _configured_roster(config: Path | None) -> tuple[Roster | None, config_mod.RunConfig | None]:
     """(the configuration's roster or None, the configuration or None when it cannot be read); exits 2
     for a bad ``--config`` or its roster file (see :func:`roster_of`)."""
     try:
