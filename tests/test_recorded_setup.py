@@ -149,3 +149,16 @@ def test_in_the_runs_folder_the_configuration_agrees_with_the_record_without_a_n
     result = runner.invoke(app, ["audit", "--player", "yuyan", "--format", "csv"])
     assert result.exit_code == 0, result.output
     assert result.stdout.count("2024-05-0") == 2 and "note:" not in result.stderr
+
+
+def test_a_recorded_roster_reads_back_as_the_roster_it_recorded(tmp_path: Path) -> None:
+    from pipeline.config.recorded import read_roster, roster_table
+    from pipeline.config.roster import Player, Roster
+
+    players = (
+        Player("甲", ("A", "ａ"), "3d", member=False, rating=2300.0, fixed=True, ratings={"gor": 2300.0}),
+        Player("乙"),
+    )
+    pq.write_table(roster_table(Roster(players)), tmp_path / "roster.parquet")
+    found = read_roster(tmp_path / "roster.parquet")
+    assert found is not None and found.players == players
