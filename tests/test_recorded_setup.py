@@ -162,3 +162,16 @@ def test_a_recorded_roster_reads_back_as_the_roster_it_recorded(tmp_path: Path) 
     pq.write_table(roster_table(Roster(players)), tmp_path / "roster.parquet")
     found = read_roster(tmp_path / "roster.parquet")
     assert found is not None and found.players == players
+
+
+def test_the_default_configuration_names_the_roster_when_out_is_not_given(
+    run_folder: Path, elsewhere: Path
+) -> None:
+    (elsewhere / "config").mkdir()
+    out = out_of(run_folder)
+    (elsewhere / "config" / "ratings.toml").write_text(f"[ingest]\nout = {out!r}\n", encoding="utf-8")
+    added = ROSTER.replace('aliases = ["YuYan"]', 'aliases = ["YuYan", "Feather"]')
+    (elsewhere / "config" / "roster.toml").write_text(added, encoding="utf-8")
+    result = runner.invoke(app, ["audit", "--player", "feather", "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    assert "using the roster of config/ratings.toml" in result.stderr

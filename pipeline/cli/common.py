@@ -146,11 +146,12 @@ def _no_output(folder: Path, settings: config_mod.RunConfig) -> str:
 def roster_of(out: Path | None, config: Path | None) -> Roster | None:
     """The roster of the run, for aliases no record used; None when it had none.
 
-    Without ``--config`` (``config`` None) it is the roster the run recorded in its output folder
-    (``--out``, else the default configuration's ``[ingest] out``; :mod:`pipeline.config.recorded`), so
-    that a command on ``--out`` alone answers from any folder as in the run's; with ``--config``, or for
-    an output written before runs recorded their roster, the configuration's. When both exist and name
-    the players differently, a note on standard error says which one was used.
+    With ``--out`` and without ``--config`` it is the roster the run recorded in that output folder
+    (:mod:`pipeline.config.recorded`), so that a command on ``--out`` alone answers from any folder as
+    in the run's folder; so it is when no configuration file is read at all. With ``--config``, or with
+    the default configuration file and its ``[ingest] out``, it is the configuration's (whose roster may
+    add aliases since the run); so it is too for an output written before runs recorded their roster.
+    When the two name the players differently, a note on standard error says which one was used.
 
     Exits 2 for a bad configuration or roster file named by ``--config``; when ``--config`` was not
     given, a default configuration that cannot be read gives the recorded roster, else none (it may be
@@ -160,6 +161,7 @@ def roster_of(out: Path | None, config: Path | None) -> Roster | None:
     from pipeline.config import recorded  # (brings pyarrow: only when a command asks for a roster)
 
     configured, settings = _configured_roster(config)
+    source = settings.source if settings is not None else None
     folder = out if out is not None else settings.out if settings is not None else config_mod.DEFAULT_OUT
     path = folder / recorded.ROSTER_FILE
     try:
@@ -167,16 +169,13 @@ def roster_of(out: Path | None, config: Path | None) -> Roster | None:
     except (OSError, ValueError) as e:  # (ArrowInvalid is a ValueError)
         _note(f"cannot read the roster the run recorded ({path}: {e}); using the configuration's")
         return configured
-    if not path.is_file():
+    if not path.is_file() or recorded.same_names(kept, configured):  # the file's: ratings as written
         return configured
-    if recorded.same_names(kept, configured):  # the file's, whose starting ratings are as written
-        return configured
-    if config is None:
-        source = settings.source if settings is not None else None
+    if source is None or (out is not None and config is None):
         if source is not None:  # (no configuration at all: nothing to differ from)
             _note(f"using the roster the run recorded in {path}, not that of {source}, which differs")
         return kept
-    _note(f"using the roster of {config}, not the one the run recorded in {path}, which differs")
+    _note(f"using the roster of {source}, not the one the run recorded in {path}, which differs")
     return configured
 
 
