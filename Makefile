@@ -50,8 +50,9 @@ bench: $(STAMP) ## Benchmark ingest (files/s, BENCH_N synthetic records and ../s
 bench-scale: $(STAMP) ## Full, no-change and incremental runs of every rule set on a SCALE_N-game server archive
 	$(BIN)/python bench/scale_bench.py --n $(SCALE_N)
 
-sample: $(STAMP) ## Rewrite the sample records in data/raw from the project's own generator
+sample: $(STAMP) ## Rewrite the sample records (Go: data/raw; Gomoku: data/gomoku/raw) from the project's own generator
 	$(BIN)/python -m pipeline.synth sample $(or $(RAW),data/raw)
+	$(BIN)/python -m pipeline.synth gomoku data/gomoku/raw
 
 check: $(STAMP) ## Check data/processed against the output contract (../shared/tools/check_output.py)
 	$(BIN)/python ../shared/tools/check_output.py $(or $(OUT),data/processed)

@@ -19,7 +19,7 @@ from typing import Any
 
 from pipeline import __version__, rules
 from pipeline.audit import audit, pieces
-from pipeline.config import ConfigError, RunConfig
+from pipeline.config import ConfigError, RunConfig, recorded
 from pipeline.config.events import Events, load_events
 from pipeline.config.roster import Roster, load_roster
 from pipeline.ingest import IngestOptions, IngestResult, cache, ingest
@@ -150,11 +150,26 @@ def run_all(plan_: Plan, options: IngestOptions, steps: Steps = SILENT) -> RunRe
         else:
             previous = Previous(before, index)
             done = _rated(generation, plan_, ingested.source, previous, (config, inputs), steps)
+        record_setup(generation, plan_)
         timings = {"ingest": ingested.seconds, "audit_rate": time.perf_counter() - started - ingested.seconds}
         manifest = _manifest(plan_, ingested, done, config, timings)
         generation.commit(manifest)
     warnings = [*plan_.warnings, *done.warnings]
     return RunReport(ingested, done.counts, done.periods, done.players, plan_.out, warnings, done.reports)
+
+
+def record_setup(generation: snapshots.Generation, plan_: Plan) -> None:
+    """Record in ``generation`` the roster and the events the run used (:mod:`pipeline.config.recorded`),
+    so that a reader of the output needs no configuration; the rule set's parameters are the manifest's
+    ``settings``. A generation carried whole already holds them, linked from the previous one (its
+    configuration was the same): they are not written again."""
+    tables_ = {
+        recorded.ROSTER_FILE: recorded.roster_table(plan_.roster),
+        recorded.EVENTS_FILE: recorded.events_table(plan_.events),
+    }
+    for name, table in tables_.items():
+        if not (generation.path / name).exists():  # (never written through a link: it is the old one's)
+            generation.write_file(name, table)
 
 
 @dataclass(frozen=True, slots=True)

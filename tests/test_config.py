@@ -56,6 +56,20 @@ def test_run_section_gives_rule_set_and_period(tmp_path: Path) -> None:
     assert (config.rule_set, config.period) == ("hkga", "year")
 
 
+@pytest.mark.parametrize(("written", "name"), [("HKGA", "hkga"), (" Club ", "club"), ("CGA_Dan", "cga-dan")])
+def test_a_rule_set_name_in_another_case_or_with_underscores_is_the_registrys(
+    written: str, name: str, tmp_path: Path
+) -> None:
+    config = load(_write(tmp_path, f'[run]\nrule_set = "{written}"\n'))
+    assert config.rule_set == name and name in rules.names()
+
+
+def test_rules_flags_are_spelled_as_the_registry_does() -> None:
+    from pipeline.cli.common import rules_spelling
+
+    assert rules_spelling("club,HKGA, egf2021") == "club,hkga,egf2021"
+
+
 @pytest.mark.parametrize("period", ["month", "quarter", "half", "year"])
 def test_every_period_kind_is_accepted(period: str, tmp_path: Path) -> None:
     assert load(_write(tmp_path, f'[run]\nperiod = "{period}"\n')).period == period

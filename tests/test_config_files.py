@@ -71,11 +71,14 @@ def test_an_events_file_in_big5_names_big5(tmp_path: Path) -> None:
     assert "not UTF-8" in message and "Big5" in message
 
 
-def test_a_utf8_file_with_a_bom_is_refused_saying_so(tmp_path: Path) -> None:
+def test_a_utf8_file_with_a_bom_is_read_as_utf8(tmp_path: Path) -> None:
     path = _write(tmp_path, "ratings.toml", codecs.BOM_UTF8 + b'[run]\nrule_set = "club"\n')
-    with pytest.raises(ConfigError) as error:
-        load(path)
-    assert "starts with a UTF-8 byte-order mark" in _message(error, path)
+    assert load(path).rule_set == "club"
+
+
+def test_a_roster_saved_by_notepad_with_a_utf8_bom_is_read(tmp_path: Path) -> None:
+    path = _write(tmp_path, "roster.toml", codecs.BOM_UTF8 + ROSTER.encode("utf-8"))
+    assert [p.name for p in load_roster(path).players] == ["羽焰"]
 
 
 def test_a_folder_named_as_the_configuration_is_a_config_error(tmp_path: Path) -> None:

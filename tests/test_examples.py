@@ -26,6 +26,8 @@ from pipeline.run import plan
 
 EXAMPLES = ROOT / "config" / "examples"
 RAW = ROOT / "data" / "raw"
+#: The Gomoku sample's folder and its output, which the tga example names ([ingest] raw and out).
+GOMOKU_RAW, GOMOKU_OUT = ROOT / "data" / "gomoku" / "raw", ROOT / "data" / "gomoku" / "processed"
 CHECKER = ROOT.parent / "shared" / "tools" / "check_output.py"
 
 
@@ -38,8 +40,23 @@ RUN_CONFIGS = sorted(p for p in EXAMPLES.glob("*.toml") if is_run_config(p))
 COMPANIONS = sorted(p for p in EXAMPLES.glob("*.toml") if not is_run_config(p))
 
 
+def sample_of(config: Path) -> Path:
+    """The sample the example ``config`` rates: the Gomoku one for tga, else the Go club's."""
+    return GOMOKU_RAW if config.stem == "tga" else RAW
+
+
 def run(config: Path, out: Path) -> None:
-    args = ["run", "--config", str(config), "--raw", str(RAW), "--out", str(out), "--workers", "1"]
+    args = [
+        "run",
+        "--config",
+        str(config),
+        "--raw",
+        str(sample_of(config)),
+        "--out",
+        str(out),
+        "--workers",
+        "1",
+    ]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
 
@@ -69,20 +86,22 @@ INGEST_KEYS = ("raw", "out", "workers", "speed_threshold_minutes", "file_timeout
 
 
 @pytest.mark.parametrize("path", RUN_CONFIGS, ids=lambda p: p.name)
-def test_example_ingest_keys_uncommented_are_the_defaults_seen_from_the_repository_root(
+def test_example_ingest_keys_uncommented_name_the_samples_folders_from_the_repository_root(
     path: Path, tmp_path: Path
 ) -> None:
     text = path.read_text(encoding="utf-8")
     ingest = text[text.index("[ingest]") :].split("\n[", 1)[0]  # the section alone: no companion files
     for key in INGEST_KEYS:
-        assert f"\n# {key} = " in ingest, f"{path.name} does not show [ingest] {key}"
+        shown = f"\n# {key} = " in ingest or (key in ("raw", "out") and f"\n{key} = " in ingest)
+        assert shown, f"{path.name} does not show [ingest] {key}"
         ingest = ingest.replace(f"\n# {key} = ", f"\n{key} = ")
     copy = tmp_path / path.name
     copy.write_text(ingest, encoding="utf-8")
     config = load(copy)
     # relative to the file's folder: from the example's own folder they name the repository's data/
     relative = [os.path.relpath(folder, tmp_path.resolve()) for folder in (config.raw, config.out)]
-    assert [(path.parent / r).resolve() for r in relative] == [RAW, ROOT / "data" / "processed"]
+    expected = [GOMOKU_RAW, GOMOKU_OUT] if path.stem == "tga" else [RAW, ROOT / "data" / "processed"]
+    assert [(path.parent / r).resolve() for r in relative] == expected
     assert (config.workers, config.file_timeout_s) == (None, 10.0)
 
 
@@ -233,8 +252,7 @@ def test_tga_fees_follow_the_promotions(tga: Path) -> None:
     assert fees["fee"].sum() == 6600
 
 
-def test_tga_counts_the_gomoku_records_only(tga: Path) -> None:
-    # 79 under gomoku/ + the club season's one Fox Gomoku record (2024-07)
+def test_tga_counts_every_record_of_the_gomoku_sample(tga: Path) -> None:
+    # the 79 records of data/gomoku/raw, draws included (Article 8.7); no Go record is beside them
     games = pd.read_parquet(tga / "games.parquet")
-    assert games["counted"].sum() == 80
-    assert (games[~games["counted"] & games["parse_error"].isna()]["game_type"].fillna(1) != 4).all()
+    assert (games["counted"].sum(), len(games)) == (79, 79)

@@ -7,7 +7,17 @@ import datetime as dt
 import pyarrow as pa
 import pytest
 
-from pipeline.audit.periods import KINDS, PeriodError, bounds, following, kind_of, period_of, periods_of, span
+from pipeline.audit.periods import (
+    KINDS,
+    PeriodError,
+    bounds,
+    following,
+    kind_of,
+    label_of,
+    period_of,
+    periods_of,
+    span,
+)
 
 D = dt.date
 
@@ -130,3 +140,27 @@ def test_span_rejects_a_bad_label_naming_it() -> None:
 
 def test_period_error_is_a_value_error() -> None:
     assert issubclass(PeriodError, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("2024-5", "2024-05"),
+        ("2024/05", "2024-05"),
+        ("202405", "2024-05"),
+        ("２０２４－５", "2024-05"),
+        ("2024q2", "2024-Q2"),
+        ("2024 Q2", "2024-Q2"),
+        ("2024-h1", "2024-H1"),
+        ("2024", "2024"),
+        ("2024-Q2", "2024-Q2"),
+    ],
+)
+def test_label_of_reads_the_obvious_spellings_of_a_period(text: str, label: str) -> None:
+    assert label_of(text) == label
+
+
+@pytest.mark.parametrize("text", ["2024-13", "2024-Q5", "May 2024", ""])
+def test_label_of_a_text_that_spells_no_period_raises_naming_it(text: str) -> None:
+    with pytest.raises(PeriodError, match=repr(text)):
+        label_of(text)

@@ -227,9 +227,21 @@ def test_show_has_a_bonus_column_only_when_someone_has_a_bonus(out: Path) -> Non
 
 
 def test_show_unknown_period_exits_2_listing_the_periods(out: Path) -> None:
-    code, output = invoke("show", "--out", str(out), "--period", "2024-5")
+    code, output = invoke("show", "--out", str(out), "--period", "2024-09")
     assert code == 2
-    assert "'2024-5'" in output and "2024-05, 2024-06" in output
+    assert "'2024-09'" in output and "2024-05, 2024-06" in output
+
+
+def test_show_reads_a_month_written_without_its_zero(out: Path) -> None:
+    assert invoke("show", "--out", str(out), "--period", "2024-5") == invoke(
+        "show", "--out", str(out), "--period", "2024-05"
+    )
+
+
+def test_audit_reads_a_period_label_in_another_spelling(out: Path) -> None:
+    assert invoke("audit", "--out", str(out), "--period", "2024/6") == invoke(
+        "audit", "--out", str(out), "--period", "2024-06"
+    )
 
 
 @pytest.mark.parametrize("command", ["audit", "show"])

@@ -790,10 +790,20 @@ def test_write_records_creates_folders_and_counts(tmp_path: Path) -> None:
     assert (tmp_path / "a/b/x.sgf").read_bytes() == b"(;)" and (tmp_path / "y.txt").exists()
 
 
-def test_main_sample_writes_the_club_and_gomoku_sample(tmp_path: Path) -> None:
+def test_main_sample_writes_the_club_season(tmp_path: Path) -> None:
     assert main(["sample", str(tmp_path)]) == 0
     written = {str(p.relative_to(tmp_path)): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
     assert written == {r.relpath: r.data for r in synth.sample()}
+
+
+def test_main_gomoku_writes_the_gomoku_sample(tmp_path: Path) -> None:
+    assert main(["gomoku", str(tmp_path)]) == 0
+    written = {str(p.relative_to(tmp_path)): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    assert written == {r.relpath: r.data for r in synth.gomoku_sample()}
+
+
+def test_the_go_sample_holds_no_gomoku_record_but_the_one_its_script_plants() -> None:
+    assert sum(b"GM[4]" in r.data for r in synth.sample()) == 1
 
 
 def test_module_entry_point_writes_the_sample(tmp_path: Path) -> None:

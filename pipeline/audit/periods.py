@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 
 import pyarrow as pa
 
@@ -15,6 +16,9 @@ from pipeline.audit.columns import mapped
 
 KINDS = ("month", "quarter", "half", "year")
 _LABEL = re.compile(r"(\d{4})(?:-(\d{2})|-Q([1-4])|-H([12]))?\Z")
+#: The spellings :func:`label_of` reads: a year, then a month (1 or 2 digits), a quarter or a half, after
+#: a hyphen, slash, dot, space or nothing (casefolded, full-width forms NFKC-folded first).
+_SPELLING = re.compile(r"(\d{4})(?:[-/. ]?(?:(\d{1,2})|q([1-4])|h([12])))?\Z")
 
 
 class PeriodError(ValueError):
@@ -77,6 +81,21 @@ def span(first: str, last: str) -> list[str]:
         labels.append(label)
         label = following(label)
     return labels
+
+
+def label_of(text: str) -> str:
+    """The period label ``text`` spells: ``2024-5``, ``2024/05``, ``2024.5`` and ``202405`` are ``2024-05``;
+    ``2024q2`` and ``2024 Q2`` are ``2024-Q2``; ``2024-h1`` is ``2024-H1``; a label is itself.
+
+    Raises :class:`PeriodError` if ``text`` spells no period (a month outside 1-12 too).
+    """
+    match = _SPELLING.match(unicodedata.normalize("NFKC", text).strip().casefold())
+    if match is None or (match[2] and not 1 <= int(match[2]) <= 12):
+        raise PeriodError(f"bad period label: {text!r} (expected 2024-05, 2024-Q2, 2024-H1 or 2024)")
+    year, month, quarter, half = match.groups()
+    if month:
+        return f"{year}-{int(month):02d}"
+    return f"{year}-Q{quarter}" if quarter else f"{year}-H{half}" if half else year
 
 
 def kind_of(label: str) -> str:

@@ -47,8 +47,36 @@ OutOpt = Annotated[
         help="Output folder of `ratings run` (default: [ingest] out of the configuration)",
     ),
 ]
+
+
+def period_spelling(value: str | None) -> str | None:
+    """A ``--period`` value as the label it spells (``2024-5`` is ``2024-05``, ``2024q2`` ``2024-Q2``:
+    :func:`pipeline.audit.periods.label_of`); a value that spells no period is passed on as typed, for
+    the command to say it is unknown and list the periods the output has."""
+    from pipeline.audit.periods import PeriodError, label_of
+
+    if value is None:
+        return None
+    try:
+        return label_of(value)
+    except PeriodError:
+        return value
+
+
+def rules_spelling(value: str | None) -> str | None:
+    """A ``--rules`` value (one name, or names separated by commas) in the registry's spelling
+    (:func:`pipeline.config.rule_set_name`: ``HKGA`` is ``hkga``); a typer callback for the options
+    that name rule sets."""
+    if value is None:
+        return None
+    return ",".join(config_mod.rule_set_name(name) if name.strip() else name for name in value.split(","))
+
+
 PeriodOpt = Annotated[
-    str | None, typer.Option("--period", metavar="P", help="Rating period, e.g. 2024-05, 2024-Q2, 2024")
+    str | None,
+    typer.Option(
+        "--period", metavar="P", help="Rating period, e.g. 2024-05, 2024-Q2, 2024", callback=period_spelling
+    ),
 ]
 PlayerOpt = Annotated[
     str | None, typer.Option("--player", metavar="NAME", help="Player name or alias (any case or width)")
@@ -116,19 +144,56 @@ def _no_output(folder: Path, settings: config_mod.RunConfig) -> str:
 
 
 def roster_of(out: Path | None, config: Path | None) -> Roster | None:
-    """The configuration's roster (for aliases no record used), None when it has none.
+    """The roster of the run, for aliases no record used; None when it had none.
 
-    Exits 2 for a bad configuration or roster file named by ``--config``; when ``--out`` alone was
-    given, a default configuration that cannot be read gives no roster (it may be another run's: the
-    names a roster adds only count for players of the output, see :func:`pipeline.reports.resolve_player`).
+    With ``--out`` and without ``--config`` it is the roster the run recorded in that output folder
+    (:mod:`pipeline.config.recorded`), so that a command on ``--out`` alone answers from any folder as
+    in the run's folder; so it is when no configuration file is read at all. With ``--config``, or with
+    the default configuration file and its ``[ingest] out``, it is the configuration's (whose roster may
+    add aliases since the run); so it is too for an output written before runs recorded their roster.
+    When the two name the players differently, a note on standard error says which one was used.
+
+    Exits 2 for a bad configuration or roster file named by ``--config``; when ``--config`` was not
+    given, a default configuration that cannot be read gives the recorded roster, else none (it may be
+    another run's: the names a roster adds only count for players of the output, see
+    :func:`pipeline.reports.resolve_player`).
     """
+    from pipeline.config import recorded  # (brings pyarrow: only when a command asks for a roster)
+
+    configured, settings = _configured_roster(config)
+    source = settings.source if settings is not None else None
+    folder = out if out is not None else settings.out if settings is not None else config_mod.DEFAULT_OUT
+    path = folder / recorded.ROSTER_FILE
+    try:
+        kept = recorded.read_roster(path)
+    except (OSError, ValueError) as e:  # (ArrowInvalid is a ValueError)
+        _note(f"cannot read the roster the run recorded ({path}: {e}); using the configuration's")
+        return configured
+    if not path.is_file() or recorded.same_names(kept, configured):  # the file's: ratings as written
+        return configured
+    if source is None or (out is not None and config is None):
+        if source is not None:  # (no configuration at all: nothing to differ from)
+            _note(f"using the roster the run recorded in {path}, not that of {source}, which differs")
+        return kept
+    _note(f"using the roster of {source}, not the one the run recorded in {path}, which differs")
+    return configured
+
+
+def _configured_roster(config: Path | None) -> tuple[Roster | None, config_mod.RunConfig | None]:
+    """(the configuration's roster or None, the configuration or None when it cannot be read); exits 2
+    for a bad ``--config`` or its roster file (see :func:`roster_of`)."""
     try:
         found = config_mod.load(config)
-        return load_roster(found.roster_path) if found.roster_path else None
+        return (load_roster(found.roster_path) if found.roster_path else None), found
     except config_mod.ConfigError as e:
-        if out is not None and config is None:
-            return None
+        if config is None:
+            return None, None
         fail(str(e), 2)
+
+
+def _note(message: str) -> None:
+    """Print ``note: message`` to standard error."""
+    Console(stderr=True).print(Text("note: ", style="yellow") + Text(message), soft_wrap=True)
 
 
 def console(width: int | None = None) -> Console:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -152,7 +153,7 @@ def load(path: Path | None) -> RunConfig:
         scheduler=ingest.get("scheduler", SCHEDULER, "") or None,
         keep_generations=output.get("keep_generations", integer(1), 3),
         provisional_games=output.get("provisional_games", integer(0, "of type int, 0 (off) or more"), 0),
-        rule_set=run.optional("rule_set", text()),
+        rule_set=_rule_set(run),
         period=run.optional("period", one_of(*PERIODS)),
         roster_path=_companion(run, "roster"),
         events_path=_companion(run, "events"),
@@ -161,6 +162,20 @@ def load(path: Path | None) -> RunConfig:
         rules=root.table("rules"),
     )
     return dataclasses.replace(config, origins=_origins(ingest, config))
+
+
+def rule_set_name(written: str) -> str:
+    """The spelling of a rule-set name the registry uses, from ``written`` as a person typed it:
+    NFKC-folded (full-width letters), stripped, casefolded, white space and underscores as hyphens
+    (``HKGA`` is ``hkga``, ``CGA_Dan`` and ``cga dan`` are ``cga-dan``). Whether such a rule set exists
+    is for the registry to say (:mod:`pipeline.rules`)."""
+    return re.sub(r"[\s_]+", "-", unicodedata.normalize("NFKC", written).strip().casefold())
+
+
+def _rule_set(run: Table) -> str | None:
+    """``[run] rule_set`` in the registry's spelling (:func:`rule_set_name`), None when not given."""
+    written = run.optional("rule_set", text())
+    return None if written is None else rule_set_name(written)
 
 
 def _origins(ingest: Table, config: RunConfig) -> dict[str, Origin]:

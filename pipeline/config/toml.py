@@ -73,17 +73,18 @@ _KNOWN_AS = {
 def utf8_text(path: Path, data: bytes) -> str:
     """``data`` (the bytes of ``path``) decoded as UTF-8.
 
-    Raises :class:`ConfigError` naming ``path`` if ``data`` starts with a byte-order mark (a UTF-8 one
-    too: TOML text has none, and tomllib would report "Invalid statement" at line 1) or is not UTF-8:
-    the message says what it looks like (UTF-16 with or without a byte-order mark, or the likeliest
-    encoding) and where the first byte that is not UTF-8 is.
+    A UTF-8 byte-order mark (Notepad saves one) is dropped: the text is still UTF-8, although TOML
+    text has none (tomllib would report "Invalid statement" at line 1).
+
+    Raises :class:`ConfigError` naming ``path`` if ``data`` starts with another byte-order mark (UTF-16,
+    UTF-32) or is not UTF-8: the message says what it looks like (UTF-16 with or without a byte-order
+    mark, or the likeliest encoding) and where the first byte that is not UTF-8 is.
     """
     for bom, name in _BOMS:
         if data.startswith(bom):
             if name == "UTF-8":
-                raise ConfigError(
-                    f"{path}: starts with a UTF-8 byte-order mark; save it as UTF-8 without one"
-                )
+                data = data[len(bom) :]
+                break
             raise ConfigError(
                 f"{path}: not UTF-8 (looks like {name} with a byte-order mark); save it as UTF-8"
             )

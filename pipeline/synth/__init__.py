@@ -6,10 +6,11 @@ reads or copies the corpora: every record is built from code and the tables in `
 Randomness comes only from an explicit `random.Random`, so one seed always gives the same bytes.
 
 Modules: `records` (one game record in a server's style), `moves` (its main line), `corpus` (the benchmarks'
-corpus), `season` (the shipped sample: the club's season plus the Gomoku records), `club` (the season's people
-and script), `gomoku` (a year of Taiwan Gomoku Association events, GM[4]), `names`/`styles` (tables),
-`cli` (the command line).
-Usage: `python -m pipeline.synth sample DIR` or `python -m pipeline.synth corpus DIR --n 20000 [--seed 1]`.
+corpus), `season` (the shipped Go sample: the club's season), `club` (the season's people and script),
+`gomoku` (the shipped Gomoku sample: a year of Taiwan Gomoku Association events, GM[4]), `names`/`styles`
+(tables), `cli` (the command line).
+Usage: `python -m pipeline.synth sample DIR`, `python -m pipeline.synth gomoku DIR` or
+`python -m pipeline.synth corpus DIR --n 20000 [--seed 1]`.
 """
 
 from __future__ import annotations

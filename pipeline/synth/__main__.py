@@ -1,4 +1,4 @@
-"""`python -m pipeline.synth sample DIR` / `python -m pipeline.synth corpus DIR --n N [--seed S]`."""
+"""`python -m pipeline.synth sample DIR` / `... gomoku DIR` / `... corpus DIR --n N [--seed S]`."""
 
 from pipeline.synth.cli import main
 

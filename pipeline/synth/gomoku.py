@@ -1,6 +1,7 @@
 """The sample's Gomoku records: a year (2024) of the Taiwan Gomoku Association's events, `GM[4]` on 15x15.
 
-Five events, one file per game under `gomoku/2024-MM/<event>_r<round>_b<board>.sgf`: the TGA's own events
+Five events, one file per game at `2024-MM/<event>_r<round>_b<board>.sgf` (`data/gomoku/raw`, a folder of
+its own, apart from the Go club's `data/raw`): the TGA's own events
 typed by its tournament directors (Big5, `CA[Big5]`, CRLF, results `黑勝`/`白勝`/`和局`, ranks `初段`, `3段`,
 `12級`) and an international open saved by a tournament server (UTF-8, `CA[UTF-8]`, results `B+`/`W+`,
 ranks `3d`, a foreign guest of unknown rank, one Taiwanese player written in romanisation). Every game
@@ -195,12 +196,11 @@ EVENTS = (NATIONAL_OPEN, PROMOTION, TAIPEI_OPEN, YOUTH, LOW_DAN)
 
 
 def gomoku_sample(seed: int = 2024) -> list[Record]:
-    """The Gomoku records of `EVENTS`, sorted by path: `gomoku/2024-MM/<key>_r<round>_b<board>.sgf`."""
+    """The Gomoku records of `EVENTS` (what `data/gomoku/raw` holds), sorted by path:
+    `2024-MM/<key>_r<round>_b<board>.sgf`."""
     rng = random.Random(seed)
     records = [
-        Record(
-            f"gomoku/{event.days[r][:7]}/{event.key}_r{r + 1}_b{b + 1}.sgf", _game_bytes(rng, event, r, bout)
-        )
+        Record(f"{event.days[r][:7]}/{event.key}_r{r + 1}_b{b + 1}.sgf", _game_bytes(rng, event, r, bout))
         for event in EVENTS
         for r, games in enumerate(event.rounds)
         for b, bout in enumerate(games)

@@ -1,5 +1,6 @@
-"""The shipped sample (`data/raw`): a Go club's season, May-August 2024, as the files a TOM/Fox export
-leaves, plus the Gomoku records of `pipeline.synth.gomoku` under `gomoku/` (`sample()`).
+"""The shipped Go sample (`data/raw`, `sample()`): a Go club's season, May-August 2024, as the files a
+TOM/Fox export leaves. The Gomoku sample is `pipeline.synth.gomoku`'s, in a folder of its own
+(`data/gomoku/raw`), so that the club's run meets no Gomoku record but the one its script plants.
 
 The club season (`club_sample()`) turns the script of `pipeline.synth.club` (the club proposal's worked
 example, the club's events and one game for every validity rule) plus seeded random filler games into records
@@ -14,7 +15,6 @@ import dataclasses
 import random
 
 from pipeline.synth import club as C
-from pipeline.synth.gomoku import gomoku_sample
 from pipeline.synth.records import Record, game_record, render_rank, truncate
 
 MONTHS = (5, 6, 7, 8)
@@ -24,9 +24,9 @@ _NO_DATE_LAST = 99  # undated games are numbered after the month's dated ones
 
 
 def sample(seed: int = 2024) -> list[Record]:
-    """Everything `data/raw` holds, sorted by path: the club season (`club_sample`) and the Gomoku records
-    (`gomoku.gomoku_sample`, under `gomoku/`), each from its own generator seeded with `seed`."""
-    return sorted([*club_sample(seed), *gomoku_sample(seed)], key=lambda record: record.relpath)
+    """Everything `data/raw` holds, sorted by path: the club season (`club_sample`). The Gomoku records
+    are `gomoku.gomoku_sample`'s (`data/gomoku/raw`)."""
+    return club_sample(seed)
 
 
 def club_sample(seed: int = 2024) -> list[Record]:
