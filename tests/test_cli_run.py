@@ -3,6 +3,7 @@ command a "no output yet" message suggests (which must work as printed)."""
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from pathlib import Path
@@ -147,3 +148,12 @@ def test_no_output_and_no_records_says_the_raw_folder_is_missing(
     text = " ".join(shown.output.split())
     assert f"no folder of records at {tmp_path / 'data' / 'raw'}" in text
     assert "--raw DIR" in text
+
+
+def test_rules_in_capitals_name_the_rule_set(tmp_path: Path) -> None:
+    (tmp_path / "raw").mkdir()
+    (tmp_path / "raw" / "a.sgf").write_bytes(GAME)
+    args = ["run", "--raw", str(tmp_path / "raw"), "--out", str(tmp_path / "hk"), "--rules", "HKGA"]
+    done = runner.invoke(app, [*args, "--workers", "1"])
+    assert done.exit_code == 0, done.output
+    assert json.loads((tmp_path / "hk" / "manifest.json").read_text(encoding="utf-8"))["rule_set"] == "hkga"

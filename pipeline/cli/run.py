@@ -23,7 +23,7 @@ from rich.table import Table
 
 from pipeline import config as config_mod
 from pipeline.cli import progress
-from pipeline.cli.common import ConfigOpt, fail, settings_of
+from pipeline.cli.common import ConfigOpt, fail, rules_spelling, settings_of
 from pipeline.cli.lock import NoWaitOpt, holding
 from pipeline.progress import SILENT, Steps
 
@@ -51,7 +51,10 @@ SchedulerOpt = Annotated[
     ),
 ]
 RulesOpt = Annotated[
-    str | None, typer.Option("--rules", metavar="NAME", help="Rule set name, e.g. club, hkga, tga")
+    str | None,
+    typer.Option(
+        "--rules", metavar="NAME", help="Rule set name, e.g. club, hkga, tga", callback=rules_spelling
+    ),
 ]
 
 
@@ -241,7 +244,8 @@ def run_table(report: RunReport, extra_warnings: Sequence[str] = ()) -> Table:
     )
     for warning in warnings:
         table.add_row("warning", escape(warning))
-    written = "games.parquet, ratings/, changes/, awards/, leaderboards/, promotions.parquet"
+    written = "games.parquet, ratings/, changes/, awards/, leaderboards/, promotions.parquet, "
+    written += "roster.parquet, events.parquet"
     extra = "".join(f", {name}" for name in report.reports)
     table.add_row("output", escape(f"{report.out}/ ({written}{extra})"))
     return table
