@@ -221,7 +221,8 @@ def _rated(
         carried = _carried(previous, digests[0])
         store = PeriodFiles(Path(folder))
         prepared, counts, audited = _audited(generation, plan_, source, store, carried, steps)
-        periods = state.chained(digests[0], prepared)
+        with steps.step("digesting periods"):
+            periods = state.chained(digests[0], prepared)
         memory.release_unused_memory()  # (every period's rows were read to digest them)
         labels = prepared.labels
         first = state.first_changed(previous.index, digests[0], periods) if previous.path else 0

@@ -37,17 +37,17 @@ def raw(tmp_path: Path) -> Path:
 
 
 def test_entries_are_those_of_discover_in_its_order(raw: Path) -> None:
-    files, _ = discover_listed(raw)
+    files, _, _ = discover_listed(raw)
     assert files == discover(raw)
 
 
 def test_listing_is_the_listing_of_the_entries_row_by_row(raw: Path) -> None:
-    files, listing = discover_listed(raw)
+    files, listing, _ = discover_listed(raw)
     assert listing.equals(listing_of(files))
 
 
 def test_listing_holds_the_error_of_a_flagged_entry(raw: Path) -> None:
-    files, listing = discover_listed(raw)
+    files, listing, _ = discover_listed(raw)
     row = [f.rel for f in files].index("a/pipe.sgf")
     assert listing["error_kind"][row].as_py() == "not_a_file"
 
@@ -58,6 +58,6 @@ def test_with_an_archive_the_listing_follows_the_merged_entries(raw: Path) -> No
         z.writestr("y.sgf", GAME)
         z.writestr("x.sgf", GAME)
     _write(raw, b"a/m.zip", packed.getvalue())
-    files, listing = discover_listed(raw)
+    files, listing, _ = discover_listed(raw)
     assert files == discover(raw)
     assert listing.equals(listing_of(files))

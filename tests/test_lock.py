@@ -145,6 +145,37 @@ def test_a_run_waits_for_the_holder_saying_so_then_runs(raw: Path, tmp_path: Pat
     assert (out / "games.parquet").exists()
 
 
+def _same_as_from_scratch(raw: Path, out: Path, scratch: Path) -> None:
+    args = ["run", "--raw", str(raw), "--workers", "1", "--out"]
+    assert _ratings(*args, str(scratch)).wait(timeout=120) == 0
+    again, fresh = _tables(out), _tables(scratch)
+    assert sorted(again) == sorted(fresh)
+    for name, table in again.items():
+        assert table.equals(fresh[name]), name
+    assert not list((out / ".gen").glob(".prepared-*"))
+
+
+@pytest.mark.parametrize("existing", [False, True], ids=["new-folder", "existing-folder"])
+def test_two_runs_that_both_waited_leave_the_output_a_run_from_scratch_gives(
+    raw: Path, tmp_path: Path, existing: bool
+) -> None:
+    out = tmp_path / "out"
+    args = ["run", "--raw", str(raw), "--workers", "1", "--out", str(out)]
+    if existing:
+        assert _ratings(*args).wait(timeout=120) == 0
+        (raw / "07" / "late.sgf").write_text(sgf("Cho", "Fan", "W+R", "2024-05-30"), encoding="utf-8")
+    holder = _holder(out)
+    runs = [_ratings(*args), _ratings(*args)]
+    said = [run.stderr.readline() for run in runs if run.stderr is not None]  # both wait, then race
+    holder.kill()
+    holder.wait()
+    results = [run.communicate(timeout=240) for run in runs]
+    assert all(line.startswith("waiting:") for line in said), said
+    assert [run.returncode for run in runs] == [0, 0], results
+    assert not any("Traceback" in err for _, err in results), results
+    _same_as_from_scratch(raw, out, tmp_path / "scratch")
+
+
 @pytest.mark.parametrize("delay", [0.0, 0.3, 1.0, 2.5])
 @pytest.mark.parametrize("existing", [False, True], ids=["new-folder", "existing-folder"])
 def test_two_runs_at_once_leave_the_output_a_run_from_scratch_gives(
@@ -162,9 +193,4 @@ def test_two_runs_at_once_leave_the_output_a_run_from_scratch_gives(
     results = [p.communicate(timeout=240) for p in (a, b)]
     assert [a.returncode, b.returncode] == [0, 0], results
     assert not any("Traceback" in err for _, err in results), results
-    assert _ratings(*args, str(scratch)).wait(timeout=120) == 0
-    again, fresh = _tables(out), _tables(scratch)
-    assert sorted(again) == sorted(fresh)
-    for name, table in again.items():
-        assert table.equals(fresh[name]), name
-    assert not list((out / ".gen").glob(".prepared-*"))
+    _same_as_from_scratch(raw, out, scratch)

@@ -14,9 +14,9 @@ from rich.table import Table
 from rich.text import Text
 
 from pipeline import config as config_mod
-from pipeline.cli import progress
 from pipeline.cli.common import ConfigOpt, console, fail
-from pipeline.cli.lock import NoWaitOpt, holding
+from pipeline.cli.lock import NoWaitOpt
+from pipeline.cli.run import writing
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -58,7 +58,6 @@ def backtest_command(
     """
     import pyarrow.compute as pc
 
-    from pipeline.ingest import IngestError, IngestOptions
     from pipeline.reports import backtest
 
     settings = _settings(config, raw, out)
@@ -66,18 +65,9 @@ def backtest_command(
         checked = backtest.plans(settings, backtest.parse_names(rules, settings))
     except (config_mod.ConfigError, ValueError) as e:
         fail(str(e), 2)
-    try:
-        with holding(settings.out, no_wait), progress.shown() as steps:
-            options = IngestOptions(
-                workers=settings.workers,
-                speed_threshold_s=settings.speed_threshold_s,
-                file_timeout_s=settings.file_timeout_s,
-                steps=steps,
-            )
-            result = backtest.backtest(checked, options, steps)
-            written = backtest.write(result, settings.out)
-    except IngestError as e:
-        fail(str(e), 2)
+    with writing(settings, no_wait) as (options, steps):
+        result = backtest.backtest(checked, options, steps)
+        written = backtest.write(result, settings.out)
     shown = console()
     shown.print(summary_table(result.summary.to_pandas(), result.n))
     shown.print(calibration_table(result.calibration.to_pandas()))

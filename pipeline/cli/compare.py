@@ -14,9 +14,9 @@ import typer
 from rich.text import Text
 
 from pipeline import config as config_mod
-from pipeline.cli import progress
 from pipeline.cli.common import ConfigOpt, Format, FormatOpt, PeriodOpt, WideOpt, console, fail
-from pipeline.cli.lock import NoWaitOpt, holding
+from pipeline.cli.lock import NoWaitOpt
+from pipeline.cli.run import writing
 from pipeline.cli.tables import Column, column_texts, fitted, missing, print_frame, unsigned_zero
 
 if TYPE_CHECKING:
@@ -140,7 +140,6 @@ def compare_command(
     Example: ratings compare --rules cga --set k=10 --against-set k=20
     Example: ratings compare --against-set opponent_cap=3 --table movers
     """
-    from pipeline.ingest import IngestError, IngestOptions
     from pipeline.reports import compare as compare_mod
 
     settings = _settings(config, raw, out)
@@ -156,17 +155,8 @@ def compare_command(
         )
     except config_mod.ConfigError as e:
         fail(str(e), 2)
-    try:
-        with holding(settings.out, no_wait), progress.shown() as steps:
-            options = IngestOptions(
-                workers=settings.workers,
-                speed_threshold_s=settings.speed_threshold_s,
-                file_timeout_s=settings.file_timeout_s,
-                steps=steps,
-            )
-            result = compare_mod.compare(a, b, options, steps)
-    except IngestError as e:
-        fail(str(e), 2)
+    with writing(settings, no_wait) as (options, steps):
+        result = compare_mod.compare(a, b, options, steps)
     if period is not None and period not in set(result.periods["period"]):
         known = ", ".join(result.periods["period"])
         fail(f"--period {period!r}: not a period both sides rated (compared: {known})", 2)

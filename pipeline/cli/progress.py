@@ -2,9 +2,9 @@
 standard error.
 
 One bar a step, named for what it does, with how far it is (``12/120``) and the time it has taken;
-a step of unknown length shows a spinner. The bars are drawn only when standard error is a terminal
-(a cron job's log, a pipe or a test's capture gets none of them) and vanish when the command ends,
-so that the tables it prints are all that stays. Knows nothing of what the steps are.
+a step of unknown length shows its spinner and time only. The bars are drawn only when standard
+error is a terminal (a cron job's log, a pipe or a test's capture gets none of them) and vanish when
+the command ends, so that the tables it prints are all that stays. Knows nothing of what the steps are.
 """
 
 from __future__ import annotations
@@ -12,17 +12,38 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
     SpinnerColumn,
+    Task,
     TextColumn,
     TimeElapsedColumn,
 )
+from rich.text import Text
 
 from pipeline.progress import Advance, Steps
+
+
+class _Bar(ProgressColumn):
+    """rich's bar, and nothing for a step of unknown length (the spinner says it is busy)."""
+
+    def __init__(self, bar_width: int) -> None:
+        super().__init__()
+        self._bar = BarColumn(bar_width=bar_width)
+
+    def render(self, task: Task) -> RenderableType:
+        return self._bar.render(task) if task.total is not None else Text("")
+
+
+class _Count(MofNCompleteColumn):
+    """``12/120``, and nothing for a step of unknown length."""
+
+    def render(self, task: Task) -> Text:
+        return super().render(task) if task.total is not None else Text("")
 
 
 class Bars:
@@ -57,8 +78,8 @@ def shown(console: Console | None = None) -> Iterator[Steps]:
     columns = (
         SpinnerColumn(),
         TextColumn("{task.description}"),
-        BarColumn(bar_width=24),
-        MofNCompleteColumn(),
+        _Bar(bar_width=24),
+        _Count(),
         TimeElapsedColumn(),
     )
     with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as bar:

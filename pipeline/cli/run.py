@@ -78,7 +78,7 @@ def run_command(
     """
     settings = _settings(config, raw, out, workers, scheduler)
     try:
-        with _terminate_as_interrupt():
+        with terminate_as_interrupt():
             report = _run(settings, rules, no_wait)
     except KeyboardInterrupt as e:
         interrupted(settings.out, e)
@@ -86,20 +86,15 @@ def run_command(
 
 
 def _run(settings: config_mod.RunConfig, rules: str | None, no_wait: bool) -> RunReport:
-    """Plan ``settings`` (exit 2 if bad), then hold the output folder and run every stage with
-    progress bars (exit 2 for a raw folder that cannot be read)."""
-    from pipeline.ingest import IngestError
+    """Plan ``settings`` (exit 2 if bad), then run every stage :func:`writing`."""
     from pipeline.run import plan
 
     try:
         checked = plan(settings, rules)
     except config_mod.ConfigError as e:
         fail(str(e), 2)
-    try:
-        with holding(settings.out, no_wait), progress.shown() as steps:
-            return run_all(checked, _configured(steps, settings), steps)
-    except IngestError as e:
-        fail(str(e), 2)
+    with writing(settings, no_wait) as (options, steps):
+        return run_all(checked, options, steps)
 
 
 def ingest_command(
@@ -113,7 +108,6 @@ def ingest_command(
 
     Example: ratings ingest --raw data/raw --out data/processed --workers 2
     """
-    from pipeline.ingest import IngestError
     from pipeline.ingest import ingest as ingest_stage
     from pipeline.reports.summary import source_counts
     from pipeline.run import check_folders
@@ -123,17 +117,29 @@ def ingest_command(
         check_folders(settings)
     except config_mod.ConfigError as e:
         fail(str(e), 2)
+    with writing(settings, no_wait) as (options, _):
+        result = ingest_stage(settings.raw, settings.out, options)
+        counts = source_counts(result.source)  # (it reads the cache: before another run may change it)
+    table = ingest_table(result, counts, settings.out)
+    table.add_row("warnings", f"{counts['warnings']} in records")
+    Console().print(table)
+
+
+@contextmanager
+def writing(settings: config_mod.RunConfig, no_wait: bool) -> Iterator[tuple[IngestOptions, Steps]]:
+    """The frame of a command that ingests into ``settings.out`` and may write there: the output
+    folder's lock (:func:`~pipeline.cli.lock.holding`), SIGTERM taken as Ctrl-C, progress bars; yields
+    the ingest options (the configuration's, told to the bars) and the bars. Ctrl-C or SIGTERM, even
+    while waiting for the lock, exits 130 saying what was kept; a raw folder that cannot be read, 2."""
+    from pipeline.ingest import IngestError
+
     try:
-        with _terminate_as_interrupt(), holding(settings.out, no_wait), progress.shown() as steps:
-            result = ingest_stage(settings.raw, settings.out, _configured(steps, settings))
+        with terminate_as_interrupt(), holding(settings.out, no_wait), progress.shown() as steps:
+            yield _configured(steps, settings), steps
     except IngestError as e:
         fail(str(e), 2)
     except KeyboardInterrupt as e:
         interrupted(settings.out, e)
-    counts = source_counts(result.source)
-    table = ingest_table(result, counts, settings.out)
-    table.add_row("warnings", f"{counts['warnings']} in records")
-    Console().print(table)
 
 
 def run_all(checked: Plan, options: IngestOptions, steps: Steps = SILENT) -> RunReport:
@@ -192,7 +198,7 @@ def _configured(steps: Steps, settings: config_mod.RunConfig) -> IngestOptions:
 
 
 @contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
+def terminate_as_interrupt() -> Iterator[None]:
     """While the ``with`` lasts, SIGTERM (a plain ``kill``, a service manager stopping the job) is
     Ctrl-C: the parse so far is checkpointed and nothing is published. The previous handler after."""
 
@@ -219,10 +225,15 @@ def ingest_table(result: IngestResult, c: dict[str, Any], out: Path) -> Table:
     table.add_row("encodings", f"{_pairs(c['encodings']) or 'none'} (files)")
     table.add_row("speed", _pairs(c["speed"]) or "none")
     table.add_row("unknown", _pairs(c["unknown"]))
-    if result.skipped is not None:
-        where = "the raw folder itself" if result.skipped == "." else f"{result.skipped}/ in the raw folder"
-        table.add_row("skipped", escape(f"the output folder ({where}): its files are not records"))
+    if result.skipped:
+        table.add_row("skipped", escape(_skipped(result.skipped)))
     return table
+
+
+def _skipped(rels: Sequence[str]) -> str:
+    """``out/: the output folder's, not records``; the first few of many, with how many in all."""
+    shown = ", ".join(rels[:4]) + (f", … ({len(rels)} in all)" if len(rels) > 4 else "")
+    return f"{shown}: the output folder's, not records"
 
 
 def run_table(report: RunReport, extra_warnings: Sequence[str] = ()) -> Table:

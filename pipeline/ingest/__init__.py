@@ -110,8 +110,8 @@ class IngestResult:
     """What a run ingested: the games (a :class:`Games` source, read a month at a time), the count of
     files found, parsed and reused, the seconds it took, and ``digest``, equal for two runs whose rows
     are equal (the keys of every file found, and the rows of the files read again every run).
-    ``skipped``: the output folder, as the raw folder's path to it, when it lies inside the raw folder
-    and was left out (``.`` when they are one folder: then its own entries were left out)."""
+    ``skipped``: what of the output folder the walk met inside the raw folder and left out (the raw
+    folder's paths to it; its own entries, when the two are one folder)."""
 
     source: Games
     files: int
@@ -119,7 +119,7 @@ class IngestResult:
     reused: int
     seconds: float
     digest: str
-    skipped: str | None = None
+    skipped: tuple[str, ...] = ()
 
     @property
     def games(self) -> pa.Table:
@@ -149,9 +149,10 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
     shelf = Shelf.open(out, cache.parser_version())
     ledger = functools.cache(shelf.ledger)  # read when needed: not when no file changed, none an archive
     folder = raw.absolute() if options.scheduler else raw  # a worker elsewhere has no working dir of ours
-    skip, skipped = own_output(raw, out)
     with options.steps.step("listing files"):
-        files, listing = discover_listed(folder, functools.partial(_known, shelf, ledger), True, skip)
+        known = functools.partial(_known, shelf, ledger)
+        files, listing, left_out = discover_listed(folder, known, True, own_output(raw, out))
+    skipped = tuple(left_out)
     listed = cache.listing_digest(listing)
     if shelf.listing == listed and shelf.files is not None:  # the very files of the last save
         digest = _digest(listed, CACHE.empty_table())
@@ -159,15 +160,17 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
         return IngestResult(
             Games(shelf, options.speed_threshold_s), shelf.files, 0, shelf.files, seconds, digest, skipped
         )
-    todo = _reused(shelf, ledger(), files, listing)
+    with options.steps.step("comparing with the cache"):
+        todo = _reused(shelf, ledger(), files, listing)
     shelf.forget_listing()  # until this run has parsed every file it must
     with options.steps.step("parsing", todo.total) as advance:
         todo.on_start = functools.partial(_started, options.on_start, advance)
         again = _parse(todo, shelf, options, advance)
     found = sum(map(files_behind, files)) + todo.members
-    if not again.num_rows:  # no file to read again next time: the next run may skip the comparison
-        shelf.keep_listing(listed, found, ledger_mod.entries(listing, files, todo.counts))
-    shelf.save()
+    with options.steps.step("saving the cache"):
+        if not again.num_rows:  # no file to read again next time: the next run may skip the comparison
+            shelf.keep_listing(listed, found, ledger_mod.entries(listing, files, todo.counts))
+        shelf.save()
     digest = _digest(listed, again)
     games = Games(shelf, options.speed_threshold_s)
     parsed = todo.total
@@ -175,20 +178,18 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
     return IngestResult(games, found, parsed, found - parsed, seconds, digest, skipped)
 
 
-def own_output(raw: Path, out: Path) -> tuple[Skip, str | None]:
-    """What a walk of ``raw`` leaves out of the output folder ``out`` (its cache, its generations and
-    its links are not records), and where ``out`` lies in ``raw`` (None: not inside it by its path;
-    a link to it from inside is still left out)."""
+def own_output(raw: Path, out: Path) -> Skip:
+    """What a walk of ``raw`` leaves out of the output folder ``out``, wherever the walk meets it (its
+    cache, its generations and its links are not records): the folder itself, or its own entries
+    when it is the raw folder."""
     try:
-        found = os.stat(out)
+        found, top = os.stat(out), os.stat(raw)
     except OSError:
-        return NO_SKIP, None
+        return NO_SKIP
     ident = (found.st_dev, found.st_ino)
-    here, there = raw.resolve(), out.resolve()
-    if here == there:
-        return Skip(own_root=True), "."
-    inside = there.relative_to(here).as_posix() if here in there.parents else None
-    return Skip(folders=frozenset({ident})), inside
+    if ident == (top.st_dev, top.st_ino):
+        return Skip(own_root=True)
+    return Skip(folders=frozenset({ident}))
 
 
 def _known(

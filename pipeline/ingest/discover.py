@@ -96,9 +96,9 @@ def discover(raw: Path, known: Known | None = None, defer: bool = False) -> list
 
 def discover_listed(
     raw: Path, known: Known | None = None, defer: bool = False, skip: Skip = NO_SKIP
-) -> tuple[list[FileEntry], pa.Table]:
+) -> tuple[list[FileEntry], pa.Table, list[str]]:
     """:func:`discover`'s entries and their :func:`~pipeline.ingest.listing.listing_of`, row by row;
-    what ``skip`` names is left out (:class:`~pipeline.ingest.walk.Skip`).
+    and the ``rel`` of each entry that ``skip`` left out (:class:`~pipeline.ingest.walk.Skip`).
 
     Without archives the listing is read in the order the walk made the entries, which is their order
     in memory, then both are sorted by Arrow: 10^6 entries in 1.4 s against 2.4 s for the same listing
@@ -108,10 +108,10 @@ def discover_listed(
     if walk.archives:
         walk.found.sort(key=operator.attrgetter("rel"))
         files = _with_archives(walk, known, defer)
-        return files, listing_of(files)
+        return files, listing_of(files), walk.skipped
     listing = listing_of(walk.found)
     order = pc.sort_indices(listing["rel"])  # stable; UTF-8 bytes sort as the code points of the text
-    return [walk.found[i] for i in order.to_pylist()], listing.take(order)
+    return [walk.found[i] for i in order.to_pylist()], listing.take(order), walk.skipped
 
 
 def _walked(raw: Path, skip: Skip = NO_SKIP) -> Walk:

@@ -84,8 +84,7 @@ class _Folder(NamedTuple):
 class Skip(NamedTuple):
     """What a walk leaves out, unlisted (the run's own output folder inside the raw folder): the
     ``folders`` of these ``(st_dev, st_ino)`` wherever they are reached, and with ``own_root`` the
-    output's own entries at the top of the raw folder itself (its hidden ``.gen``, ``.cache`` and
-    ``.lock``, ``backtest/``, and the links into ``.gen/``)."""
+    output's own entries at the top of the raw folder itself (:func:`_own`)."""
 
     folders: frozenset[tuple[int, int]] = frozenset()
     own_root: bool = False
@@ -93,8 +92,11 @@ class Skip(NamedTuple):
 
 #: A walk that leaves nothing out.
 NO_SKIP = Skip()
-#: The names of an output folder's own entries, besides its links into ``.gen/``.
-OWN_NAMES = frozenset({".gen", ".cache", ".lock", "backtest"})
+#: The hidden entries an output folder makes: its generations, its cache, its lock (the names of
+#: pipeline.output.snapshots.GENERATIONS, pipeline.ingest.shelf.SHELF and pipeline.output.lock.LOCK_FILE).
+OWN_HIDDEN = frozenset({".gen", ".cache", ".lock"})
+#: The folder ``ratings backtest`` writes into an output folder, and the files it writes there.
+OWN_BACKTEST = ("backtest", frozenset({"summary.parquet", "calibration.parquet"}))
 
 
 class Walk:
@@ -103,6 +105,7 @@ class Walk:
 
     def __init__(self, limit: int, skip: Skip = NO_SKIP) -> None:
         self.limit, self.skip = limit, skip
+        self.skipped: list[str] = []  # the rel of each entry left out, as it was met
         self.found: list[FileEntry] = []
         self.archives: list[tuple[FileEntry, bytes]] = []  # an archive's entry and its rel's bytes
         self.files = 0
@@ -112,7 +115,8 @@ class Walk:
         """Find every entry under ``raw``. Raises IngestError if ``raw`` itself cannot be listed."""
         fd, entries = _root(raw, self.limit)
         if self.skip.own_root:
-            entries = [e for e in entries if not _own(fd, e)]
+            self.skipped += sorted(e.name for e in entries if _own(raw, fd, e))
+            entries = [e for e in entries if e.name not in self.skipped]
         top = os.fspath(raw)
         root = _Folder(_Place(top, "", "", True, len(os.fsencode(top))), _ident(os.fstat(fd)), None)
         self._read(root, fd, entries)
@@ -196,6 +200,7 @@ class Walk:
     ) -> None:
         ident = _ident(st)
         if ident in self.skip.folders:
+            self.skipped.append(place.rel)
             return
         again: _Folder | None = parent
         while again is not None and again.ident != ident:
@@ -225,12 +230,21 @@ class Walk:
         self.found.append(FileEntry(place.path, place.rel, -1, -1, place.name_bytes(), kind, message))
 
 
-def _own(fd: int, entry: os.DirEntry[str]) -> bool:
-    """Whether ``entry`` of the raw folder (open as ``fd``) is an output folder's own (:data:`OWN_NAMES`,
-    or a symbolic link into its ``.gen/``)."""
-    if entry.name in OWN_NAMES:
+def _own(raw: Path, fd: int, entry: os.DirEntry[str]) -> bool:
+    """Whether ``entry`` of the raw folder ``raw`` (open as ``fd``) is an output folder's own: one of
+    :data:`OWN_HIDDEN`, a symbolic link into its ``.gen/``, or a backtest folder that holds nothing but
+    the backtest's files (a folder of records of that name is records)."""
+    if entry.name in OWN_HIDDEN:
         return True
-    return entry.is_symlink() and _target(fd, entry.name).startswith(".gen/")
+    if entry.is_symlink():
+        return _target(fd, entry.name).startswith(".gen/")
+    folder, files = OWN_BACKTEST
+    if entry.name != folder or not entry.is_dir():
+        return False
+    try:
+        return set(os.listdir(raw / folder)) <= files
+    except OSError:
+        return False
 
 
 def _root(raw: Path, limit: int) -> tuple[int, list[os.DirEntry[str]]]:

@@ -4,7 +4,9 @@ Every command that writes into an output folder or its cache (``run``, ``ingest`
 ``compare``) holds an exclusive lock on the file :data:`LOCK_FILE` in it for as long as it runs:
 ``flock(2)``, a lock of the operating system that is released when the process ends however it ends,
 so a killed run never leaves a stale lock behind. While it holds the lock the file says who does
-(process id, command, start time), for the message of a process that finds the folder taken.
+(host, process id, command, start time), for the message of a process that finds the folder taken.
+Worker processes forked by the holder inherit the open file, and so the lock: they end with their
+parent (:mod:`pipeline.ingest.pool`), and the lock with them.
 
 Knows nothing of what the folder holds, nor of waiting messages or exit codes: a caller that waits
 is told once, through ``waiting``, who it waits for; a caller that will not wait gets
@@ -18,6 +20,8 @@ import datetime as dt
 import fcntl
 import json
 import os
+import socket
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -29,15 +33,19 @@ LOCK_FILE = ".lock"
 
 @dataclass(frozen=True, slots=True)
 class Holder:
-    """Who holds an output folder: a process ``pid`` running ``command`` since ``started`` (UTC,
-    ISO 8601). Unknown fields (a lock taken before its holder had written them) are None."""
+    """Who holds an output folder: a process ``pid`` running ``command`` since ``started`` (UTC),
+    on ``host`` (shown when it is not this one). Unknown fields (a lock taken before its holder had
+    written them) are None."""
 
     pid: int | None
     command: str | None
     started: str | None
+    host: str | None = None
 
     def __str__(self) -> str:
         said = f"process {self.pid}" if self.pid is not None else "another process"
+        if self.host and self.host != socket.gethostname():
+            said += f" on {self.host}"
         details = [f"`{self.command}`"] if self.command else []
         details += [f"since {self.started}"] if self.started else []
         return said + (f" ({', '.join(details)})" if details else "")
@@ -71,6 +79,9 @@ def held(
     try:
         if not _try_lock(fd):
             holder = read_holder(out)
+            if holder.pid is None:  # (taken this instant: its holder is writing who it is)
+                time.sleep(0.1)
+                holder = read_holder(out)
             if not wait:
                 raise OutputBusy(out, holder)
             if waiting is not None:
@@ -93,11 +104,12 @@ def read_holder(out: Path) -> Holder:
         found = None
     if not isinstance(found, dict):
         return Holder(None, None, None)
-    pid, command, started = found.get("pid"), found.get("command"), found.get("started")
+    pid, command, started, host = (found.get(k) for k in ("pid", "command", "started", "host"))
     return Holder(
         pid if isinstance(pid, int) else None,
         command if isinstance(command, str) else None,
         started if isinstance(started, str) else None,
+        host if isinstance(host, str) else None,
     )
 
 
@@ -112,6 +124,9 @@ def _try_lock(fd: int) -> bool:
 def _write_holder(fd: int, command: str) -> None:
     """Write this process as the holder into the locked file ``fd``."""
     started = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
-    said = json.dumps({"pid": os.getpid(), "command": command, "started": started}, ensure_ascii=False)
+    said = json.dumps(
+        {"pid": os.getpid(), "command": command, "started": started, "host": socket.gethostname()},
+        ensure_ascii=False,
+    )
     os.ftruncate(fd, 0)
     os.pwrite(fd, said.encode("utf-8"), 0)

@@ -176,12 +176,16 @@ def _too_few(summary: list[dict[str, object]]) -> list[str]:
     ]
 
 
-def predictions(plan_: Plan, games: pa.Table, steps: Steps = SILENT) -> pd.DataFrame:
+def predictions(
+    plan_: Plan, games: pa.Table, steps: Steps = SILENT, label: str | None = None
+) -> pd.DataFrame:
     """The games ``plan_``'s rule set rated for both players, decisive and not a no-show, one row each
-    (columns of :data:`_PER_GAME`), with its prediction of the module docstring, in ``seq`` order."""
-    with steps.step(f"{plan_.rule_set}: auditing"):
+    (columns of :data:`_PER_GAME`), with its prediction of the module docstring, in ``seq`` order;
+    the audit and the rating told to ``steps`` under ``label`` (default: the rule set's name)."""
+    label = label or plan_.rule_set
+    with steps.step(f"{label}: auditing"):
         audited = audit(games, plan_.roster, plan_.events, plan_.validity)
-    what = f"{plan_.rule_set}: rating periods"
+    what = f"{label}: rating periods"
     rated = rate(audited, plan_.rules, plan_.roster, plan_.events, steps, what)
     frame = candidates(audited, rated.changes)
     if "se_black" in frame:

@@ -79,7 +79,8 @@ def compare(a: Side, b: Side, options: IngestOptions | None = None, steps: Steps
     scale = same_scale(a.plan.rule_set, b.plan.rule_set)
     compared = players(rated["a"][0], rated["b"][0], scale)
     table = periods(compared, rated["a"][1], rated["b"][1])
-    found = verdict({s: predictions(p.plan, games, steps) for s, p in (("a", a), ("b", b))}, labels)
+    sides = (("a", a), ("b", b))
+    found = verdict({s: predictions(p.plan, games, steps, labels[s]) for s, p in sides}, labels)
     warnings = [f"{labels[s]}: {w}" for s, p in (("a", a), ("b", b)) for w in p.plan.warnings]
     if (table["period"] != OVERALL).sum() == 0:
         kinds = f"{a.plan.validity.period} and {b.plan.validity.period}"
