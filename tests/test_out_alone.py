@@ -288,3 +288,13 @@ def test_a_table_of_starting_ratings_reads_back_without_the_runs_choice(tmp_path
         (Player("甲", rank="1d", rating=100.0, ratings={"club": 100.0}), Player("乙", rating=2100.0))
     )
     assert [p.rating for p in file_form(chosen).players] == [None, 2100.0]
+
+
+def test_a_manifest_no_run_wrote_is_a_clear_error(run_folder: Path, elsewhere: Path) -> None:
+    out = recorded_copy(run_folder, elsewhere / "out", str(run_folder / "data" / "raw"))
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    manifest["settings"]["validity"]["period"] = "fortnight"
+    (out / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    result = invoke("backtest", "--out", str(out))
+    assert result.exit_code == 2
+    assert "settings: validity period must be one of" in " ".join(result.stderr.split())

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.config import ConfigError, Origin, RunConfig, validity_section
+from pipeline.config import PERIODS, ConfigError, Origin, RunConfig, validity_section
 from pipeline.config.events import Events, load_events
 from pipeline.config.recorded import (
     EVENTS_FILE,
@@ -28,7 +28,7 @@ from pipeline.config.recorded import (
     same_names,
 )
 from pipeline.config.roster import Roster, load_roster
-from pipeline.config.toml import Table
+from pipeline.config.toml import Table, one_of
 
 MANIFEST_FILE = "manifest.json"
 
@@ -71,8 +71,18 @@ def read_setup(folder: Path) -> Recorded | None:
     tables = [generation / ROSTER_FILE, generation / EVENTS_FILE]
     if not isinstance(settings, dict) or "raw" not in data or not all(p.is_file() for p in tables):
         return None
+    try:
+        return _recorded(manifest, folder, data, tables)
+    except (TypeError, ValueError, AttributeError) as e:  # (a manifest no run wrote)
+        raise ConfigError(f"{manifest}: not the settings of a run ({type(e).__name__}: {e})") from None
+
+
+def _recorded(manifest: Path, folder: Path, data: dict[str, Any], tables: list[Path]) -> Recorded:
+    """The :class:`Recorded` of :func:`read_setup` from the ``manifest``'s ``data`` and the recorded
+    ``tables`` (roster, events). Raises ConfigError, TypeError or ValueError for settings no run wrote."""
+    settings = data["settings"]
     raw, found = _raw(str(data["raw"]), folder)
-    overrides, period = _validity(manifest, settings.get("validity", {}))
+    overrides, period = _validity(manifest, dict(settings.get("validity", {})))
     config = RunConfig(
         raw=raw,
         out=folder,
@@ -109,7 +119,7 @@ def _validity(manifest: Path, recorded: dict[str, Any]) -> tuple[dict[str, Any],
     excluded = set(recorded.get("excluded", ()))
     given = {k: v for k, v in recorded.items() if k not in ("period", "excluded")}
     given |= {reason: "exclude" if reason in excluded else "count" for reason in OPTIONAL_REASONS}
-    period = recorded.get("period")
+    period = Table(manifest, "settings: validity", recorded).optional("period", one_of(*PERIODS))
     return validity_section(Table(manifest, "settings: validity", given)), period
 
 
