@@ -157,16 +157,7 @@ def test_site_on_out_alone_writes_the_pages_of_the_runs_folder(
 def test_backtest_on_out_alone_scores_as_in_the_runs_folder(
     run_folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    summaries = []
-    for args in (["--out", str(out_of(run_folder))], []):
-        monkeypatch.chdir(run_folder.parent if args else run_folder)
-        result = invoke("backtest", "--rules", "club,hkga", *args)
-        assert result.exit_code == 0, result.output
-        summaries.append(
-            (result.stdout, result.stderr, pq.read_table(out_of(run_folder) / "backtest" / "summary.parquet"))
-        )
-    assert summaries[0][:2] == summaries[1][:2]
-    assert summaries[0][2].equals(summaries[1][2])
+    same_output(*in_both(run_folder, monkeypatch, "backtest", "--rules", "club,hkga"), run_folder)
 
 
 def test_compare_on_out_alone_rates_side_a_as_the_run_did(run_folder: Path, elsewhere: Path) -> None:
