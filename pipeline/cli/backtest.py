@@ -79,11 +79,10 @@ def backtest_command(
 
 
 def _settings(path: Path | None, raw: Path | None, out: Path | None) -> config_mod.RunConfig:
-    try:
-        settings = config_mod.load(path)
-    except config_mod.ConfigError as e:
-        fail(str(e), 2)
-    return config_mod.with_overrides(settings, raw=raw, out=out)
+    """The configuration, or with ``--out`` alone the setup the run recorded there (:func:`run_setup`)."""
+    from pipeline.cli.common import run_setup
+
+    return run_setup(path, raw, out)
 
 
 def summary_table(summary: pd.DataFrame, n: int) -> Table:

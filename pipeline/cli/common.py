@@ -11,11 +11,12 @@ library module that reads the outputs (they bring pandas) until a command asks f
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shlex
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -23,6 +24,9 @@ from rich.text import Text
 
 from pipeline import config as config_mod
 from pipeline.config.roster import Roster, load_roster
+
+if TYPE_CHECKING:
+    from pipeline.config import readback
 
 _PIPED_WIDTH = 160  # columns of a table whose output is piped or captured, with no COLUMNS set
 
@@ -203,3 +207,72 @@ def console(width: int | None = None) -> Console:
         return Console(width=width)
     found = Console()
     return found if found.is_terminal or "COLUMNS" in os.environ else Console(width=_PIPED_WIDTH)
+
+
+def run_setup(config: Path | None, raw: Path | None, out: Path | None) -> config_mod.RunConfig:
+    """The setup of a command that rates the games again (``backtest``, ``compare``), ``--raw`` and
+    ``--out`` applied: so that ``--out`` alone rates as the run did from any folder, it is the setup the
+    run recorded in its output folder (:func:`pipeline.config.readback.read_setup`: the raw folder, rule
+    set, settings, roster and events) when ``--out`` is given without ``--config``, or when no
+    configuration file is read at all; with ``--config``, or with the default configuration file and its
+    ``[ingest] out``, it is the configuration's, as for an output that recorded no setup. When the two
+    differ, a note on standard error says which one was used and what differs (as :func:`roster_of`).
+    A recorded setup keeps the configuration file's ``workers``, ``file_timeout_s`` and ``scheduler``
+    (how to parse on this machine, which the run did not record).
+
+    Exits 2 for a bad configuration named by ``--config`` (or a bad default one when no setup was
+    recorded), a recorded setup that cannot be read, and a recorded raw folder relative to the folder
+    the run ran in that no folder holding the output holds, when ``--raw`` is not given.
+    """
+    from pipeline.config import readback  # (brings pyarrow: only when a command rates again)
+
+    configured = _configuration(config, raw, out)
+    folder = out if out is not None else configured.out if configured is not None else config_mod.DEFAULT_OUT
+    try:
+        kept = readback.read_setup(folder)
+    except config_mod.ConfigError as e:
+        fail(f"cannot read the setup the run recorded: {e}", 2)
+    if kept is None:
+        return configured if configured is not None else settings_of(config)
+    mine = config_mod.with_overrides(kept.config, raw=raw, out=folder)
+    if configured is None or configured.source is None:  # no configuration: nothing to differ from
+        return _raw_found(kept, mine, raw is not None)
+    source, differs = configured.source, ", ".join(readback.differences(configured, mine))
+    if config is not None or out is None:
+        if differs:
+            _note(f"using the configuration of {source}, not the setup the run recorded in {kept.manifest}, "
+                  f"which differs ({differs})")  # fmt: skip
+        return configured
+    if differs:
+        _note(f"using the setup the run recorded in {kept.manifest}, not that of {source}, which differs "
+              f"({differs})")  # fmt: skip
+    found = _raw_found(kept, mine, raw is not None)
+    return dataclasses.replace(
+        found,
+        workers=configured.workers,
+        file_timeout_s=configured.file_timeout_s,
+        scheduler=configured.scheduler,
+    )
+
+
+def _configuration(config: Path | None, raw: Path | None, out: Path | None) -> config_mod.RunConfig | None:
+    """The configuration (see :func:`run_setup`) with the flags applied; None when the default file
+    cannot be read and ``--out`` is given (the setup recorded there may serve); exits 2 otherwise."""
+    try:
+        return config_mod.with_overrides(config_mod.load(config), raw=raw, out=out)
+    except config_mod.ConfigError as e:
+        if config is not None or out is None:
+            fail(str(e), 2)
+        return None
+
+
+def _raw_found(kept: readback.Recorded, setup: config_mod.RunConfig, given: bool) -> config_mod.RunConfig:
+    """``setup``; exits 2 when ``--raw`` was not ``given`` and the raw folder the run recorded relative
+    to the folder it ran in was not found (:func:`pipeline.config.readback.read_setup`)."""
+    if not given and not kept.raw_found:
+        fail(
+            f"the run recorded its raw folder as {kept.raw!r}, relative to the folder it ran in, which no "
+            f"folder holding {setup.out} holds: give the folder of records with --raw DIR",
+            2,
+        )
+    return setup

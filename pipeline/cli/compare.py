@@ -168,10 +168,10 @@ def compare_command(
 
 
 def _settings(path: Path | None, raw: Path | None, out: Path | None) -> config_mod.RunConfig:
-    try:
-        return config_mod.with_overrides(config_mod.load(path), raw=raw, out=out)
-    except config_mod.ConfigError as e:
-        fail(str(e), 2)
+    """The configuration, or with ``--out`` alone the setup the run recorded there (:func:`run_setup`)."""
+    from pipeline.cli.common import run_setup
+
+    return run_setup(path, raw, out)
 
 
 def _frame(

@@ -11,19 +11,20 @@ one without an events file an events table without rows. The rule set's paramete
 
 :func:`read_roster` gives the recorded roster back as a :class:`~pipeline.config.roster.Roster`, for the
 commands that resolve aliases from the output folder alone (:func:`pipeline.cli.common.roster_of`);
-:func:`same_names` says whether two rosters name the same players the same way. Knows nothing of where
-the output folder is or how its files are switched in; events are recorded for readers only (no command
-reads them back).
+:func:`read_events` the recorded events as :class:`~pipeline.config.events.Events`, for the commands that
+rate again (:mod:`pipeline.config.readback`); :func:`same_names` says whether two rosters name the same
+players the same way. Knows nothing of where the output folder is or how its files are switched in.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline.config.events import Events
+from pipeline.config.events import Award, Event, Events
 from pipeline.config.roster import Player, Roster
 
 ROSTER_FILE = "roster.parquet"
@@ -145,3 +146,30 @@ def same_names(a: Roster | None, b: Roster | None) -> bool:
         return [(p.name, p.aliases, p.rank, p.member) for p in players]
 
     return names(a) == names(b)
+
+
+def read_events(path: Path) -> Events:
+    """The events recorded at ``path`` (an ``events.parquet`` of :data:`EVENTS_SCHEMA`), in file order.
+    Raises OSError or ArrowInvalid if the file cannot be read."""
+    rows = pq.read_table(path, columns=list(EVENTS_SCHEMA.names)).to_pylist()
+    return Events(tuple(_event(row) for row in rows))
+
+
+def _event(row: dict[str, Any]) -> Event:
+    name = row["name"]
+    awards = tuple(
+        Award(a["player"], a["date"], a["points"], a["rank"], a["note"], name) for a in row["awards"]
+    )
+    return Event(
+        name=name,
+        patterns=tuple(row["match"]),
+        kind=row["kind"],
+        klass=row["class"],
+        champion=row["champion"],
+        runner_up=row["runner_up"],
+        ends=row["ends"],
+        qualifier_rounds=tuple(row["qualifier_rounds"]),
+        awards=awards,
+        group=row["group"],
+        rounds=row["rounds"],
+    )

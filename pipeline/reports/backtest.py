@@ -5,7 +5,9 @@ Ingests once (the normal cache under ``out/.cache``), then for each rule set aud
 with :func:`pipeline.run.plan`'s settings; nothing of the snapshot generations is written or read. The
 configuration's roster and events apply to every rule set; its ``[validity]``, ``[run] period`` and
 ``[rules]`` were written for the configured rule set (``[run] rule_set``, default club) and apply to that
-one only; every other rule set runs with its own defaults.
+one only; every other rule set runs with its own defaults. A configuration read back from an output folder
+(:mod:`pipeline.config.readback`: ``ratings backtest --out O`` alone) is the run's, its roster and events
+the tables the run recorded (:func:`plan_for`).
 
 Evaluation set: the decisive games (``B`` or ``W`` won, not a no-show by the audit) that every compared
 rule set counted and rated for both players, so all are scored on the same games. A rule set that rated
@@ -45,12 +47,13 @@ import pyarrow as pa
 
 from pipeline import rules
 from pipeline.audit import audit, periods
-from pipeline.config import RunConfig
+from pipeline.config import RunConfig, readback
 from pipeline.ingest import IngestOptions, IngestResult, ingest
 from pipeline.output import store
 from pipeline.progress import SILENT, Steps
 from pipeline.reports import forecast
 from pipeline.rules.replay import rate
+from pipeline.rules.scales import SCALES, starting_ratings
 from pipeline.run import DEFAULT_RULE_SET, Plan, plan
 
 FOLDER = "backtest"
@@ -127,7 +130,26 @@ def plans(config: RunConfig, names: Sequence[str]) -> list[Plan]:
     """
     configured = config.rule_set or DEFAULT_RULE_SET
     others = dataclasses.replace(config, validity={}, period=None, rules=None)
-    return [plan(config if name == configured else others, name) for name in names]
+    return [plan_for(config if name == configured else others, name) for name in names]
+
+
+def plan_for(config: RunConfig, name: str) -> Plan:
+    """:func:`pipeline.run.plan` of ``config`` for rule set ``name``; for a configuration read back from
+    an output folder (:func:`pipeline.config.readback.read_setup`), the same plan with the roster and the
+    events the run recorded in place of configuration files (the roster's starting ratings chosen for
+    ``name`` again, as :func:`~pipeline.run.plan` chooses them from a roster file).
+
+    Raises :class:`~pipeline.config.ConfigError` as :func:`~pipeline.run.plan` does, or if a recorded
+    table cannot be read.
+    """
+    recorded = readback.tables_of(config)
+    if recorded is None:
+        return plan(config, name)
+    bare = plan(dataclasses.replace(config, roster_path=None, events_path=None), name)
+    roster, warnings = starting_ratings(recorded[0], SCALES.get(name))
+    events = recorded[1] if recorded[1] is not None else bare.events
+    rule_set = rules.create(name, roster, bare.validity, config.rules)
+    return dataclasses.replace(bare, rules=rule_set, roster=roster, events=events, warnings=warnings)
 
 
 def backtest(plans_: Sequence[Plan], options: IngestOptions | None = None, steps: Steps = SILENT) -> Backtest:

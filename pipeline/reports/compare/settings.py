@@ -10,7 +10,8 @@ configuration: ``period`` replaces ``[run] period``, a ``[validity]`` key (``opp
 As ``ratings backtest`` decides (:mod:`pipeline.reports.backtest`): the configuration's ``[validity]``,
 ``[run] period`` and ``[rules]`` were written for the configured rule set (``[run] rule_set``, default club)
 and apply to that one only; another rule set starts from its own defaults. The roster and events apply to
-both sides.
+both sides. A configuration read back from an output folder (:mod:`pipeline.config.readback`) is the
+run's: its roster and events are the tables the run recorded (:func:`pipeline.reports.backtest.plan_for`).
 
 Knows nothing of games, ratings or the command line beyond the flag a message names.
 """
@@ -28,8 +29,9 @@ from pipeline import config as config_mod
 from pipeline import rules
 from pipeline.config import ConfigError, RunConfig
 from pipeline.config.toml import Table, one_of
+from pipeline.reports.backtest import plan_for
 from pipeline.rules.base import OPTIONAL_REASONS, Validity
-from pipeline.run import DEFAULT_RULE_SET, Plan, plan
+from pipeline.run import DEFAULT_RULE_SET, Plan
 
 #: The value of an assignment that removes its key (the rule set's default applies).
 DEFAULT = "default"
@@ -93,7 +95,7 @@ def side(config: RunConfig, name: str | None, assignments: Mapping[str, Any], fl
     )
     changed = _assigned(dataclasses.replace(base, rule_set=chosen), assignments, flag)
     try:
-        checked = plan(changed, chosen)
+        checked = plan_for(changed, chosen)
     except ConfigError as e:
         if not _rules_part(assignments):
             raise
