@@ -45,7 +45,6 @@ __all__ = [
 #: A reason code (docs/rules.md ("Reason codes")) in words.
 REASON_WORDS = {
     "parse_error": "the record could not be read",
-    "no_players": "the record does not name both players (no PB or PW), so there is no game to rate",
     "wrong_game_type": "not the game type the run rates",
     "missing_date": "no usable date",
     "no_result": "no result (unknown, void or annulled)",
