@@ -315,13 +315,7 @@ def test_output_of_a_mixed_folder_passes_check_output(write, tmp_path: Path) -> 
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_game_without_a_player_name_has_the_reason_no_players_alone(write, tmp_path: Path) -> None:
+def test_game_without_a_player_name_is_a_parse_error_noted_missing_player(write, tmp_path: Path) -> None:
     write("g.sgf", b"(;PW[b]DT[2024-05-01]RE[W+R];B[aa];W[bb];B[cc])")
     games = run(tmp_path)
-    assert (reasons(games, "g.sgf"), notes(games, "g.sgf")) == (["no_players"], [])
-
-
-def test_a_record_naming_neither_player_is_no_players_not_a_parse_error(write, tmp_path: Path) -> None:
-    write("g.sgf", b"(;GM[4]DT[2024-05-01];B[aa];W[bb];B[cc])")
-    games = run(tmp_path)
-    assert reasons(games, "g.sgf") == ["no_players"]
+    assert (reasons(games, "g.sgf"), notes(games, "g.sgf")) == (["parse_error"], ["missing_player"])

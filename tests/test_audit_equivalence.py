@@ -50,7 +50,8 @@ def reference_audit(games: pa.Table, roster: Roster, events: Events, valid: Vali
     flags["opponent_cap"] = _ref_over_cap(df, ~flags[excluded].any(axis=1), valid.opponent_cap)
     df["reasons"] = _ref_listed(flags, [c for c in REASONS if valid.excludes(c)])
     df["notes"] = _ref_listed(flags, [c for c in REASONS if not valid.excludes(c)])
-    _ref_note(df, unknown_speed & ~flags["parse_error"] & ~flags["no_players"], "speed_unknown")
+    _ref_note(df, unknown_speed & ~flags["parse_error"], "speed_unknown")
+    _ref_note(df, df["parse_error"].isna() & flags["parse_error"], "missing_player")
     df["counted"] = df["reasons"].map(len) == 0
     return pa.Table.from_pandas(df, schema=GAMES, preserve_index=False)
 
@@ -90,11 +91,9 @@ def _ref_identify(df: pd.DataFrame, roster: Roster, events: Events) -> pd.DataFr
 
 
 def _ref_flags(df: pd.DataFrame, valid: Validity, roster: Roster) -> pd.DataFrame:
-    read = df["parse_error"].isna()
-    game = read & _ref_named(df["black_player"]) & _ref_named(df["white_player"])
-    flags = pd.DataFrame({code: check(df, valid, roster) & game for code, check in _REF_CHECKS.items()})
-    flags.insert(0, "no_players", read & ~game)
-    flags.insert(0, "parse_error", ~read)
+    parsed = df["parse_error"].isna() & _ref_named(df["black_player"]) & _ref_named(df["white_player"])
+    flags = pd.DataFrame({code: check(df, valid, roster) & parsed for code, check in _REF_CHECKS.items()})
+    flags.insert(0, "parse_error", ~parsed)
     return flags
 
 
@@ -305,7 +304,7 @@ def test_every_reason_and_note_occurs_in_the_generated_games(games: pa.Table) ->
     found = Counter(
         c for column in ("reasons", "notes") for codes in expected[column].to_pylist() for c in codes
     )
-    assert set(found) == {*REASONS, "speed_unknown"}
+    assert set(found) == {*REASONS, "speed_unknown", "missing_player"}
 
 
 @pytest.mark.parametrize(

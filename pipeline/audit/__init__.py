@@ -8,15 +8,14 @@ Knows nothing of SGF text or of ratings: it reads the normalised columns of inge
 which games count. Decisions (RULES.md is silent):
 
 - a parse error is the only reason given for a game that could not be parsed;
-- a record read without a player name on one side or both (no ``PB``/``PW``, or only white space)
-  cannot be rated: it gets ``no_players`` as its only reason (RULES.md has no code for it: it is no
-  parse error, the file was read; a placeholder name such as ``Black`` is a name here);
+- a game without a player name on either side (no ``PB``/``PW``) cannot be rated: it gets
+  ``parse_error`` and the note ``missing_player`` (RULES.md has no code of its own for it);
 - a record without ``GM`` is Go (GM 1), as the SGF specification says;
 - a date of year precision only (``DT[2024]``) is ``missing_date`` unless the periods are years;
 - an inter-club event exempts a game from ``non_member`` only when one side is a member;
 - ``duplicate`` compares the two players (either colour), the date and the main-line moves; for
   games with fewer than ``min_moves`` moves (no moves to compare) the result must match too; the
-  earlier copy in ``seq`` order is kept; a missing name matches no name (such rows are ``no_players``);
+  earlier copy in ``seq`` order is kept; a missing name matches no name (such rows are ``parse_error``);
 - the opponent cap counts only games that pass every other rule, per unordered pair and period.
 
 How: columnar work over the whole table (Arrow compute and numpy, :mod:`~pipeline.audit.columns`): one
@@ -77,11 +76,12 @@ def audit(games: pa.Table, roster: Roster, events: Events, valid: Validity, seq_
 
 def _flagged(rows: Rows, period: pa.Array | pa.ChunkedArray) -> dict[str, Flags]:
     """The mask of every reason code (:func:`~pipeline.audit.checks.flags`, then the opponent cap over
-    the games no other excluding rule removed) and of the note ``speed_unknown``."""
+    the games no other excluding rule removed) and of the notes ``speed_unknown`` and ``missing_player``."""
     found = flags(rows)
     blocking = [found[code] for code in REASONS[:-1] if rows.valid.excludes(code)]  # all but the cap
     found["opponent_cap"] = over_cap(rows, period, ~np.any(blocking, axis=0))
-    found["speed_unknown"] = _unknown_speed(rows.table) & ~found["parse_error"] & ~found["no_players"]
+    found["speed_unknown"] = _unknown_speed(rows.table) & ~found["parse_error"]
+    found["missing_player"] = flag(pc.is_null(rows.table["parse_error"])) & found["parse_error"]
     return found
 
 
@@ -143,9 +143,9 @@ def _kind(event: Event | None) -> str | None:
 
 def _listed(found: dict[str, Flags], valid: Validity, rows: int) -> dict[str, pa.Array]:
     """``reasons`` (the excluding codes that apply, RULES.md order), ``notes`` (the codes that apply
-    but do not exclude, then ``speed_unknown``) and ``counted``."""
+    but do not exclude, then ``speed_unknown`` and ``missing_player``) and ``counted``."""
     reasons = [code for code in REASONS if valid.excludes(code)]
-    notes = [*(code for code in REASONS if not valid.excludes(code)), "speed_unknown"]
+    notes = [*(code for code in REASONS if not valid.excludes(code)), "speed_unknown", "missing_player"]
     counted = ~np.any([found[code] for code in reasons], axis=0)
     return {
         "reasons": listed([found[code] for code in reasons], reasons, rows),

@@ -4,8 +4,7 @@
 every check to share. Each check reads the ordered table (ingest columns plus the canonical names and the
 event kind) and those sides, and returns a numpy mask: does the rule apply to the row? :func:`flags` gives
 them all (the
-checks other than ``parse_error`` and ``no_players`` only for rows that were read and name both
-players) and
+checks other than ``parse_error`` only for rows that were read and name both players) and
 :func:`over_cap` the opponent cap, which depends on the others. Knows nothing of how the rows were
 ordered or of how reasons are listed: masks in table order out.
 """
@@ -90,13 +89,10 @@ def _halves(mask: Flags) -> tuple[Flags, Flags]:
 
 
 def flags(rows: Rows) -> dict[str, Flags]:
-    """The mask of every reason code but ``opponent_cap``, in RULES.md order (``parse_error``, then
-    ``no_players`` for a record read that does not name both players, then the checks of a game)."""
+    """The mask of every reason code but ``opponent_cap``, in RULES.md order (``parse_error`` first)."""
     black, white = _halves(rows.sides.named)
-    read = flag(pc.is_null(rows.table["parse_error"]))
-    game = read & black & white
-    first = {"parse_error": ~read, "no_players": read & ~(black & white)}
-    return first | {code: check(rows) & game for code, check in _CHECKS.items()}
+    parsed = flag(pc.is_null(rows.table["parse_error"])) & black & white
+    return {"parse_error": ~parsed} | {code: check(rows) & parsed for code, check in _CHECKS.items()}
 
 
 def over_cap(rows: Rows, period: pa.Array | pa.ChunkedArray, eligible: Flags) -> Flags:

@@ -26,7 +26,6 @@ OPTIONAL_REASONS = ("draw", "no_show", "handicap", "non_member")
 #: Every reason code (docs/rules.md ("Reason codes")), in the order ``reasons`` lists them.
 REASONS = (
     "parse_error",
-    "no_players",
     "wrong_game_type",
     "missing_date",
     "no_result",
@@ -38,10 +37,9 @@ REASONS = (
     "duplicate",
     "opponent_cap",
 )
-#: Reasons that mean a row is no game a rule set could have rated at all (unreadable, without both
-#: players, another game, undated, a second copy), as opposed to a game played but not counted (a draw,
-#: a no-show, ...).
-NOT_A_GAME = frozenset({"parse_error", "no_players", "wrong_game_type", "missing_date", "duplicate"})
+#: Reasons that mean a row is no game a rule set could have rated at all (unreadable, another game,
+#: undated, a second copy), as opposed to a game played but not counted (a draw, a no-show, ...).
+NOT_A_GAME = frozenset({"parse_error", "wrong_game_type", "missing_date", "duplicate"})
 
 
 @dataclass(frozen=True, slots=True)
