@@ -301,7 +301,7 @@ def _manifest(
         "package_version": __version__,
         "parser_version": cache.parser_version(),
         "rule_set": plan_.rule_set,
-        "raw": str(plan_.raw),
+        "raw": str(plan_.raw.absolute()),  # (a reader elsewhere finds it: ratings backtest --out O)
         "settings": plan_.settings,
         "config_digest": _digest_of(plan_.settings),
         "state_digest": config,

@@ -319,3 +319,28 @@ def test_game_without_a_player_name_is_a_parse_error_noted_missing_player(write,
     write("g.sgf", b"(;PW[b]DT[2024-05-01]RE[W+R];B[aa];W[bb];B[cc])")
     games = run(tmp_path)
     assert (reasons(games, "g.sgf"), notes(games, "g.sgf")) == (["parse_error"], ["missing_player"])
+
+
+@pytest.mark.parametrize(
+    ("record", "said"),
+    [
+        (b"(;PW[b]DT[2024-05-01]RE[W+R];B[aa];W[bb])", "no player name for Black: PB is missing or empty"),
+        (
+            b"(;PB[a]PW[ ]DT[2024-05-01]RE[W+R];B[aa];W[bb])",
+            "no player name for White: PW is missing or empty",
+        ),
+        (b"(;DT[2024-05-01]RE[W+R];B[aa];W[bb])", "no player names: PB and PW are both missing or empty"),
+    ],
+    ids=["no-black", "blank-white", "neither"],
+)
+def test_a_record_without_players_has_an_error_kind_of_its_own_naming_what_is_missing(
+    write, tmp_path: Path, record: bytes, said: str
+) -> None:
+    write("g.sgf", record)
+    found = row(run(tmp_path), "g.sgf")
+    assert (found["error_kind"], found["parse_error"]) == ("no_players", said)
+
+
+def test_a_record_that_could_not_be_read_keeps_its_own_error_kind(write, tmp_path: Path) -> None:
+    write("g.sgf", b"(;PB[a]PW[b]DT[2024-05-01]RE[W+R];B[aa];W[bb]")
+    assert row(run(tmp_path), "g.sgf")["error_kind"] == "truncated"

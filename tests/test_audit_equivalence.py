@@ -51,9 +51,20 @@ def reference_audit(games: pa.Table, roster: Roster, events: Events, valid: Vali
     df["reasons"] = _ref_listed(flags, [c for c in REASONS if valid.excludes(c)])
     df["notes"] = _ref_listed(flags, [c for c in REASONS if not valid.excludes(c)])
     _ref_note(df, unknown_speed & ~flags["parse_error"], "speed_unknown")
-    _ref_note(df, df["parse_error"].isna() & flags["parse_error"], "missing_player")
+    nameless = df["parse_error"].isna() & flags["parse_error"]
+    _ref_note(df, nameless, "missing_player")
+    _ref_nameless(df, nameless)
     df["counted"] = df["reasons"].map(len) == 0
     return pa.Table.from_pandas(df, schema=GAMES, preserve_index=False)
+
+
+def _ref_nameless(df: pd.DataFrame, nameless: pd.Series) -> None:
+    """A record read without both names: error_kind no_players, parse_error naming what is missing."""
+    black, white = _ref_named(df["black_player"]), _ref_named(df["white_player"])
+    df.loc[nameless, "error_kind"] = "no_players"
+    df.loc[nameless & ~black & ~white, "parse_error"] = "no player names: PB and PW are both missing or empty"
+    df.loc[nameless & ~black & white, "parse_error"] = "no player name for Black: PB is missing or empty"
+    df.loc[nameless & black & ~white, "parse_error"] = "no player name for White: PW is missing or empty"
 
 
 def _ref_note(df: pd.DataFrame, where: pd.Series, note: str) -> None:

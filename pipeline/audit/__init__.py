@@ -9,7 +9,10 @@ which games count. Decisions (RULES.md is silent):
 
 - a parse error is the only reason given for a game that could not be parsed;
 - a game without a player name on either side (no ``PB``/``PW``) cannot be rated: it gets
-  ``parse_error`` and the note ``missing_player`` (RULES.md has no code of its own for it);
+  ``parse_error`` (the reason codes are RULES.md's: it has none of its own for it) and the note
+  ``missing_player``, and is told apart from a record that could not be read by its own ``error_kind``,
+  ``no_players``, and a ``parse_error`` text naming what is missing (:func:`_nameless`), so that every
+  count of parse errors by kind shows it on its own;
 - a record without ``GM`` is Go (GM 1), as the SGF specification says;
 - a date of year precision only (``DT[2024]``) is ``missing_date`` unless the periods are years;
 - an inter-club event exempts a game from ``non_member`` only when one side is a member;
@@ -71,6 +74,7 @@ def audit(games: pa.Table, roster: Roster, events: Events, valid: Validity, seq_
         "seq": pa.array(np.arange(seq_start, seq_start + table.num_rows, dtype=np.int64)),
     }
     found = _flagged(Rows(table, valid, roster, players), period)
+    table = _nameless(table, found["missing_player"], players.named)
     return _assembled(table, added | _listed(found, valid, table.num_rows))
 
 
@@ -83,6 +87,32 @@ def _flagged(rows: Rows, period: pa.Array | pa.ChunkedArray) -> dict[str, Flags]
     found["speed_unknown"] = _unknown_speed(rows.table) & ~found["parse_error"]
     found["missing_player"] = flag(pc.is_null(rows.table["parse_error"])) & found["parse_error"]
     return found
+
+
+#: The ``error_kind`` of a record read without both player names (it has the reason ``parse_error``).
+NO_PLAYERS = "no_players"
+_MISSING = {
+    (False, False): "no player names: PB and PW are both missing or empty",
+    (False, True): "no player name for Black: PB is missing or empty",
+    (True, False): "no player name for White: PW is missing or empty",
+}
+
+
+def _nameless(table: pa.Table, nameless: Flags, named: Flags) -> pa.Table:
+    """``table`` with each record read without both player names (``nameless``) given the
+    ``error_kind`` :data:`NO_PLAYERS` and a ``parse_error`` saying which name is missing (``named``:
+    Black's rows then White's, :class:`~pipeline.audit.checks.Sides`)."""
+    if not nameless.any():
+        return table
+    rows = table.num_rows
+    black, white = named[:rows], named[rows:]
+    said = np.full(rows, None, dtype=object)
+    for (b, w), text in _MISSING.items():
+        said[nameless & (black == b) & (white == w)] = text
+    error = pc.if_else(pa.array(nameless), pa.array(said, pa.string()), table["parse_error"])
+    kind = pc.if_else(pa.array(nameless), NO_PLAYERS, table["error_kind"])
+    table = table.set_column(table.schema.get_field_index("parse_error"), "parse_error", error)
+    return table.set_column(table.schema.get_field_index("error_kind"), "error_kind", kind)
 
 
 def _unknown_speed(table: pa.Table) -> Flags:
