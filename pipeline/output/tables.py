@@ -80,7 +80,7 @@ RATINGS = pa.schema(
         _f("bonus", pa.float64(), "bonus and award points of the period (included in delta)", False),
         _f("games_total", pa.int32(), "counted games up to the end of the period, all periods", False),
         _f("member", pa.bool_(), "a member in the roster (no roster: everyone)", False),
-        _f("place", pa.int32(), "place by rating (1 = highest; equal ratings share it)", False),
+        _f("rating_place", pa.int32(), "place by rating (1 = highest; equal ratings share it)", False),
     ]
 )
 
