@@ -38,7 +38,7 @@ the names here must match it).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -168,6 +168,41 @@ def read_partition(
     if path.exists():
         return _frame(pq.ParquetFile(path).read(columns=wanted))
     return pd.DataFrame(columns=wanted) if wanted is not None else pd.DataFrame()
+
+
+def read_dataset(
+    out: Path,
+    dataset: str,
+    columns: Iterable[str] | None = None,
+    key: Callable[[str], Any] | None = None,
+) -> pd.DataFrame:
+    """Every partition of ``dataset`` in ``out`` in one scan: the columns ``columns`` (None: all) and
+    ``period`` (text), the periods in time order (``key`` of a label; None: :func:`rated_periods`' order,
+    by first day, labels that are no periods last), each period's rows as written, days as
+    ``datetime.date``.
+
+    A dataset without partitions but :data:`SCHEMA_PARTITION` reads as no rows with its columns; a
+    missing one as no rows with the columns ``columns`` and ``period`` (none but ``period`` when
+    ``columns`` is None). One scan of the folder (pyarrow's threads), not one read per period: a run of
+    two centuries of months has thousands of partitions. Raises what pyarrow raises for a partition
+    that exists but cannot be read.
+    """
+    import pandas as pd
+    import pyarrow.compute as pc
+    import pyarrow.dataset as ds
+
+    wanted = None if columns is None else list(columns)
+    folder = out / dataset
+    if not folder.is_dir():
+        return pd.DataFrame(columns=[*(wanted or []), "period"])
+    partitioning = ds.partitioning(pa.schema([("period", pa.string())]), flavor="hive")
+    found = ds.dataset(folder, format="parquet", partitioning=partitioning)
+    table = found.to_table(columns=None if wanted is None else [*wanted, "period"])
+    labels = pc.unique(table["period"]).to_pylist()
+    order = _in_order(labels) if key is None else sorted(labels, key=key)
+    ranks = pc.index_in(table["period"], pa.array(order, pa.string()))
+    rows = pa.table({"rank": ranks, "row": pa.array(range(table.num_rows), pa.int64())})
+    return _frame(table.take(pc.sort_indices(rows, [("rank", "ascending"), ("row", "ascending")])))
 
 
 def read_report(out: Path, name: str) -> pd.DataFrame:
