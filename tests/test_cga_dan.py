@@ -256,7 +256,7 @@ def test_promotions_parquet_has_the_evidence_columns(tmp_path: Path) -> None:
         df.loc[0, "evidence"]
         == "8 games since the last promotion averaging 90.0 >= 75 (needs 8 at 75 for 1d)"
     )
-    assert df.loc[0, "date"] == dt.date(2024, 5, 8)
+    assert df.loc[0, "date"].date() == dt.date(2024, 5, 8)  # a day: a timestamp at midnight
 
 
 def test_a_manual_rank_award_promotes_and_a_points_award_is_ignored(tmp_path: Path) -> None:

@@ -31,9 +31,9 @@ rank = "5k"
 
 
 def awards(out: Path) -> pd.DataFrame:
-    """Every awards row, with ``period`` as text."""
+    """Every awards row, with ``period`` as text and ``date`` as ``datetime.date`` (stored: a timestamp)."""
     df = pd.read_parquet(out / "awards")
-    return df.assign(period=df["period"].astype(str))
+    return df.assign(period=df["period"].astype(str), date=df["date"].dt.date)
 
 
 @pytest.fixture(scope="module")

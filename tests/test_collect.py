@@ -38,9 +38,9 @@ def _outcome() -> tuple[PeriodOutcome, dict[str, Game]]:
 def test_equal_ratings_share_the_first_place_of_their_run() -> None:
     outcome, games = _outcome()
     ratings = period_tables("2024-05", outcome, games, lambda n: True, _schemas())["ratings"]
-    assert ratings.select(["player", "place"]).to_pylist() == [
-        {"player": "丙", "place": 1}, {"player": "甲", "place": 1}, {"player": "丁", "place": 3},
-        {"player": "乙", "place": 4},
+    assert ratings.select(["player", "rating_place"]).to_pylist() == [
+        {"player": "丙", "rating_place": 1}, {"player": "甲", "rating_place": 1},
+        {"player": "丁", "rating_place": 3}, {"player": "乙", "rating_place": 4},
     ]  # fmt: skip
 
 

@@ -208,7 +208,7 @@ def test_on_the_sample_side_a_is_the_runs_standings(sample: dict[str, Path]) -> 
     published = pd.read_parquet(sample["out"] / "ratings")
     joined = mine.merge(published, on=["period", "player"], how="outer", indicator=True)
     assert (joined["_merge"] == "both").all()
-    assert (joined["place_a"] == joined["place"]).all()
+    assert (joined["place_a"] == joined["rating_place"]).all()
 
 
 def test_a_late_record_for_an_early_period_is_compared_without_a_new_run(sample: dict[str, Path]) -> None:

@@ -127,7 +127,9 @@ def tga(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def promotions(out: Path) -> pd.DataFrame:
-    return pd.read_parquet(out / "promotions.parquet")
+    """The promotions, ``date`` as ``datetime.date`` (the file stores a timestamp at midnight)."""
+    found = pd.read_parquet(out / "promotions.parquet")
+    return found.assign(date=found["date"].dt.date)
 
 
 def promotion(out: Path, player: str) -> pd.Series:

@@ -146,7 +146,7 @@ def test_no_cell_of_the_file_is_a_formula(club_xlsx: Path) -> None:
 def test_standings_numbers_are_numeric_cells(book: Workbook) -> None:
     rows = {r["player"].value: r for r in _rows(book["Standings"])}
     winner = rows["=SUM(A1)"]  # 100 + 1 x 10 = 110, one game, won
-    fields = ("place", "rating", "delta", "games", "wins", "losses")
+    fields = ("rating_place", "rating", "delta", "games", "wins", "losses")
     assert [winner[f].value for f in fields] == [1, 110, 10, 1, 1, 0]
     assert {winner[f].data_type for f in fields} == {"n"}
     assert (rows["@evil"]["rating"].value, rows["@evil"]["rank"].value) == (90, "1k")  # 100 - 1 x 10

@@ -79,7 +79,7 @@ def _certification(out: Path) -> dict[str, tuple[int, bool, dt.date | None]]:
         r.player: (
             r.valid_wins,
             bool(r.eligible),
-            None if pd.isna(r.first_eligible_date) else r.first_eligible_date,
+            None if pd.isna(r.first_eligible_date) else r.first_eligible_date.date(),
         )
         for r in frame.itertuples(index=False)
     }

@@ -8,6 +8,8 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
+from pipeline import rules
+from pipeline.config.roster import Roster
 from pipeline.ingest import schema
 from pipeline.output import columns, tables
 from pipeline.reports.leaderboards import LEADERBOARD
@@ -42,3 +44,30 @@ def test_the_dictionary_lists_every_column_of_games_parquet() -> None:
 
 def test_a_field_without_a_description_is_reported() -> None:
     assert columns.undescribed([pa.field("x", pa.int32()), schema.described("y", pa.int32(), "y")]) == ["x"]
+
+
+@pytest.mark.parametrize("path", [o.path for o in columns.outputs()])
+def test_every_column_the_dictionary_lists_has_a_description(path: str) -> None:
+    (found,) = [o for o in columns.outputs() if o.path == path]
+    assert columns.undescribed(found.fields) == []
+
+
+@pytest.mark.parametrize("name", rules.names())
+def test_the_dictionary_lists_each_rule_sets_own_changes_columns(name: str) -> None:
+    rule_set = rules.create(name, Roster(), rules.validity(name))
+    listed = [
+        o.fields
+        for o in columns.outputs()
+        if o.path.startswith("changes/") and name in o.path.partition(": ")[2].split(", ")
+    ]
+    assert [[f.name for f in fields] for fields in listed] == [rule_set.change_fields.names]
+
+
+def test_the_dictionary_lists_the_report_files_of_hkga_and_tga() -> None:
+    paths = {o.path for o in columns.outputs()}
+    assert {"fees.parquet: hkga", "certification.parquet: hkga", "fees.parquet: tga"} <= paths
+
+
+def test_the_dictionary_gives_days_as_the_files_store_them() -> None:
+    days = {str(f.type) for o in columns.outputs() for f in o.fields if f.name.endswith("date")}
+    assert days == {str(tables.DAY)}

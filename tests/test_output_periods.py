@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
@@ -106,3 +107,57 @@ def test_polars_scan_parquet_with_hive_joins_games_on_period(written: tuple[Path
     ratings = pl.scan_parquet(out / "ratings", hive_partitioning=True)
     games = pl.scan_parquet(out / "games.parquet")
     assert ratings.join(games, on="period").collect().height == 4
+
+
+def test_pandas_max_of_period_is_the_latest_period(written: tuple[Path, tuple[str, str]]) -> None:
+    out, labels = written
+    assert pd.read_parquet(out / "ratings")["period"].max() == labels[1]
+
+
+def test_pandas_sorts_periods_latest_last(written: tuple[Path, tuple[str, str]]) -> None:
+    out, labels = written
+    ratings = pd.read_parquet(out / "ratings").sort_values("period", ascending=False, kind="stable")
+    assert ratings["period"].tolist() == [labels[1], labels[1], labels[0], labels[0]]
+
+
+def test_pandas_compares_periods_with_a_label(written: tuple[Path, tuple[str, str]]) -> None:
+    out, labels = written
+    ratings = pd.read_parquet(out / "ratings")
+    assert sorted(ratings.loc[ratings["period"] >= labels[1], "rating"]) == [3.0, 4.0]
+
+
+def test_pandas_shows_no_placeholder_period(written: tuple[Path, tuple[str, str]]) -> None:
+    out, labels = written
+    counts = pd.read_parquet(out / "ratings")["period"].value_counts()
+    assert sorted(counts.index) == list(labels)
+
+
+def test_pyarrow_dataset_max_of_period_is_the_latest_period(written: tuple[Path, tuple[str, str]]) -> None:
+    out, labels = written
+    table = ds.dataset(out / "ratings", partitioning="hive").to_table()
+    assert pc.max(table["period"]).as_py() == labels[1]
+    assert table.sort_by([("period", "descending")])["period"][0].as_py() == labels[1]
+
+
+def test_pq_read_table_to_pandas_max_of_period_is_the_latest_period(
+    written: tuple[Path, tuple[str, str]],
+) -> None:
+    out, labels = written
+    assert pq.read_table(out / "ratings").to_pandas()["period"].max() == labels[1]
+
+
+def test_duckdb_max_of_period_is_the_latest_period(written: tuple[Path, tuple[str, str]]) -> None:
+    duckdb = pytest.importorskip("duckdb")
+    out, labels = written
+    source = f"read_parquet('{out}/ratings/**/*.parquet', hive_partitioning=true)"
+    latest = duckdb.sql(
+        f"select max(period), (select period from {source} order by period desc limit 1) from {source}"
+    )
+    assert latest.fetchall() == [(labels[1], labels[1])]
+
+
+def test_polars_max_of_period_is_the_latest_period(written: tuple[Path, tuple[str, str]]) -> None:
+    pl = pytest.importorskip("polars")
+    out, labels = written
+    ratings = pl.read_parquet(out / "ratings")
+    assert (ratings["period"].max(), ratings.sort("period")["period"][-1]) == (labels[1], labels[1])

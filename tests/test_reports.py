@@ -257,4 +257,4 @@ def test_missing_output_exits_2_saying_to_run_first(
 def test_show_reads_what_the_run_wrote(out: Path) -> None:
     _, output = invoke("show", "--out", str(out), "--period", "2024-06")
     written = pd.read_parquet(out / "ratings" / "period=2024-06")
-    assert [r["player"] for r in rows(output)] == list(written.sort_values("place")["player"])
+    assert [r["player"] for r in rows(output)] == list(written.sort_values("rating_place")["player"])

@@ -1,9 +1,12 @@
-"""cli.export: the ``ratings export`` command, the output folder as one Excel workbook.
+"""cli.export: the ``ratings export`` command, the output folder as one Excel workbook or as a plain copy.
 
 One typer command function, registered by :mod:`pipeline.cli`. It finds the output folder, calls
-:func:`pipeline.reports.export.export_xlsx` and says what it wrote; :class:`~pipeline.reports.ReportError` (no
-output yet, a target that is not an ``.xlsx`` file) exits 2, a file that cannot be written exits 1.
-Knows nothing of the workbook's sheets or cells.
+:func:`pipeline.reports.export.export_xlsx` (``--xlsx FILE``) and
+:func:`pipeline.output.plain_copy.export_parquet` (``--parquet DIR``) with progress bars on standard error
+(:func:`pipeline.cli.progress.shown`), and says what it wrote. Neither option, or a
+:class:`~pipeline.reports.ReportError` (no output yet, a target that is not an ``.xlsx`` file, a folder
+that is not empty) exits 2; a file that cannot be written exits 1. Knows nothing of the workbook's sheets
+or cells, nor of the output folder's layout.
 """
 
 from __future__ import annotations
@@ -15,9 +18,10 @@ import typer
 from rich.console import Console
 
 from pipeline.cli.common import ConfigOpt, OutOpt, fail, output_folder
+from pipeline.cli.progress import shown
 
 XlsxOpt = Annotated[
-    Path,
+    Path | None,
     typer.Option(
         "--xlsx",
         metavar="FILE",
@@ -25,27 +29,75 @@ XlsxOpt = Annotated[
         help="Workbook to write (.xlsx), replaced if it exists; its folder is created if missing",
     ),
 ]
+ParquetOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--parquet",
+        metavar="DIR",
+        file_okay=False,
+        help="Folder to copy the current snapshot into, as plain files (no links): new, empty, or an "
+        "earlier copy, which is replaced",
+    ),
+]
 
 
-def export_command(xlsx: XlsxOpt, out: OutOpt = None, config: ConfigOpt = None) -> None:
-    """Write the run's results to one Excel workbook.
+def export_command(
+    xlsx: XlsxOpt = None, parquet: ParquetOpt = None, out: OutOpt = None, config: ConfigOpt = None
+) -> None:
+    """Write the run's results to one Excel workbook, or copy them to a folder.
 
-    Sheets: the standings of every period, the leaderboards, the audit of
-    every game (counted or not, and why), the rating changes, the awards,
-    and the promotions, fees and certification where the rule set has them.
-    Each has a frozen header row and filters. Names and events that look like
-    formulas (starting with = + - @) are stored as text, never evaluated.
+    --xlsx: sheets of the standings of every period, the leaderboards, the
+    audit of every game (counted or not, and why), the rating changes, the
+    awards, and the promotions, fees and certification where the rule set has
+    them. Each has a frozen header row and filters. Names and events that look
+    like formulas (starting with = + - @) are stored as text, never evaluated.
+
+    --parquet: the Parquet files and the manifest of the current run, as real
+    files (the output folder holds links into its latest generation, which a
+    plain cp -r copies as links). Read the copy as the output folder:
+    pd.read_parquet("DIR/ratings").
 
     Example: ratings export --xlsx ratings.xlsx
+
+    Example: ratings export --parquet snapshots/2024-06
     """
+    if xlsx is None and parquet is None:
+        fail("give --xlsx FILE (a workbook) or --parquet DIR (a plain copy of the output), or both", 2)
+    folder = output_folder(out, config)
+    if xlsx is not None:
+        _export_xlsx(folder, xlsx)
+    if parquet is not None:
+        _export_parquet(folder, parquet)
+
+
+def _export_xlsx(folder: Path, xlsx: Path) -> None:
     from pipeline.reports import ReportError
     from pipeline.reports.export import export_xlsx
 
-    folder = output_folder(out, config)
     try:
-        sheets = export_xlsx(folder, xlsx)
+        with shown() as steps:
+            sheets = export_xlsx(folder, xlsx, steps)
     except ReportError as e:
         fail(str(e), 2)
     except OSError as e:
         fail(f"cannot write the workbook {xlsx}: {e}", 1)
     Console().print(f"wrote {xlsx} (sheets: {', '.join(sheets)})", soft_wrap=True, highlight=False)
+
+
+def _export_parquet(folder: Path, target: Path) -> None:
+    from pipeline.output.plain_copy import export_parquet
+    from pipeline.reports import ReportError
+
+    try:
+        with shown() as steps:
+            copied = export_parquet(folder, target, steps)
+    except ReportError as e:
+        fail(str(e), 2)
+    except OSError as e:
+        fail(f"cannot write the copy {target}: {e}", 1)
+    entries = ", ".join(copied.entries)
+    Console().print(
+        f"copied generation {copied.generation} to {target} ({copied.files} files: {entries})",
+        soft_wrap=True,
+        highlight=False,
+    )

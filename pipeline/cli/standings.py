@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 #: The standings table's columns, by the standings column each shows.
 STANDINGS_TABLE = {
-    "place": Column("place", right=True),
+    "rating_place": Column("place", right=True),
     "player": Column("player"),
     "rank": Column("rank", drop=3),
     "rating": Column("rating", right=True),

@@ -9,22 +9,26 @@ nothing).
 
 Reading the folder with other tools: every dataset (``ratings``, ``changes``, ``awards``, ``leaderboards``)
 reads with its ``period`` column as text (the labels ``2024-05``, ``2024-Q2``, ``2024-H1``, ``2024``, as in
-``games.parquet``), for every period kind, with these calls (tested in ``tests/test_output_periods.py``)::
+``games.parquet``) whose largest value is the latest period and whose order is the time order (of the
+labels of one kind: a leaderboard's year ``2024`` sorts before its months), for every period kind, with
+these calls (tested in ``tests/test_output_periods.py``)::
 
-    pd.read_parquet("out/ratings")                      # categorical of str; filters work on the text
-    pq.read_table("out/ratings")                        # dictionary<string>
+    pd.read_parquet("out/ratings")                      # string[pyarrow]: .max(), sort_values, filters
     ds.dataset("out/ratings", partitioning="hive")      # string (without partitioning: no period column)
+    pq.read_table("out/ratings")                        # dictionary<string> (pyarrow's hive default)
     duckdb.sql("select * from read_parquet('out/ratings/**/*.parquet', hive_partitioning=true)")  # VARCHAR
     pl.read_parquet("out/ratings"); pl.scan_parquet("out/ratings", hive_partitioning=True)        # String
 
 They hold because each dataset has the partition ``period=-`` without rows
 (:data:`pipeline.output.snapshots.SCHEMA_PARTITION`): with only all-digit labels (a yearly run) each
-reader would infer an integer type. It is no period: :func:`partition_labels` passes over it, and a
-script that lists the folders must too. Naming the type also works, with or without it:
-``hive_types={'period': 'VARCHAR'}`` (DuckDB), ``hive_schema={"period": pl.String}`` (polars),
-``partitioning=ds.partitioning(pa.schema([("period", pa.string())]), flavor="hive")`` (pyarrow, pandas).
-Plain ``pd.read_parquet`` of ``games.parquet`` gives ``date`` as datetime64 and nullable integers as
-``Int32`` (:func:`pipeline.output.tables.stored`); :func:`read_games` gives ``date`` as ``datetime.date``.
+reader would infer an integer type; and because every file's pandas metadata names ``period`` with
+:data:`pipeline.output.tables.PARTITION_DTYPE` (else pandas gives an unordered categorical, ``-`` among
+its categories). ``-`` is no period: :func:`partition_labels` passes over it, and a script that lists
+the folders must too. Naming the type also works, with or without it: ``hive_types={'period':
+'VARCHAR'}`` (DuckDB), ``hive_schema={"period": pl.String}`` (polars), ``partitioning=ds.partitioning(
+pa.schema([("period", pa.string())]), flavor="hive")`` (pyarrow, pandas). Plain ``pd.read_parquet`` gives
+every day (``date``) as datetime64 and nullable integers as ``Int32`` (:func:`pipeline.output.tables.stored`);
+:func:`read_games`, :func:`read_partition` and :func:`read_report` give days as ``datetime.date``.
 
 Knows nothing of the questions put to the folder (which games counted, the standings: those are
 :mod:`pipeline.reports`), of rendering, or of how the run wrote the folder (:mod:`pipeline.output.snapshots`;
@@ -34,7 +38,7 @@ the names here must match it).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -99,11 +103,7 @@ def read_games(out: Path, columns: Iterable[str] = GAMES_COLUMNS) -> pd.DataFram
     Raises ReportError if the file is missing (no ``ratings run`` into ``out`` yet).
     """
 
-    table = pq.read_table(_games_path(out), columns=list(columns))
-    if "date" in table.column_names:
-        index = table.column_names.index("date")
-        table = table.set_column(index, "date", table.column(index).cast(pa.date32()))
-    games: pd.DataFrame = table.to_pandas()
+    games = _frame(pq.read_table(_games_path(out), columns=list(columns)))
     for name in ("reasons", "notes"):
         if name in games:
             games[name] = games[name].map(list)
@@ -155,7 +155,8 @@ def partition_labels(out: Path, dataset: str) -> list[str]:
 def read_partition(
     out: Path, dataset: str, period: str, columns: Iterable[str] | None = None
 ) -> pd.DataFrame:
-    """``period``'s partition of ``dataset`` in ``out`` (only ``columns`` when given), rows as written.
+    """``period``'s partition of ``dataset`` in ``out`` (only ``columns`` when given), rows as written, days
+    (``date``) as ``datetime.date``.
 
     A missing partition reads as a table without rows: with ``columns`` as its columns when given,
     else with none. Raises what pandas raises for a partition that exists but cannot be read.
@@ -165,17 +166,52 @@ def read_partition(
     wanted = None if columns is None else list(columns)
     path = partition_path(out, dataset, period)
     if path.exists():
-        return pd.read_parquet(path, columns=wanted)
+        return _frame(pq.ParquetFile(path).read(columns=wanted))
     return pd.DataFrame(columns=wanted) if wanted is not None else pd.DataFrame()
+
+
+def read_dataset(
+    out: Path,
+    dataset: str,
+    columns: Iterable[str] | None = None,
+    key: Callable[[str], Any] | None = None,
+) -> pd.DataFrame:
+    """Every partition of ``dataset`` in ``out`` in one scan: the columns ``columns`` (None: all) and
+    ``period`` (text), the periods in time order (``key`` of a label; None: :func:`rated_periods`' order,
+    by first day, labels that are no periods last), each period's rows as written, days as
+    ``datetime.date``.
+
+    A dataset without partitions but :data:`SCHEMA_PARTITION` reads as no rows with its columns; a
+    missing one as no rows with the columns ``columns`` and ``period`` (none but ``period`` when
+    ``columns`` is None). One scan of the folder (pyarrow's threads), not one read per period: a run of
+    two centuries of months has thousands of partitions. Raises what pyarrow raises for a partition
+    that exists but cannot be read.
+    """
+    import pandas as pd
+    import pyarrow.compute as pc
+    import pyarrow.dataset as ds
+
+    wanted = None if columns is None else list(columns)
+    folder = out / dataset
+    if not folder.is_dir():
+        return pd.DataFrame(columns=[*(wanted or []), "period"])
+    partitioning = ds.partitioning(pa.schema([("period", pa.string())]), flavor="hive")
+    found = ds.dataset(folder, format="parquet", partitioning=partitioning)
+    table = found.to_table(columns=None if wanted is None else [*wanted, "period"])
+    labels = pc.unique(table["period"]).to_pylist()
+    order = _in_order(labels) if key is None else sorted(labels, key=key)
+    ranks = pc.index_in(table["period"], pa.array(order, pa.string()))
+    rows = pa.table({"rank": ranks, "row": pa.array(range(table.num_rows), pa.int64())})
+    return _frame(table.take(pc.sort_indices(rows, [("rank", "ascending"), ("row", "ascending")])))
 
 
 def read_report(out: Path, name: str) -> pd.DataFrame:
     """The rule set's report table ``name`` (a key of :data:`REPORT_FILES`) of the run in ``out``.
 
-    The same answer under every rule set: the table as the run's rule set wrote it (its columns, rows
-    in its order, none when there is nothing to report: no fee due, no promotion); a rule set that
-    computes no such report (``fees`` under ``club``) has nothing to report either, and gives a table
-    without rows whose one column is ``player`` (every report's first column).
+    The same answer under every rule set: the table as the run's rule set wrote it (its columns, days as
+    ``datetime.date``, rows in its order, none when there is nothing to report: no fee due, no
+    promotion); a rule set that computes no such report (``fees`` under ``club``) has nothing to report
+    either, and gives a table without rows whose one column is ``player`` (every report's first column).
 
     Raises ReportError if ``out`` holds no output, or ``name`` is not a report name.
     """
@@ -185,7 +221,11 @@ def read_report(out: Path, name: str) -> pd.DataFrame:
     if name not in REPORT_FILES:
         raise ReportError(f"unknown report {name!r} (reports: {', '.join(sorted(REPORT_FILES))})")
     path = out / REPORT_FILES[name]
-    return pd.read_parquet(path) if path.exists() else pd.DataFrame({"player": pd.Series(dtype=str)})
+    return (
+        _frame(pq.ParquetFile(path).read())
+        if path.exists()
+        else pd.DataFrame({"player": pd.Series(dtype=str)})
+    )
 
 
 def read_manifest(out: Path) -> dict[str, Any]:
@@ -196,6 +236,16 @@ def read_manifest(out: Path) -> dict[str, Any]:
     except (OSError, ValueError):
         return {}
     return found if isinstance(found, dict) else {}
+
+
+def _frame(table: pa.Table) -> pd.DataFrame:
+    """``table`` in pandas with its days as ``datetime.date``: the files store every day as a timestamp at
+    midnight (:data:`pipeline.output.tables.DAY`), the tables were computed with dates."""
+    for index, field in enumerate(table.schema):
+        if pa.types.is_timestamp(field.type):
+            table = table.set_column(index, field.name, table.column(index).cast(pa.date32()))
+    frame: pd.DataFrame = table.to_pandas()
+    return frame
 
 
 def _games_path(out: Path) -> Path:

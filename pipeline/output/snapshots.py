@@ -27,12 +27,17 @@ dataset's columns and no rows. Readers infer a hive partition's type from the la
 names, and every label of a yearly run (``period=2024``) is all digits, so pandas and pyarrow would
 read ``period`` as int32, DuckDB as BIGINT and polars as Int64, unlike ``games.parquet``'s text (a merge
 on ``period`` then finds nothing, a filter ``period = '2024'`` raises). One label that is not a number
-makes every reader type ``period`` as text with its defaults (pyarrow: a dictionary of strings, pandas:
-a categorical of strings), for every period kind; as it has no rows, no query sees it, and it still
-gives the columns of a dataset without rows. ``-`` sorts before every digit, for readers that would
-look at the first folders only. (Measured with pyarrow 26, pandas 3.1, DuckDB 2.0, polars 2.1: writing
-``period`` inside the files as well makes pyarrow refuse to merge the two; a ``_common_metadata`` file
-is ignored by pyarrow and stops polars reading the folder.)
+makes every reader type ``period`` as text with its defaults (pyarrow: a dictionary of strings, DuckDB:
+VARCHAR, polars: String), for every period kind; as it has no rows, no query sees it, and it still
+gives the columns of a dataset without rows. pandas would make pyarrow's dictionary an unordered
+categorical (``max()`` raises, ``-`` is among its categories): every partition file's pandas metadata
+names ``period`` with pandas' Arrow string (:data:`pipeline.output.tables.PARTITION_DTYPE`), which
+pyarrow applies, so ``max()`` is the latest period and no placeholder shows. ``-`` sorts before every
+digit, for readers that would look at the first folders only. (Measured with pyarrow 26, pandas 3.1,
+DuckDB 2.0, polars 2.1: writing ``period`` inside the files as well makes pyarrow refuse to merge the
+two, as a string or as an ordered dictionary; a ``_common_metadata`` file is ignored by pyarrow and
+stops polars reading the folder; no file can make pyarrow's discovery give an ordered dictionary, and
+pandas' own ``str`` dtype named in the metadata is passed over for a dictionary column.)
 
 Knows nothing of what the tables mean; each table is stored as :func:`pipeline.output.tables.stored`
 gives it (types for analysts' readers, pandas metadata).
@@ -126,7 +131,7 @@ class Generation:
 
     def write_partition(self, dataset: str, label: str, table: pa.Table) -> None:
         """Write ``table`` (without its ``period`` column) as partition ``label`` of ``dataset``."""
-        part = tables.stored(dataset, table).drop_columns(["period"])
+        part = tables.stored(dataset, table, partition="period")
         store.write_parquet(part, partition(self.path, dataset, label), atomic=False)
         self.entries[dataset] = None
 

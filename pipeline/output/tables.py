@@ -6,18 +6,20 @@ parser version: changing an output table must not force every file to be parsed 
 carries a short description (:data:`~pipeline.ingest.schema.DESCRIPTION` in its metadata), from which
 ``docs/columns.md`` is generated (:mod:`pipeline.output.columns`).
 
-:func:`stored` gives a table as its output file holds it, for analysts' plain ``pd.read_parquet``: the
-``date`` of ``games.parquet`` as a timestamp (pandas reads a date32 column as Python objects, with no
-``.dt``), and pandas metadata that makes a nullable integer column ``Int32``/``Int64`` and a nullable
-boolean ``boolean`` (not float64 and object when the column has nulls). Knows nothing of how the values
-are computed.
+:func:`stored` gives a table as its output file holds it, for analysts' plain ``pd.read_parquet``: every
+day (``date32``: the ``date`` of ``games.parquet``, ``changes``, ``awards``, ``promotions.parquet``, a rule
+set's report dates) as one type, a timestamp at midnight (:data:`DAY` ``timestamp[ms]``: pandas gives
+``datetime64[ms]`` with ``.dt`` and comparisons with date strings, where a ``date32`` column reads as
+Python objects; DuckDB ``TIMESTAMP``, polars ``Datetime``); and pandas metadata that makes a nullable
+integer column ``Int32``/``Int64``, a nullable boolean ``boolean`` (not float64 and object when the column
+has nulls), and a dataset's ``period`` partition pandas' Arrow string (:data:`PARTITION_DTYPE`), not the
+unordered categorical pyarrow's hive discovery would give. Knows nothing of how the values are computed.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping
 
 import pyarrow as pa
 
@@ -80,7 +82,7 @@ RATINGS = pa.schema(
         _f("bonus", pa.float64(), "bonus and award points of the period (included in delta)", False),
         _f("games_total", pa.int32(), "counted games up to the end of the period, all periods", False),
         _f("member", pa.bool_(), "a member in the roster (no roster: everyone)", False),
-        _f("place", pa.int32(), "place by rating (1 = highest; equal ratings share it)", False),
+        _f("rating_place", pa.int32(), "place by rating (1 = highest; equal ratings share it)", False),
     ]
 )
 
@@ -144,30 +146,39 @@ PROMOTIONS = pa.schema(
     ]
 )
 
-#: Columns an output file stores in another type than its schema's, by file or dataset name.
-STORED_TYPES: Mapping[str, Mapping[str, pa.DataType]] = {"games.parquet": {"date": pa.timestamp("ms")}}
+#: The type every day of an output file is stored as (a date becomes midnight of its day, no time zone).
+DAY = pa.timestamp("ms")
+#: The pandas dtype plain ``pd.read_parquet`` gives a dataset's ``period`` (the ``period=<P>`` folders):
+#: pandas' Arrow string (``string[pyarrow]``), named in the pandas metadata of every partition file.
+#: pyarrow reads hive partitions as an unordered dictionary (a pandas categorical that also holds the
+#: ``period=-`` label and on which ``max()`` raises); pyarrow converts a column the metadata names with
+#: an extension dtype through that dtype, and pandas' own ``str`` is ignored there for a dictionary.
+#: ``utf8[pyarrow]`` (not ``string[pyarrow]``, which pandas parses as its ``StringDtype``) names
+#: ``pd.ArrowDtype(pa.string())``: its ``max()`` is the latest period, ``sort_values`` the time order
+#: of the labels of one kind, ``==`` and ``isin`` compare with the labels, nulls never occur.
+PARTITION_DTYPE = "utf8[pyarrow]"
 
 
-def stored(name: str, table: pa.Table) -> pa.Table:
-    """``table`` as the output file or dataset ``name`` (``games.parquet``, ``ratings``) stores it: the
-    columns of :data:`STORED_TYPES` cast (a date becomes midnight of its day), and pandas metadata
-    (replacing any) by which ``pd.read_parquet`` reads a nullable integer field as pandas' ``Int8`` ..
-    ``UInt64`` and a nullable boolean as ``boolean``. Raises ArrowInvalid if a cast fails."""
-    for column, arrow_type in STORED_TYPES.get(name, {}).items():
-        if column in table.column_names:
-            index = table.column_names.index(column)
-            field = table.schema.field(index).with_type(arrow_type)
-            table = table.set_column(index, field, table.column(index).cast(arrow_type))
+def stored(name: str, table: pa.Table, partition: str | None = None) -> pa.Table:
+    """``table`` as the output file or dataset ``name`` (``games.parquet``, ``ratings``) stores it: every
+    ``date32`` column cast to :data:`DAY`, and pandas metadata (replacing any) by which ``pd.read_parquet``
+    reads a nullable integer field as pandas' ``Int8`` .. ``UInt64`` and a nullable boolean as ``boolean``.
+    ``partition``: the column that is the dataset's hive partition (``period``), left out of the table
+    and named in the metadata with :data:`PARTITION_DTYPE`. Raises ArrowInvalid if a cast fails, KeyError
+    if ``partition`` is not a column of ``table``."""
+    for index, field in enumerate(table.schema):
+        if pa.types.is_date32(field.type):
+            table = table.set_column(index, field.with_type(DAY), table.column(index).cast(DAY))
     layout = tuple((f.name, f.type, f.nullable) for f in table.schema)
-    return table.replace_schema_metadata(
-        {**(table.schema.metadata or {}), b"pandas": _pandas_metadata(layout)}
-    )
+    if partition is not None:
+        table = table.drop_columns([partition])
+    metadata = {**(table.schema.metadata or {}), b"pandas": _pandas_metadata(layout, partition)}
+    return table.replace_schema_metadata(metadata)
 
 
 def stored_schema(name: str, schema: pa.Schema) -> pa.Schema:
     """The schema of ``schema``'s table as :func:`stored` stores it under ``name`` (without metadata)."""
-    types = STORED_TYPES.get(name, {})
-    return pa.schema([f.with_type(types[f.name]) if f.name in types else f for f in schema])
+    return pa.schema([f.with_type(DAY) if pa.types.is_date32(f.type) else f for f in schema])
 
 
 def pandas_dtype(field: pa.Field) -> str:
@@ -190,17 +201,18 @@ def pandas_dtype(field: pa.Field) -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def _pandas_metadata(layout: tuple[tuple[str, pa.DataType, bool], ...]) -> bytes:
+def _pandas_metadata(layout: tuple[tuple[str, pa.DataType, bool], ...], partition: str | None) -> bytes:
     """pandas' schema metadata (as ``pa.Table.from_pandas`` writes it) with :func:`pandas_dtype`'s dtypes,
-    for the fields ``layout`` (name, type, nullable: all it reads of a schema). A pure function of its
-    argument, kept for the few schemas a run writes (each period's table has its file's)."""
+    for the fields ``layout`` (name, type, nullable: all it reads of a schema), the field ``partition``
+    with :data:`PARTITION_DTYPE`. A pure function of its arguments, kept for the few schemas a run
+    writes (each period's table has its file's)."""
     fields = [pa.field(name, arrow_type, nullable) for name, arrow_type, nullable in layout]
     columns = [
         {
             "name": f.name,
             "field_name": f.name,
             "pandas_type": _pandas_type(f.type),
-            "numpy_type": pandas_dtype(f),
+            "numpy_type": PARTITION_DTYPE if f.name == partition else pandas_dtype(f),
         }
         | {"metadata": None}
         for f in fields

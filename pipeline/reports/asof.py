@@ -28,7 +28,7 @@ from pipeline.output import folder as outputs
 
 #: The columns of the standings (:func:`stored_standings`, :func:`standings_on`), in order.
 STANDINGS_COLUMNS = (
-    "place",
+    "rating_place",
     "player",
     "rank",
     "rank_before",
@@ -139,7 +139,7 @@ def _first_day(out: Path, label: str) -> dt.date | None:
 
 
 def _partial(out: Path, label: str, day: dt.date, before: str | None) -> pd.DataFrame | None:
-    """The standings of ``label`` up to ``day`` (unsorted, ``place`` by rating), of the players rated
+    """The standings of ``label`` up to ``day`` (unsorted, ``rating_place`` by rating), of the players rated
     by then: in the period ``before`` (the rated period before it), or with a change or award in
     ``label`` on or before ``day``, or with none in ``label`` at all. None when the period's ratings are
     not its start plus its changes and awards."""
@@ -191,6 +191,6 @@ def _without(table: pd.DataFrame, changes: pd.DataFrame, awards: pd.DataFrame) -
         bonus=table["bonus"] - _by_player(changes, "bonus").reindex(index, fill_value=0.0) - awarded,
         games_total=table["games_total"] - played,
         rank=table["rank_before"].where(table["rank_before"].notna(), table["rank"]),
-        place=rating.rank(method="min", ascending=False).astype(int),
+        rating_place=rating.rank(method="min", ascending=False).astype(int),
         **counts,
     )

@@ -123,7 +123,7 @@ def standings(
 
     Returns:
         Columns :data:`STANDINGS_COLUMNS`, one row per player rated by the end of the period, by rating
-        (highest first, then name); ``place`` is shared by equal ratings (provisional players keep
+        (highest first, then name); ``rating_place`` is shared by equal ratings (provisional players keep
         theirs). Empty when the run rated no period (and ``period`` is None).
 
     Raises:

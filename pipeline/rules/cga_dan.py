@@ -35,6 +35,7 @@ import pyarrow as pa
 
 from pipeline.config.toml import Table
 from pipeline.ingest.normalise.ranks import Rank, parse_rank
+from pipeline.ingest.schema import described as _f
 from pipeline.rules.base import (
     AwardGiven,
     Change,
@@ -131,12 +132,16 @@ class CgaDanRules(RosterRules):
     report_columns: tuple[str, ...] = ()
     change_fields = pa.schema(
         [
-            pa.field("dan", pa.int32()),
-            pa.field("opponent_dan", pa.int32()),
-            pa.field("dan_difference", pa.int32()),
-            pa.field("role", pa.string()),
-            pa.field("games_since_promotion", pa.int32()),
-            pa.field("average_since_promotion", pa.float64()),
+            _f("dan", pa.int32(), "the player's dan at the game"),
+            _f("opponent_dan", pa.int32(), "the opponent's dan at the game"),
+            _f("dan_difference", pa.int32(), "how many dans apart they are"),
+            _f("role", pa.string(), "the player's side of the points table: stronger, weaker or equal"),
+            _f(
+                "games_since_promotion",
+                pa.int32(),
+                "the player's games since their last promotion, this one in",
+            ),
+            _f("average_since_promotion", pa.float64(), "their average points over those games"),
         ]
     )
 

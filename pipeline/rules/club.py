@@ -20,6 +20,7 @@ from typing import Any
 import pyarrow as pa
 
 from pipeline.ingest.normalise.ranks import Rank
+from pipeline.ingest.schema import described as _f
 from pipeline.rules.base import (
     AwardGiven,
     Change,
@@ -89,11 +90,15 @@ class ClubRules(RosterRules):
     report_columns: tuple[str, ...] = ()
     change_fields = pa.schema(
         [
-            pa.field("rank", pa.string()),
-            pa.field("coefficient", pa.float64()),
-            pa.field("opponent_rank", pa.string()),
-            pa.field("opponent_coefficient", pa.float64()),
-            pa.field("game_points", pa.float64()),
+            _f("rank", pa.string(), "the player's rank the game was rated at"),
+            _f("coefficient", pa.float64(), "the coefficient of that rank (a loss costs it x game_points)"),
+            _f("opponent_rank", pa.string(), "the opponent's rank the game was rated at"),
+            _f(
+                "opponent_coefficient",
+                pa.float64(),
+                "the coefficient of that rank (a win earns it x game_points)",
+            ),
+            _f("game_points", pa.float64(), "points of a game of its speed: slow 10, fast 5"),
         ]
     )
 

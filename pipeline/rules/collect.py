@@ -85,7 +85,7 @@ def _changes(label: str, changes: Sequence[Change], games: Mapping[str, Game], s
 
 
 def _ratings(arrays: dict[str, pa.Array], schema: pa.Schema) -> pa.Table:
-    """The ratings table (``schema``) of the columns ``arrays`` (every column but ``place``, in
+    """The ratings table (``schema``) of the columns ``arrays`` (every column but ``rating_place``, in
     standings order): by rating (highest first, then name), placed (equal ratings share the first
     place of their run)."""
     keys = pa.table({"rating": arrays["rating"], "player": arrays["player"]})
@@ -93,9 +93,9 @@ def _ratings(arrays: dict[str, pa.Array], schema: pa.Schema) -> pa.Table:
     del keys
     for name in arrays:  # one column at a time: the unsorted rows are let go as the sorted ones come
         arrays[name] = arrays[name].take(order)
-    table = pa.table(arrays, schema=pa.schema([f for f in schema if f.name != "place"]))
+    table = pa.table(arrays, schema=pa.schema([f for f in schema if f.name != "rating_place"]))
     place = pc.rank(table["rating"], sort_keys="descending", tiebreaker="min")
-    return table.append_column(schema.field("place"), place.cast(pa.int32())).select(schema.names)
+    return table.append_column(schema.field("rating_place"), place.cast(pa.int32())).select(schema.names)
 
 
 def _unsorted(
@@ -105,7 +105,7 @@ def _unsorted(
     member: Callable[[str], bool],
     schema: pa.Schema,
 ) -> dict[str, pa.Array]:
-    """The ratings columns of ``schema`` (``place`` aside) by name, in standings order. Each column is
+    """The ratings columns of ``schema`` (``rating_place`` aside) by name, in standings order. Each column is
     an Arrow array before the next list is built: at 800,000 players a list of Python values is 6.5 MB
     of pointers, and often as much again of new objects."""
     names = list(outcome.end)
@@ -130,7 +130,7 @@ def _unsorted(
         "games_total": lambda: [s.games_total for s in end],
         "member": lambda: [member(n) for n in names],
     }
-    return {f.name: _array(columns[f.name](), f.type) for f in schema if f.name != "place"}
+    return {f.name: _array(columns[f.name](), f.type) for f in schema if f.name != "rating_place"}
 
 
 def _rounded(values: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:

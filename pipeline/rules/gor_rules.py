@@ -15,6 +15,7 @@ import pyarrow as pa
 from pipeline.config.roster import Roster, name_key
 from pipeline.config.toml import Table, boolean, one_of
 from pipeline.ingest.normalise.ranks import Rank
+from pipeline.ingest.schema import described as _f
 from pipeline.rules.base import (
     Change,
     Context,
@@ -32,16 +33,16 @@ Report = Callable[[pa.Table, Roster], dict[str, pa.Table]]
 
 CHANGE_FIELDS = pa.schema(
     [
-        pa.field("se", pa.float64()),
-        pa.field("a", pa.float64()),
-        pa.field("con", pa.float64()),
-        pa.field("event_class", pa.string()),
-        pa.field("class_weight", pa.float64()),
-        pa.field("stage_weight", pa.float64()),
-        pa.field("adjusted_rating", pa.float64()),
-        pa.field("opponent_adjusted_rating", pa.float64()),
-        pa.field("opponent_rating", pa.float64()),
-        pa.field("note", pa.string()),
+        _f("se", pa.float64(), "Se: the player's expected score against the opponent"),
+        _f("a", pa.float64(), "the formula's a, the spread of the expected score at these ratings"),
+        _f("con", pa.float64(), "con: how far one game moves the player's rating"),
+        _f("event_class", pa.string(), "the event's class (A, B, C; default_class for in-house games)"),
+        _f("class_weight", pa.float64(), "the weight of that class (class_weights)"),
+        _f("stage_weight", pa.float64(), "the weight of the round's stage (stage_weights; 1 by default)"),
+        _f("adjusted_rating", pa.float64(), "the player's rating as the formula took it (handicap added)"),
+        _f("opponent_adjusted_rating", pa.float64(), "the opponent's rating as the formula took it"),
+        _f("opponent_rating", pa.float64(), "the opponent's rating before the game"),
+        _f("note", pa.string(), "why the game moved nothing (a no-show win, a fixed rating), else null"),
     ]
 )
 

@@ -36,6 +36,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.config.roster import Roster
+from pipeline.ingest.schema import described as _f
 
 #: The ``note`` of a no-show winner's change row (written by :mod:`pipeline.rules.gor_rules`).
 NO_SHOW_WIN = "no-show: not rated for the winner"
@@ -49,19 +50,24 @@ WINS_FOR_CERTIFICATE = 10
 
 FEES = pa.schema(
     [
-        pa.field("player", pa.string(), nullable=False),
-        pa.field("year", pa.int32(), nullable=False),
-        pa.field("rated_games", pa.int64(), nullable=False),
-        pa.field("fee", pa.int64(), nullable=False),
-        pa.field("basis", pa.string(), nullable=False),
+        _f("player", pa.string(), "a non-member who played rated games", False),
+        _f("year", pa.int32(), "the calendar year", False),
+        _f("rated_games", pa.int64(), "their rated games in the year", False),
+        _f(
+            "fee",
+            pa.int64(),
+            "the year's registration fee in HK$ ($30 for 20 games, $1 a game to 90, at most $100)",
+            False,
+        ),
+        _f("basis", pa.string(), "how the fee was worked out, in words", False),
     ]
 )
 CERTIFICATION = pa.schema(
     [
-        pa.field("player", pa.string(), nullable=False),
-        pa.field("valid_wins", pa.int64(), nullable=False),
-        pa.field("eligible", pa.bool_(), nullable=False),
-        pa.field("first_eligible_date", pa.date32()),
+        _f("player", pa.string(), "a rated player", False),
+        _f("valid_wins", pa.int64(), "their wins that count toward certification", False),
+        _f("eligible", pa.bool_(), "10 valid wins or more", False),
+        _f("first_eligible_date", pa.date32(), "the day of the 10th valid win (null: not eligible)"),
     ]
 )
 #: The columns of ``changes`` the reports read.

@@ -51,6 +51,7 @@ import pyarrow as pa
 
 from pipeline.config.toml import Table
 from pipeline.ingest.normalise.ranks import Rank, parse_rank
+from pipeline.ingest.schema import described as _f
 from pipeline.rules import tga_rules as t
 from pipeline.rules.base import (
     AwardGiven,
@@ -93,11 +94,15 @@ class TgaRules(RosterRules):
     report_columns: tuple[str, ...] = ()
     change_fields = pa.schema(
         [
-            pa.field("dan", pa.float64()),
-            pa.field("opponent_dan", pa.float64()),
-            pa.field("delta_dan", pa.float64()),
-            pa.field("estimated_opponent", pa.bool_()),
-            pa.field("article8", pa.bool_()),
+            _f("dan", pa.float64(), "the player's dan in the formulas (1 - kyu for a kyu rank; unknown: 0)"),
+            _f("opponent_dan", pa.float64(), "the opponent's (estimated from their results when unknown)"),
+            _f("delta_dan", pa.float64(), "opponent_dan - dan, at least -5 (Article 8.7)"),
+            _f("estimated_opponent", pa.bool_(), "the opponent's dan was estimated (no rank of theirs)"),
+            _f(
+                "article8",
+                pa.bool_(),
+                "the game counts toward Article 8's points (a recognised event, played)",
+            ),
         ]
     )
 
@@ -270,13 +275,13 @@ class _Ledger:
 FEES = ((-18, -10, 400), (-9, 0, 500), (1, 3, 600), (4, 6, 1100), (7, 9, 2100))
 FEES_SCHEMA = pa.schema(
     [
-        pa.field("player", pa.string(), nullable=False),
-        pa.field("date", pa.date32(), nullable=False),
-        pa.field("rule", pa.string(), nullable=False),
-        pa.field("event", pa.string()),
-        pa.field("from_rank", pa.string()),
-        pa.field("to_rank", pa.string(), nullable=False),
-        pa.field("fee", pa.int64()),
+        _f("player", pa.string(), "who was promoted", False),
+        _f("date", pa.date32(), "the day of the promotion", False),
+        _f("rule", pa.string(), "the rule that promoted them (as in promotions.parquet)", False),
+        _f("event", pa.string(), "the event it was earned in"),
+        _f("from_rank", pa.string(), "rank before"),
+        _f("to_rank", pa.string(), "rank after", False),
+        _f("fee", pa.int64(), "the certificate fee in NT$ of the new rank (Article 13; null for 20k and ?)"),
     ]
 )
 

@@ -116,7 +116,7 @@ def standings_rows(table: pd.DataFrame, links: Links) -> list[dict[str, Any]]:
     """The standings table's rows as text cells, ``link`` the player's page."""
     return [
         {
-            "place": text(r["place"]),
+            "place": text(r["rating_place"]),
             "player": r["player"],
             "link": links.get(r["player"]),
             "rank": text(r["rank"]),

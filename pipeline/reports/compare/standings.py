@@ -37,10 +37,12 @@ _SIDES = {"both": "both", "left_only": "a", "right_only": "b"}
 def standings(ratings: pd.DataFrame, promotions: pd.DataFrame) -> pd.DataFrame:
     """One side's standings per period and overall: ``period player place rank rating promotions``.
 
-    ``ratings``: the rate stage's ratings (``period player rank rating place``, every player rated by the
-    end of each period); ``promotions``: its promotions (``period player``, one row each).
+    ``ratings``: the rate stage's ratings (``period player rank rating rating_place``, every player rated
+    by the end of each period); ``promotions``: its promotions (``period player``, one row each).
     """
-    shown = ratings[["period", "player", "place", "rank", "rating"]]
+    shown = ratings[["period", "player", "rating_place", "rank", "rating"]].rename(
+        columns={"rating_place": "place"}
+    )
     counts = promotions.groupby(["period", "player"]).size().rename("promotions").reset_index()
     per_period = shown.merge(counts, on=["period", "player"], how="left")
     last = shown[shown["period"] == _last(shown["period"])].assign(period=OVERALL)

@@ -99,13 +99,16 @@ def _files(games: pd.DataFrame) -> pd.DataFrame:
 
 
 def _ratings(generation: Path) -> pd.DataFrame:
-    """``generation``'s ratings of every period: ``period`` (text) and :data:`_RATED`."""
+    """``generation``'s ratings of every period: ``period`` (text) and :data:`_RATED` (``place``: the
+    ratings' ``rating_place``, or ``place`` in a generation written before it had that name)."""
     folder = generation / "ratings"
     schema = pa.schema([("period", pa.string())])
     if not folder.is_dir():
         return pd.DataFrame(columns=["period", *_RATED])
     found = ds.dataset(folder, format="parquet", partitioning=ds.partitioning(schema, flavor="hive"))
-    frame: pd.DataFrame = found.to_table(columns=["period", *_RATED]).to_pandas()
+    place = "rating_place" if "rating_place" in found.schema.names else "place"  # (older generations)
+    columns = ["period", *_RATED[:-1], place]
+    frame: pd.DataFrame = found.to_table(columns=columns).to_pandas().rename(columns={place: "place"})
     return frame
 
 

@@ -27,6 +27,8 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
+from pipeline.progress import Advance
+
 #: What a cell holds.
 CellValue = str | int | float | bool | dt.date | dt.datetime | None
 #: Text starting with one of these is written as a quoted text cell (OWASP, CSV injection).
@@ -38,12 +40,15 @@ _NUMBER_FORMATS = {"win_rate": "0.0%"}
 #: The format of a column whose numbers are not all whole: two decimals shown, the value kept.
 FRACTION_FORMAT = "0.00"
 _DATE_FORMAT = "yyyy-mm-dd"
+#: How many rows :func:`write_sheet` writes between two calls of its ``advance``.
+PROGRESS_ROWS = 1000
 _DATETIME_FORMAT = "yyyy-mm-dd hh:mm:ss"
 
 
-def write_sheet(sheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> None:
+def write_sheet(sheet: WriteOnlyWorksheet, frame: pd.DataFrame, advance: Advance | None = None) -> None:
     """Write ``frame`` (header row, then one row per row) into the new write-only ``sheet``: bold frozen
-    header, autofilter over the data, widths from the content, formula-looking text as quoted text cells."""
+    header, autofilter over the data, widths from the content, formula-looking text as quoted text cells.
+    ``advance`` is called with the rows written, every :data:`PROGRESS_ROWS` rows and at the end."""
     columns = [str(c) for c in frame.columns]
     rows = [[cell_value(v) for v in row] for row in frame.itertuples(index=False, name=None)]
     formats = [
@@ -64,8 +69,10 @@ def write_sheet(sheet: WriteOnlyWorksheet, frame: pd.DataFrame) -> None:
     for cell in header:
         cell.font = bold
     sheet.append(header)
-    for row in rows:
+    for number, row in enumerate(rows, start=1):
         sheet.append([_cell(sheet, value, shown) for value, shown in zip(row, formats, strict=True)])
+        if advance is not None and (number % PROGRESS_ROWS == 0 or number == len(rows)):
+            advance(number % PROGRESS_ROWS or PROGRESS_ROWS)
 
 
 def cell_value(value: Any) -> CellValue:
@@ -97,6 +104,8 @@ def formula_like(text: str) -> bool:
 def display_width(text: str) -> int:
     """Columns ``text`` takes on screen: two per wide or full-width character (CJK), none for a combining
     mark, one for any other."""
+    if text.isascii():  # most cells: numbers, dates, codes
+        return len(text)
     width = 0
     for char in text:
         if unicodedata.combining(char):
