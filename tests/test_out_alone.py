@@ -168,7 +168,7 @@ def test_compare_on_out_alone_rates_side_a_as_the_run_did(run_folder: Path, else
     joined = mine.merge(published, on=["period", "player"], how="outer", indicator=True)
     assert set(joined["period"]) == {"2024-Q2", "2024-Q3"}  # the run's quarters, not the default months
     assert (joined["_merge"] == "both").all()
-    assert (joined["place_a"] == joined["place"]).all()
+    assert (joined["place_a"] == joined["rating_place"]).all()
 
 
 def test_compare_on_out_alone_answers_as_in_the_runs_folder(
