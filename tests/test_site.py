@@ -94,7 +94,7 @@ def test_unrated_player_page_says_why(club: dict[str, Path]) -> None:
 
 
 def test_ledger_has_every_record_with_what_the_filter_reads(club: dict[str, Path]) -> None:
-    html = (club["site"] / "games.html").read_text("utf-8")
+    html = "".join(p.read_text("utf-8") for p in (club["site"] / "games").glob("*.html"))
     rows = re.findall(
         r'<tr data-names=\'([^\']*)\' data-period="([^"]*)" data-codes="([^"]*)" data-counted="(yes|no)">',
         html,
@@ -105,7 +105,15 @@ def test_ledger_has_every_record_with_what_the_filter_reads(club: dict[str, Path
 
 def test_rules_page_names_the_rule_set_and_its_settings(club: dict[str, Path]) -> None:
     html = (club["site"] / "rules.html").read_text("utf-8")
-    assert "<code>club</code>" in html and "<dt>opponent_cap</dt><dd>10</dd>" in html
+    assert "<code>club</code>" in html and "At most 10 games against the same opponent count" in html
+
+
+def test_rules_page_says_the_settings_in_words(club: dict[str, Path]) -> None:
+    html = (club["site"] / "rules.html").read_text("utf-8")
+    assert "at least 30 minutes of main time" in html and "roster names the members" in html
+    assert not [
+        k for k in ("speed_threshold_s", "config_digest", "parser_version", "docs/rules.md") if k in html
+    ]
 
 
 def test_links_are_relative(club: dict[str, Path]) -> None:
@@ -139,7 +147,7 @@ def test_names_are_escaped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     result = runner.invoke(app, ["run", "--raw", str(raw), "--out", str(tmp_path / "out"), "--workers", "1"])
     assert result.exit_code == 0, result.output
     build_site(tmp_path / "out", tmp_path / "site")
-    for page in ("index.html", "games.html", "players.html"):
+    for page in ("index.html", "games/2024-05.html", "players.html"):
         html = (tmp_path / "site" / page).read_text("utf-8")
         assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>x</b>" not in html and "y&amp;z" in html
 
