@@ -209,3 +209,35 @@ def test_slug_of_a_cjk_name_is_ascii_with_a_hash() -> None:
 def test_names_folding_alike_get_different_slugs() -> None:
     found = slugs(["Fish", "fish", "ｆｉｓｈ"])
     assert len(set(found.values())) == 3 and all(s.startswith("fish-") for s in found.values())
+
+
+def test_leaderboards_page_shows_the_latest_boards(club: dict[str, Path]) -> None:
+    import pandas as pd
+
+    boards = pd.read_parquet(club["out"] / "leaderboards")
+    latest = sorted(str(p) for p in boards["period"].unique())[-1]
+    board = boards[boards["period"] == latest].sort_values(["games_place", "player"], kind="stable")
+    shown = tables(club["site"] / "leaderboards.html")
+    assert len(shown) == 4 and [r[1] for r in shown[0][1:]] == list(board["player"].head(10))
+
+
+def test_every_page_links_the_leaderboards(club: dict[str, Path]) -> None:
+    assert "leaderboards.html" in links(club["site"] / "index.html")
+    assert "../leaderboards.html" in links(next((club["site"] / "players").glob("*.html")))
+
+
+def test_ledger_cells_carry_their_column_names_for_narrow_screens(club: dict[str, Path]) -> None:
+    page = next((club["site"] / "games").glob("2024-05.html"))
+    cells = re.findall(r"<td[^>]*>", page.read_text("utf-8"))
+    css = (club["site"] / "static" / "site.css").read_text("utf-8")
+    assert cells and all("data-label=" in c for c in cells)
+    assert 'table.cards td::before { content: attr(data-label) ": "' in css
+
+
+def test_player_pages_derivations_are_those_of_explain(club: dict[str, Path]) -> None:
+    for name in reports.standings(club["out"])["player"]:
+        html = _player_page(club, name).read_text("utf-8")
+        shown = re.findall(r'<section class="period" id="period-([^"]+)">', html)
+        for period in shown:
+            explained = explain_mod.explain(club["out"], name, period)
+            assert f"<code>{explained.equation}</code>" in html and explained.summary in html, (name, period)

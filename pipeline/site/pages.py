@@ -200,10 +200,13 @@ def ledger_rows(frame: pd.DataFrame, links: Links) -> list[dict[str, Any]]:
 
 def player_sides(frame: pd.DataFrame) -> pa.Table:
     """Each named player's side of each game of a :func:`game_frame`: columns :data:`SIDE_COLUMNS`
-    (``outcome`` win, loss, draw or no result, from their side; ``own_points`` what the game gave them)."""
+    (``outcome`` win, loss, draw or no result, from their side; ``own_points`` what the game gave them).
+    A game against oneself is the player's once, as Black."""
     sides = []
     for colour, me, them in (("B", "black", "white"), ("W", "white", "black")):
-        part = frame[frame[me].notna()]
+        part = frame[
+            frame[me].notna() & ((frame["black"] != frame["white"]) | (colour == "B"))
+        ]  # self-play once
         winner = part["winner"]
         outcome = pd.Series("no result", index=part.index)
         outcome[winner == "draw"] = "draw"

@@ -59,8 +59,9 @@ def paged(name: str, page: int) -> str:
     return name if page == 1 else name.removesuffix(".html") + f"-p{page}.html"
 
 
-def chunks(rows: Sequence[Any], size: int = PAGE_ROWS) -> list[Sequence[Any]]:
-    """``rows`` in pages of ``size`` (one empty page for no rows)."""
+def chunks(rows: Sequence[Any], size: int | None = None) -> list[Sequence[Any]]:
+    """``rows`` in pages of ``size`` (:data:`PAGE_ROWS` when None; one empty page for no rows)."""
+    size = size or PAGE_ROWS
     return [rows[i : i + size] for i in range(0, len(rows), size)] or [rows[:0]]
 
 
