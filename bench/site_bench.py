@@ -4,8 +4,9 @@ For each output folder named (``--out DIR``, repeatable), or each archive made h
 :mod:`pipeline.synth.server`'s server archive of N games, generated once into ``bench/out/site-N/raw``
 and rated once into ``bench/out/site-N/out``; ``--corpora``: ``../shared/corpora`` rated with no
 configuration, as a club would with none), ``ratings site`` is run as a child process into a fresh
-folder beside it (``<out>-site``) and measured by ``os.wait4`` (wall seconds, user + system CPU seconds, peak RSS of its largest
-process), with the same figures of the ``ratings run`` that made the output when this script ran it.
+folder beside it (``<out>-site``) and measured by ``os.wait4`` (wall seconds, user + system CPU
+seconds, peak RSS of its largest process), with the same figures of the ``ratings run`` that made the
+output when this script ran it.
 Prints a Markdown table (periods, players, pages, MB written) and writes ``bench/out/site-results.json``.
 
 The goal (issue 20): a site in time of the order of the run that produced the output, in memory that
