@@ -45,7 +45,7 @@ def write_boards(source: Source, links: Mapping[str, str], write: Write, steps: 
     labels = sorted(outputs.partition_labels(source.out, "leaderboards"))  # 2024 before 2024-01: by first day
     files = {label: board_file(label) for label in labels}
     written = 0
-    pick = Picker(labels, files, INDEX)
+    pick = Picker(labels, files, "")  # no page of every board period: the picker and its steps reach them
     context: dict[str, Any] = {
         "section": "leaderboards",
         "period": None,

@@ -22,6 +22,7 @@ from markupsafe import Markup, escape
 
 from pipeline.progress import SILENT, Steps
 from pipeline.site import pages
+from pipeline.site import rows as rows_mod
 from pipeline.site.slugs import period_file
 from pipeline.site.source import Source, games_by_period, partition
 from pipeline.site.spill import Buckets
@@ -123,11 +124,12 @@ def write_periods(
     )
     cap = pages.cap_of(source.manifest)
     ledgers = _Ledgers(cap, links, write, pickers[1], done, buckets)
+    names = rows_mod.NameCells(links)
     with steps.step("writing the pages of each period", total=len(source.periods)) as advance:
         for label in source.periods:
             changes = partition(source.out, "changes", label)
             if label in rated:
-                done.latest = _standings(source, label, links, write, pickers[0], done)
+                done.latest = _standings(source, label, names, write, pickers[0], done)
                 _keep_ratings(done.latest, label, seen, buckets)
             if label in played:
                 found, games = next(stream)
@@ -143,42 +145,39 @@ def write_periods(
 
 
 def _standings(
-    source: Source, label: str, links: pages.Links, write: Write, pick: Picker, done: PeriodsWritten
+    source: Source, label: str, names: rows_mod.NameCells, write: Write, pick: Picker, done: PeriodsWritten
 ) -> pa.Table | None:
     """The standings pages of ``label``; return its ratings, best first."""
     table = partition(source.out, "ratings", label)
     table = pages.ordered(table) if table is not None else None
-    for name, context in standings_pages(table, label, links, pick):
+    for name, context in standings_pages(table, label, names, pick):
         write(name, "standings.html.j2", context)
         done.standings += 1
     return table
 
 
 def standings_pages(
-    table: pa.Table | None, label: str | None, links: pages.Links, pick: Picker
+    table: pa.Table | None, label: str | None, names: rows_mod.NameCells, pick: Picker
 ) -> list[tuple[str, dict[str, Any]]]:
     """The standings pages (file, context) of the period ``label`` from its ratings ``table``, best first."""
-    rows = pages.standings_rows(table, links) if table is not None else []
+    total = table.num_rows if table is not None else 0
     show_bonus = (
-        table is not None
-        and table.num_rows > 0
-        and bool(pc.any(pc.not_equal(table.column("bonus"), 0)).as_py())
+        table is not None and total > 0 and bool(pc.any(pc.not_equal(table.column("bonus"), 0)).as_py())
     )
     first = pick.files[label] if label is not None else "index.html"
-    parts = chunks(rows)
+    size = PAGE_ROWS
+    count = max(1, -(-total // size))
     found = []
-    for page, part in enumerate(parts, 1):
+    for page in range(1, count + 1):
+        part = table.slice((page - 1) * size, size) if table is not None else None
+        html = rows_mod.standings_html(part, names, show_bonus) if part is not None else ""
         context: dict[str, Any] = {
             "section": "standings",
             "period": label,
-            "rows": part,
+            "rows": html,
             "picker": pick(label, ""),
         }
-        context |= {
-            "pager": _pager(first, page, len(parts), ""),
-            "total": len(rows),
-            "show_bonus": show_bonus,
-        }
+        context |= {"pager": _pager(first, page, count, ""), "total": total, "show_bonus": show_bonus}
         found.append((paged(first, page), context))
     return found
 
@@ -187,7 +186,7 @@ def standings_index(source: Source, latest: pa.Table | None, links: pages.Links)
     """The context of ``index.html``: the latest rated period's standings (its first page)."""
     label = source.rated[-1] if source.rated else None
     pick = Picker(source.rated, {p: period_file(p) for p in source.rated}, "periods.html")
-    return standings_pages(latest, label, links, pick)[0][1]
+    return standings_pages(latest, label, rows_mod.NameCells(links), pick)[0][1]
 
 
 class _Ledgers:
