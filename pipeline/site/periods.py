@@ -208,6 +208,7 @@ class _Ledgers:
         )
         self.pending: list[tuple[str | None, pa.Table, pa.Table | None]] = []
         self.rows = 0
+        self.names, self.data = rows_mod.NameCells(links, "../"), rows_mod.NameData()
 
     def add(self, label: str | None, games: pa.Table, changes: pa.Table | None) -> None:
         """The games of ``label`` (None: the records without a period) and its changes."""
@@ -225,29 +226,31 @@ class _Ledgers:
         changes = pa.concat_tables(found, promote_options="permissive") if found else None
         frame = pages.game_frame(games, changes, self.cap)
         self.buckets.add("games", pages.player_sides(frame))
-        rows, codes, counted = (
-            pages.ledger_rows(frame, self.links),
-            list(frame["codes"]),
-            frame["counted"].tolist(),
-        )
+        rows = rows_mod.ledger_html(frame, self.names, self.data)
+        codes, counted = list(frame["codes"]), frame["counted"].tolist()
+        players = [
+            {n for n in pair if isinstance(n, str) and n}
+            for pair in zip(frame["black"], frame["white"], strict=True)
+        ]
         start = 0
         for label, table, _ in self.pending:
             end = start + table.num_rows
-            self._pages(label, rows[start:end], codes[start:end])
+            self._pages(label, rows[start:end], codes[start:end], players[start:end])
             self.done.counts[label] = (end - start, sum(counted[start:end]))
             start = end
         self.pending, self.rows = [], 0
 
-    def _pages(self, label: str | None, rows: list[dict[str, Any]], codes: list[str]) -> None:
+    def _pages(self, label: str | None, rows: list[str], codes: list[str], players: list[set[str]]) -> None:
         first = self.pick.files[label] if label is not None else UNDATED
         nav = self.pick(label, "../")
         parts = chunks(rows)
         shown = pages.reason_codes(codes)
+        size = PAGE_ROWS
         for page, part in enumerate(parts, 1):
-            context: dict[str, Any] = {"section": "games", "period": label, "rows": part, "picker": nav}
-            context["codes"] = shown
-            context |= {"pager": _pager(first, page, len(parts), "../"), "total": len(rows), "root": "../"}
-            context |= {"names": sorted({n for r in part for n in r["names"]})}
+            context: dict[str, Any] = {"section": "games", "period": label, "rows": Markup("".join(part))}
+            context |= {"shown": len(part), "picker": nav, "codes": shown, "root": "../"}
+            context |= {"pager": _pager(first, page, len(parts), "../"), "total": len(rows)}
+            context |= {"names": sorted(set().union(*players[(page - 1) * size : page * size]))}
             self.write(paged(first, page), "ledger.html.j2", context)
             self.done.ledger += 1
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup, escape
 
 _ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&#34;"), ("'", "&#39;"))
@@ -29,7 +31,7 @@ class NameCells:
     def __call__(self, names: list[str]) -> pa.Array:
         made = self._made
         for name in names:
-            if name not in made:
+            if name not in made:  # "" (no name) too: an empty cell
                 link = self.links.get(name)
                 shown = str(escape(name))
                 made[name] = f'<a href="{escape(self.root + link)}">{shown}</a>' if link else shown
@@ -93,3 +95,81 @@ def standings_html(table: pa.Table, names: NameCells, show_bonus: bool) -> Marku
     parts += [plain, pc.if_else(column("member"), "yes", "no"), "</td></tr>\n"]
     rows = pc.binary_join_element_wise(*parts, "")
     return Markup("".join(rows.to_pylist()))
+
+
+class NameData:
+    """Each name as JSON for a ``data-names`` attribute (``"&lt;"`` and quotes escaped as Jinja's
+    ``tojson`` does), made once per name."""
+
+    def __init__(self) -> None:
+        self._made: dict[str, str] = {}
+
+    def __call__(self, names: list[str | None]) -> pa.Array:
+        made = self._made
+        for name in names:
+            if name and name not in made:
+                made[name] = str(htmlsafe_json_dumps(name))
+        return pa.array([made[n] if n else None for n in names], pa.string())
+
+
+def _note(values: pa.Array, before: str, after: str) -> pa.Array:
+    """``before value after`` where there is a value, else empty."""
+    text = escaped(values)
+    return pc.if_else(pc.equal(text, ""), "", pc.binary_join_element_wise(before, text, after, ""))
+
+
+def ledger_html(frame: pd.DataFrame, names: NameCells, data: NameData) -> list[str]:
+    """The ``<tr>`` row of each game of a :func:`pipeline.site.pages.game_frame`, as the ledger shows it:
+    the data the filter reads, then date, period, black, white, result, counted, reasons (with notes and
+    the parse error), points, event and file."""
+    if not len(frame):
+        return []
+    black, white = ([v if isinstance(v, str) and v else None for v in frame[c]] for c in ("black", "white"))
+    black_data, white_data = data(black), data(white)
+    both = pc.binary_join_element_wise(black_data, white_data, ",")
+    listed = pc.coalesce(both, black_data, white_data, pa.scalar("", pa.string()))
+    counted = pc.if_else(pa.array(frame["counted"].astype(bool).to_numpy()), "yes", "no")
+    period = escaped(_strings(frame["period"]))
+    text = {c: escaped(_strings(frame[c])) for c in ("result", "event", "source", "codes")}
+    points = escaped(pa.array(["; ".join(p) for p in frame["points"]], pa.string()))
+    td, name = "</td><td", '</td><td class="name"'
+    parts = [
+        "<tr data-names='[",
+        listed,
+        "]' data-period=\"",
+        period,
+        '" data-codes="',
+        text["codes"],
+        '" data-counted="',
+        counted,
+        '">\n<td data-label="date">',
+        escaped(_strings(frame["date_text"])),
+        td + ' data-label="period">',
+        period,
+        name + ' data-label="black">',
+        names([b or "" for b in black]),
+        name + ' data-label="white">',
+        names([w or "" for w in white]),
+        td + ' data-label="result">',
+        text["result"],
+        td + ' data-label="counted">',
+        counted,
+        td + ' data-label="reasons">',
+        escaped(_strings(frame["reasons"])),
+        _note(_strings(frame["notes"]), ' <span class="note">(notes: ', ")</span>"),
+        _note(_strings(frame["parse_error"]), ' <span class="note">', "</span>"),
+        td + ' data-label="points">',
+        points,
+        td + ' data-label="event">',
+        text["event"],
+        '</td><td class="file" data-label="file">',
+        text["source"],
+        "</td></tr>\n",
+    ]
+    found: list[str] = pc.binary_join_element_wise(*parts, "").to_pylist()
+    return found
+
+
+def _strings(values: pd.Series) -> pa.Array:
+    """A column of text (missing values null) as an Arrow array."""
+    return pa.array([v if isinstance(v, str) else None for v in values], pa.string())
