@@ -2,9 +2,9 @@
 
 Text cells (numbers rounded, lists joined, dates ISO), the players' links (paths relative to the site's
 root). A period's games become one frame (:func:`game_frame`: the ledger's cells and the points each
-game gave) from which both the ledger rows (:func:`ledger_rows`) and each player's side of every game
-(:func:`player_sides`, kept for their page) are taken. Knows nothing of HTML (the templates), of files
-(:mod:`pipeline.site.build`), or of how the run rated.
+game gave) from which both the ledger rows (:func:`pipeline.site.rows.ledger_html`) and each player's
+side of every game (:func:`player_sides`, kept for their page) are taken. Knows nothing of HTML (the
+templates and :mod:`pipeline.site.rows`), of files (:mod:`pipeline.site.build`), or of how the run rated.
 """
 
 from __future__ import annotations
@@ -151,51 +151,6 @@ def _with_points(frame: pd.DataFrame, changes: pa.Table | None) -> pd.DataFrame:
         points=points,
         own=pd.Series([owned.get(g, empty) for g in frame["game_id"]], index=frame.index, dtype=object),
     )
-
-
-def ledger_rows(frame: pd.DataFrame, links: Links) -> list[dict[str, Any]]:
-    """A :func:`game_frame` as the ledger shows it: text cells, the players' links, and the values the
-    filter reads (``names``, ``codes`` its reasons and notes, ``counted`` yes/no)."""
-    columns = ("date_text", "period", "black", "white", "result", "event", "counted", "reasons", "notes")
-    more = ("points", "source", "parse_error", "codes")
-    rows = []
-    for (
-        date,
-        period,
-        black,
-        white,
-        result,
-        event,
-        counted,
-        reasons,
-        notes,
-        points,
-        source,
-        error,
-        codes,
-    ) in zip(*(frame[c] for c in (*columns, *more)), strict=True):
-        black, white = text(black), text(white)
-        rows.append(
-            {
-                "date": date,
-                "period": text(period),
-                "black": black,
-                "white": white,
-                "black_link": links.get(black),
-                "white_link": links.get(white),
-                "result": text(result),
-                "event": event,
-                "counted": "yes" if counted else "no",
-                "reasons": reasons,
-                "notes": notes,
-                "points": points,
-                "source": source,
-                "error": text(error),
-                "names": [n for n in (black, white) if n],
-                "codes": codes,
-            }
-        )
-    return rows
 
 
 def player_sides(frame: pd.DataFrame) -> pa.Table:

@@ -16,10 +16,13 @@ from typing import Any
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
+from markupsafe import Markup
 
 from pipeline.progress import SILENT, Steps
 from pipeline.site import chart as chart_mod
 from pipeline.site import explained, pages
+from pipeline.site import rows as rows_mod
 from pipeline.site.source import Source
 from pipeline.site.spill import Buckets
 
@@ -45,15 +48,17 @@ def write_players(
     promoted = _by_player(promotions, ["date"])
     order = {label: i for i, label in enumerate(source.rated)}
     charts = 0
+    names = rows_mod.NameCells(links, "../")
     with steps.step("writing player pages", total=len(links)) as advance:
         for tables in buckets.each(KINDS):
-            games = _by_player(tables["games"].to_pandas(), ["seq"]) if "games" in tables else {}
+            games, missed = _sides(tables.get("games"), names)
             ratings = _ratings(tables.get("ratings"), order)
             changes = _by_player(_frame(tables.get("changes")), ["seq", "color"])
             awards = _by_player(_frame(tables.get("awards")), ["date"])
             for name in sorted(set(games) | set(ratings)):
                 page = links[name]
                 mine = Player(name, games.get(name, []), ratings.get(name, []), changes.get(name, []))
+                mine.missed = missed.get(name, [])
                 context = _context(
                     source, mine, awards.get(name, []), promoted.get(name, []), summaries, links
                 )
@@ -74,17 +79,18 @@ def write_players(
 
 
 class Player:
-    """A player's rows: ``sides`` of their games (by ``seq``), ``ratings`` rows (by period), ``changes``
-    (by ``seq`` and colour), each a list of records."""
+    """A player's rows: ``sides`` their games' rows of HTML (by ``seq``), ``missed`` the records of their
+    sides of the games not counted, ``ratings`` rows (by period), ``changes`` (by ``seq`` and colour)."""
 
     def __init__(
         self,
         name: str,
-        sides: list[dict[str, Any]],
+        sides: list[str],
         ratings: list[dict[str, Any]],
         changes: list[dict[str, Any]],
     ) -> None:
         self.name, self.sides, self.ratings, self.changes = name, sides, ratings, changes
+        self.missed: list[dict[str, Any]] = []
 
 
 def _context(
@@ -114,18 +120,30 @@ def _context(
         "summary": summary,
         "problems": [],
         "chart": links[name].rsplit("/", 1)[-1].removesuffix(".html") + ".svg",
-        "games": [_game_row(g, links) for g in player.sides],
+        "games": Markup("".join(player.sides)),
+        "game_count": len(player.sides),
         "explanations": explanations,
         "carried": rated_count - len(explanations),
         "links": links,
     }
 
 
-def _game_row(side: dict[str, Any], links: Mapping[str, str]) -> dict[str, Any]:
-    return side | {
-        "counted": "yes" if side["counted"] else "no",
-        "opponent_link": links.get(side["opponent"]),
-    }
+def _sides(
+    table: pa.Table | None, names: rows_mod.NameCells
+) -> tuple[dict[str, list[str]], dict[str, list[Any]]]:
+    """A bucket's sides of games: each player's rows of HTML in ``seq`` order, and the records of their
+    games not counted."""
+    if table is None or not table.num_rows:
+        return {}, {}
+    table = table.sort_by([("player", "ascending"), ("seq", "ascending")])
+    html = rows_mod.player_games_html(table, names)
+    rows: dict[str, list[str]] = {}
+    for player, row in zip(table.column("player").to_pylist(), html, strict=True):
+        rows.setdefault(player, []).append(row)
+    missed: dict[str, list[Any]] = {}
+    for record in table.filter(pc.invert(table.column("counted"))).to_pylist():
+        missed.setdefault(record["player"], []).append(record)
+    return rows, missed
 
 
 def _explanations(
@@ -135,7 +153,7 @@ def _explanations(
     changes = _grouped(player.changes, "period")
     given = _grouped(awards, "period")
     raised = _grouped(promotions, "period")
-    missed = _grouped([s for s in player.sides if not s["counted"]], "period")
+    missed = _grouped(player.missed, "period")
     for row in player.ratings:
         if not row["moved"]:
             continue

@@ -173,3 +173,42 @@ def ledger_html(frame: pd.DataFrame, names: NameCells, data: NameData) -> list[s
 def _strings(values: pd.Series) -> pa.Array:
     """A column of text (missing values null) as an Arrow array."""
     return pa.array([v if isinstance(v, str) else None for v in values], pa.string())
+
+
+def player_games_html(sides: pa.Table, names: NameCells) -> list[str]:
+    """The ``<tr>`` row of each player's side of a game (:data:`pipeline.site.pages.SIDE_COLUMNS`), as
+    their page lists it: date, period, colour, opponent, result, event, counted, reasons (their words
+    on hover) with the notes, and the points the game gave them."""
+    if not sides.num_rows:
+        return []
+
+    def column(name: str) -> pa.Array:
+        return escaped(sides.column(name).combine_chunks())
+
+    reasons = column("reasons")
+    why = pc.binary_join_element_wise('<abbr title="', column("why"), '">', reasons, "</abbr>", "")
+    td = "</td><td>"
+    parts = [
+        "<tr><td>",
+        column("date"),
+        td,
+        column("period"),
+        td,
+        column("colour"),
+        '</td><td class="name">',
+        names(sides.column("opponent").to_pylist()),
+        td,
+        column("result"),
+        td,
+        column("event"),
+        td,
+        pc.if_else(sides.column("counted").combine_chunks(), "yes", "no"),
+        td,
+        pc.if_else(pc.equal(reasons, ""), "", why),
+        _note(sides.column("notes").combine_chunks(), ' <span class="note">(notes: ', ")</span>"),
+        td,
+        column("own_points"),
+        "</td></tr>\n",
+    ]
+    found: list[str] = pc.binary_join_element_wise(*parts, "").to_pylist()
+    return found
