@@ -20,6 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from markupsafe import Markup, escape
 
+from pipeline.output.memory import release_unused_memory
 from pipeline.progress import SILENT, Steps
 from pipeline.site import pages
 from pipeline.site import rows as rows_mod
@@ -239,6 +240,7 @@ class _Ledgers:
             self.done.counts[label] = (end - start, sum(counted[start:end]))
             start = end
         self.pending, self.rows = [], 0
+        release_unused_memory()  # the batch's frames, kept by the allocators otherwise
 
     def _pages(self, label: str | None, rows: list[str], codes: list[str], players: list[set[str]]) -> None:
         first = self.pick.files[label] if label is not None else UNDATED

@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from markupsafe import Markup
 
+from pipeline.output.memory import release_unused_memory
 from pipeline.progress import SILENT, Steps
 from pipeline.site import chart as chart_mod
 from pipeline.site import explained, pages
@@ -75,6 +76,7 @@ def write_players(
                     charts += 1
                 write(page, "player.html.j2", context | {"root": "../"})
                 advance(1)
+            release_unused_memory()  # the bucket's tables, kept by the allocators otherwise
     return charts
 
 
