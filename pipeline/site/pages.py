@@ -60,39 +60,45 @@ def text(value: Any, places: int = 2) -> str:
     return str(value)
 
 
+#: The ratings columns a standings row shows, in the order :func:`standings_row` takes them.
+STANDINGS_COLUMNS = (
+    "place",
+    "player",
+    "rank",
+    "rating",
+    "delta",
+    "games",
+    "wins",
+    "losses",
+    "draws",
+    "bonus",
+    "member",
+)
+
+
 def standings_rows(table: pa.Table, links: Links) -> list[dict[str, Any]]:
     """A period's ratings rows (best first, :func:`ordered`) as text cells, ``link`` the player's page."""
-    names = (
-        "place",
-        "player",
-        "rank",
-        "rating",
-        "delta",
-        "games",
-        "wins",
-        "losses",
-        "draws",
-        "bonus",
-        "member",
-    )
-    columns = table.select(list(names)).to_pydict()
+    columns = table.select(list(STANDINGS_COLUMNS)).to_pydict()
     return [
-        {
-            "place": text(place),
-            "player": player,
-            "link": links.get(player),
-            "rank": text(rank),
-            "rating": text(rating),
-            "delta": signed(float(delta), 2),
-            "games": text(games),
-            "record": f"{wins}–{losses}–{draws}",
-            "bonus": text(bonus),
-            "member": text(bool(member)),
-        }
-        for place, player, rank, rating, delta, games, wins, losses, draws, bonus, member in zip(
-            *(columns[n] for n in names), strict=True
-        )
+        standings_row(values, links) for values in zip(*(columns[n] for n in STANDINGS_COLUMNS), strict=True)
     ]
+
+
+def standings_row(values: tuple[Any, ...], links: Links) -> dict[str, Any]:
+    """One ratings row (``values`` of :data:`STANDINGS_COLUMNS`) as text cells."""
+    place, player, rank, rating, delta, games, wins, losses, draws, bonus, member = values
+    return {
+        "place": text(place),
+        "player": player,
+        "link": links.get(player),
+        "rank": text(rank),
+        "rating": text(rating),
+        "delta": signed(float(delta), 2),
+        "games": text(games),
+        "record": f"{wins}–{losses}–{draws}",
+        "bonus": text(bonus),
+        "member": text(bool(member)),
+    }
 
 
 def ordered(table: pa.Table) -> pa.Table:

@@ -45,7 +45,7 @@ def write_players(
     """The page of every player of ``links`` (and the chart of each rated one) through ``write``, from
     ``buckets``; ``latest`` the latest rated period's ratings, ``promotions`` the run's. Return the
     number of charts."""
-    summaries = _summaries(latest, source.rated[-1] if source.rated else "")
+    summaries = _Summaries(latest, source.rated[-1] if source.rated else "")
     promoted = _by_player(promotions, ["date"])
     order = {label: i for i, label in enumerate(source.rated)}
     charts = 0
@@ -100,7 +100,7 @@ def _context(
     player: Player,
     awards: list[dict[str, Any]],
     promotions: list[dict[str, Any]],
-    summaries: Mapping[str, dict[str, Any]],
+    summaries: _Summaries,
     links: Mapping[str, str],
 ) -> dict[str, Any]:
     name = player.name
@@ -179,12 +179,21 @@ def _grouped(rows: list[dict[str, Any]], key: str) -> dict[Any, list[dict[str, A
     return found
 
 
-def _summaries(latest: pa.Table | None, label: str) -> dict[str, dict[str, Any]]:
-    """Each player's row of the latest period's standings, as text cells with the ``period``."""
-    if latest is None or not latest.num_rows:
-        return {}
-    rows = pages.standings_rows(latest, {})
-    return {r["player"]: r | {"period": label} for r in rows}
+class _Summaries:
+    """Each player's row of the latest period's standings, as text cells with the ``period``, made when
+    their page asks (the 83,000 rows of the 10^6-game archive as dicts of text would take 125 MB)."""
+
+    def __init__(self, latest: pa.Table | None, label: str) -> None:
+        self.label = label
+        found = latest.select(list(pages.STANDINGS_COLUMNS)).to_pydict() if latest is not None else {}
+        self.values = list(zip(*found.values(), strict=True)) if found else []
+        self.where = {values[1]: i for i, values in enumerate(self.values)}
+
+    def get(self, name: str) -> dict[str, Any] | None:
+        where = self.where.get(name)
+        if where is None:
+            return None
+        return pages.standings_row(self.values[where], {}) | {"period": self.label}
 
 
 def _ratings(table: pa.Table | None, order: Mapping[str, int]) -> dict[str, list[dict[str, Any]]]:
