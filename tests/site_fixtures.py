@@ -98,3 +98,29 @@ def tables(page: Path) -> list[list[list[str]]]:
     parser = _Tables()
     parser.feed(page.read_text(encoding="utf-8"))
     return parser.tables
+
+
+#: Games of an archive over three years (black, white, result, date), for the year picker and the ledger.
+YEARS = (
+    ("ann", "bob", "B+R", "2021-03-04"),
+    ("bob", "cat", "W+R", "2021-11-20"),
+    ("cat", "ann", "B+2.5", "2022-02-02"),
+    ("ann", "bob", "W+R", "2022-02-09"),
+    ("bob", "ann", "B+R", "2022-02-16"),
+    ("cat", "bob", "B+R", "2023-07-01"),
+)
+
+
+def rated_years(folder: Path) -> Path:
+    """Rate :data:`YEARS` (and a record without a date) with no configuration into ``folder/out``
+    (run from ``folder``, so no ``config/`` applies); return the output folder."""
+    raw = folder / "raw"
+    raw.mkdir()
+    for i, (black, white, result, date) in enumerate(YEARS):
+        record = sgf(black, white, result, date, black_rank="2d", white_rank="2d", seed=i)
+        (raw / f"{i:02d}.sgf").write_text(record, encoding="utf-8")
+    (raw / "undated.sgf").write_text(sgf("ann", "cat", "B+R", None, seed=9), encoding="utf-8")
+    out = folder / "out"
+    result = runner.invoke(app, ["run", "--raw", str(raw), "--out", str(out), "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    return out

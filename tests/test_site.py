@@ -94,7 +94,7 @@ def test_unrated_player_page_says_why(club: dict[str, Path]) -> None:
 
 
 def test_ledger_has_every_record_with_what_the_filter_reads(club: dict[str, Path]) -> None:
-    html = (club["site"] / "games.html").read_text("utf-8")
+    html = "".join(p.read_text("utf-8") for p in (club["site"] / "games").glob("*.html"))
     rows = re.findall(
         r'<tr data-names=\'([^\']*)\' data-period="([^"]*)" data-codes="([^"]*)" data-counted="(yes|no)">',
         html,
@@ -105,7 +105,15 @@ def test_ledger_has_every_record_with_what_the_filter_reads(club: dict[str, Path
 
 def test_rules_page_names_the_rule_set_and_its_settings(club: dict[str, Path]) -> None:
     html = (club["site"] / "rules.html").read_text("utf-8")
-    assert "<code>club</code>" in html and "<dt>opponent_cap</dt><dd>10</dd>" in html
+    assert "<code>club</code>" in html and "At most 10 games against the same opponent count" in html
+
+
+def test_rules_page_says_the_settings_in_words(club: dict[str, Path]) -> None:
+    html = (club["site"] / "rules.html").read_text("utf-8")
+    assert "at least 30 minutes of main time" in html and "roster names the members" in html
+    assert not [
+        k for k in ("speed_threshold_s", "config_digest", "parser_version", "docs/rules.md") if k in html
+    ]
 
 
 def test_links_are_relative(club: dict[str, Path]) -> None:
@@ -139,7 +147,7 @@ def test_names_are_escaped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     result = runner.invoke(app, ["run", "--raw", str(raw), "--out", str(tmp_path / "out"), "--workers", "1"])
     assert result.exit_code == 0, result.output
     build_site(tmp_path / "out", tmp_path / "site")
-    for page in ("index.html", "games.html", "players.html"):
+    for page in ("index.html", "games/2024-05.html", "players.html"):
         html = (tmp_path / "site" / page).read_text("utf-8")
         assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>x</b>" not in html and "y&amp;z" in html
 
@@ -201,3 +209,35 @@ def test_slug_of_a_cjk_name_is_ascii_with_a_hash() -> None:
 def test_names_folding_alike_get_different_slugs() -> None:
     found = slugs(["Fish", "fish", "ｆｉｓｈ"])
     assert len(set(found.values())) == 3 and all(s.startswith("fish-") for s in found.values())
+
+
+def test_leaderboards_page_shows_the_latest_boards(club: dict[str, Path]) -> None:
+    import pandas as pd
+
+    boards = pd.read_parquet(club["out"] / "leaderboards")
+    latest = sorted(str(p) for p in boards["period"].unique())[-1]
+    board = boards[boards["period"] == latest].sort_values(["games_place", "player"], kind="stable")
+    shown = tables(club["site"] / "leaderboards.html")
+    assert len(shown) == 4 and [r[1] for r in shown[0][1:]] == list(board["player"].head(10))
+
+
+def test_every_page_links_the_leaderboards(club: dict[str, Path]) -> None:
+    assert "leaderboards.html" in links(club["site"] / "index.html")
+    assert "../leaderboards.html" in links(next((club["site"] / "players").glob("*.html")))
+
+
+def test_ledger_cells_carry_their_column_names_for_narrow_screens(club: dict[str, Path]) -> None:
+    page = next((club["site"] / "games").glob("2024-05.html"))
+    cells = re.findall(r"<td[^>]*>", page.read_text("utf-8"))
+    css = (club["site"] / "static" / "site.css").read_text("utf-8")
+    assert cells and all("data-label=" in c for c in cells)
+    assert 'table.cards td::before { content: attr(data-label) ": "' in css
+
+
+def test_player_pages_derivations_are_those_of_explain(club: dict[str, Path]) -> None:
+    for name in reports.standings(club["out"])["player"]:
+        html = _player_page(club, name).read_text("utf-8")
+        shown = re.findall(r'<section class="period" id="period-([^"]+)">', html)
+        for period in shown:
+            explained = explain_mod.explain(club["out"], name, period)
+            assert f"<code>{explained.equation}</code>" in html and explained.summary in html, (name, period)

@@ -17,9 +17,10 @@ from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 import pytest
-from site_fixtures import rated_sample, site_of
+from site_fixtures import rated_sample, rated_years, site_of
 
 from pipeline import reports
+from pipeline.site import build_site
 
 webdriver = pytest.importorskip(
     "selenium.webdriver", reason="selenium is not installed (pip install selenium)"
@@ -68,6 +69,19 @@ def driver() -> Iterator[Any]:
 def club(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     paths = rated_sample(tmp_path_factory.mktemp("browser"))
     return paths | {"site": site_of(paths)}
+
+
+@pytest.fixture(scope="module")
+def years(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    folder = tmp_path_factory.mktemp("years")
+    cwd = Path.cwd()
+    os.chdir(folder)  # no config/ here: the defaults
+    try:
+        out = rated_years(folder)
+    finally:
+        os.chdir(cwd)
+    build_site(out, folder / "site")
+    yield folder / "site"
 
 
 @pytest.fixture(scope="module")
@@ -141,11 +155,16 @@ def test_every_link_of_every_page_resolves(driver: Any, club: dict[str, Path]) -
     assert not broken
 
 
+def _ledger(club: dict[str, Path], period: str) -> Path:
+    return club["site"] / "games" / f"{period}.html"
+
+
 def test_filter_by_player_shows_only_their_games(driver: Any, club: dict[str, Path]) -> None:
-    _open(driver, club["site"] / "games.html")
-    name = str(reports.standings(club["out"])["player"].iloc[0])
+    period = reports.rated_periods(club["out"])[0]
+    _open(driver, _ledger(club, period))
+    name = str(reports.standings(club["out"], period)["player"].iloc[0])
     driver.find_element(By.ID, "f-player").send_keys(name)
-    games = reports.audit_games(club["out"])
+    games = reports.audit_games(club["out"], period=period)
     expected = sum(
         any(_fold(name) in _fold(str(n)) for n in (b, w) if isinstance(n, str))
         for b, w in zip(games["black"], games["white"], strict=True)
@@ -155,24 +174,46 @@ def test_filter_by_player_shows_only_their_games(driver: Any, club: dict[str, Pa
 
 
 def test_filter_by_reason_shows_the_games_it_applies_to(driver: Any, club: dict[str, Path]) -> None:
-    _open(driver, club["site"] / "games.html")
+    period = str(reports.audit_games(club["out"], reasons=["draw"])["period"].iloc[0])
+    _open(driver, _ledger(club, period))
     Select(driver.find_element(By.ID, "f-reason")).select_by_value("draw")
-    assert _visible_rows(driver) == len(reports.audit_games(club["out"], reasons=["draw"])) > 0
+    assert _visible_rows(driver) == len(reports.audit_games(club["out"], period=period, reasons=["draw"])) > 0
 
 
 def test_filters_combine(driver: Any, club: dict[str, Path]) -> None:
-    _open(driver, club["site"] / "games.html")
     period = reports.rated_periods(club["out"])[0]
-    Select(driver.find_element(By.ID, "f-period")).select_by_value(period)
+    _open(driver, _ledger(club, period))
     Select(driver.find_element(By.ID, "f-counted")).select_by_value("no")
     assert _visible_rows(driver) == len(reports.audit_games(club["out"], period=period, counted=False)) > 0
 
 
-def test_player_link_presets_the_ledger_filter(driver: Any, club: dict[str, Path]) -> None:
-    name = str(reports.standings(club["out"])["player"].iloc[1])
-    _open(driver, club["site"] / "games.html", f"?player={name}")
-    assert 0 < _visible_rows(driver) < len(reports.audit_games(club["out"]))
+def test_player_query_presets_the_ledger_filter(driver: Any, club: dict[str, Path]) -> None:
+    period = reports.rated_periods(club["out"])[0]
+    name = str(reports.standings(club["out"], period)["player"].iloc[1])
+    _open(driver, _ledger(club, period), f"?player={name}")
+    assert 0 < _visible_rows(driver) < len(reports.audit_games(club["out"], period=period))
     assert driver.find_element(By.ID, "f-player").get_attribute("value") == name
+
+
+def test_ledger_on_a_phone_shows_result_counted_and_reasons(driver: Any, club: dict[str, Path]) -> None:
+    driver.set_window_size(*PHONE)
+    try:
+        _open(driver, _ledger(club, reports.rated_periods(club["out"])[0]))
+        width = driver.execute_script("return document.documentElement.clientWidth")
+        for label in ("result", "counted", "reasons", "points"):
+            cell = driver.find_element(By.CSS_SELECTOR, f'#ledger tbody tr td[data-label="{label}"]')
+            box = driver.execute_script("return arguments[0].getBoundingClientRect().toJSON()", cell)
+            assert cell.is_displayed() and box["left"] >= 0 and box["right"] <= width, (label, box, width)
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= width
+    finally:
+        driver.set_window_size(*DESKTOP)
+
+
+def test_year_picker_opens_the_latest_period_of_the_year(driver: Any, years: Path) -> None:
+    _open(driver, years / "index.html")
+    Select(driver.find_element(By.CSS_SELECTOR, "select.year-picker")).select_by_visible_text("2021")
+    assert _file(driver.current_url).name == "period-2021-12.html"
+    assert driver.find_element(By.TAG_NAME, "h1").text == "Standings at the end of 2021-12"
 
 
 def test_cjk_names_render(driver: Any, club: dict[str, Path]) -> None:
@@ -191,6 +232,9 @@ def test_screenshots_of_the_standings_and_a_player_page(
     player = _file(driver.find_element(By.CSS_SELECTOR, "td.name a").get_attribute("href"))
     written.append(_shot(driver, player, shots / "player.png", DESKTOP))
     written.append(_shot(driver, player, shots / "player-phone.png", PHONE))
+    ledger = _ledger(club, reports.rated_periods(club["out"])[0])
+    written.append(_shot(driver, ledger, shots / "ledger-phone.png", PHONE))
+    written.append(_shot(driver, club["site"] / "leaderboards.html", shots / "leaderboards.png", DESKTOP))
     print(f"screenshots: {shots}")
     assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in written)
 

@@ -1,19 +1,23 @@
 """cli.site: the ``ratings site`` command, writing :func:`pipeline.site.build_site` into a folder.
 
 Maps :class:`~pipeline.reports.ReportError` (no output yet) and :class:`~pipeline.site.SiteError` (a
-folder that is not a site) to exit status 2, :class:`~pipeline.reports.fonts.PlotError` (no CJK font for
-the charts) and an unwritable folder to 1. Knows nothing of what the pages hold.
+folder that is not a site) to exit status 2, an unwritable folder to 1, Ctrl-C and SIGTERM (a plain
+``kill``) to 130 with nothing written and nothing left behind. Shows each step's progress on standard
+error when it is a terminal (:func:`pipeline.cli.progress.shown`). Knows nothing of what the pages hold.
 """
 
 from __future__ import annotations
 
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from pipeline.cli.common import ConfigOpt, OutOpt, console, fail, output_folder
-from pipeline.reports.fonts import PlotError
+from pipeline.cli.progress import shown
 
 
 def site_command(
@@ -32,11 +36,12 @@ def site_command(
     """Write the club's web site of the output: static pages to post as they are, with relative links
     and no server.
 
-    The standings of every rated period (index.html: the latest), a page per player with the rating
-    history chart, every game (counted or not, the reasons, the points) and the derivation of each
-    period, the games ledger with a filter by player, period, reason and counted, the rule set and its
-    settings, and the rule set's promotions and reports. DIR is replaced whole when it holds a site
-    written before; another folder that is not empty is refused.
+    The standings of every rated period (index.html: the latest; a year picker, then the year's
+    periods), a page per player with the rating history chart, every game (counted or not, the
+    reasons, the points) and the derivation of each period, the games ledger a page per period with a
+    filter by player, reason and counted, the leaderboards, the rules in words, and the rule set's
+    promotions and reports. DIR is replaced whole when it holds a site written before; another folder
+    that is not empty is refused. Interrupted (Ctrl-C, SIGTERM), it leaves DIR as it was.
 
     Example: ratings site data/site
     Example: ratings site /var/www/club --out /srv/club/processed --title "飞扬围棋 ratings"
@@ -46,11 +51,14 @@ def site_command(
 
     folder = output_folder(out, config)
     try:
-        written = build_site(folder, target, title)
+        with _terminate_as_interrupt(), shown() as steps:
+            written = build_site(folder, target, title, steps)
     except (ReportError, SiteError) as e:
         fail(str(e), 2)
-    except (PlotError, OSError) as e:
+    except OSError as e:
         fail(str(e), 1)
+    except KeyboardInterrupt:
+        fail(f"interrupted: no site was written; {target} is as it was", 130)
     counts = ", ".join(
         _count(n, noun)
         for n, noun in ((written.periods, "period"), (written.players, "player"), (written.charts, "chart"))
@@ -58,6 +66,21 @@ def site_command(
     console().print(
         f"wrote {written.pages} pages ({counts}) to {written.target}: open {written.target / 'index.html'}"
     )
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """While the ``with`` lasts, SIGTERM is Ctrl-C, so that the site's staging folder is removed (as
+    ``ratings run`` does: pipeline/cli/run.py). The previous handler after."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _count(n: int, noun: str) -> str:

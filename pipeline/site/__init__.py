@@ -1,10 +1,13 @@
 """site: the club's static web site of a finished output folder (``ratings site DIR``).
 
-:func:`build_site` writes the standings of every rated period, a page per player (rating history chart,
-every game with its reasons and points, the derivation of each period), the games ledger with a filter
-in the browser, the rule set's settings and its reports, as plain HTML files with relative links
-(:mod:`pipeline.site.build`; what each page shows: :mod:`pipeline.site.pages`; file names:
-:mod:`pipeline.site.slugs`). Knows nothing of how the run rated, or of the command line.
+:func:`build_site` writes the standings of every rated period (a year picker, then the year's periods),
+a page per player (rating history chart, every game with its reasons and points, the derivation of each
+period), the games ledger a page per period with a filter in the browser, the leaderboards, the rules in
+words and the rule set's reports, as plain HTML files with relative links, reading the output in one pass
+(:mod:`pipeline.site.build`; reading: :mod:`pipeline.site.source`; the period pass:
+:mod:`pipeline.site.periods`; players' pages: :mod:`pipeline.site.players`, from the rows kept by
+:mod:`pipeline.site.spill`; rows and cells: :mod:`pipeline.site.pages` and :mod:`pipeline.site.rows`;
+file names: :mod:`pipeline.site.slugs`). Knows nothing of how the run rated, or of the command line.
 """
 
 from __future__ import annotations

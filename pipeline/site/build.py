@@ -2,23 +2,31 @@
 
 Pages (Jinja2 templates of this package, autoescaped, undefined names an error), one folder::
 
-    index.html                 the standings of the latest rated period (period-<label>.html: each period)
+    index.html                 the standings of the latest rated period, with the period picker (a year,
+                               then its periods); period-<label>.html each period's (-p2, -p3: more rows)
+    periods.html               every rated period by year
+    games.html                 the games ledger's periods by year, with their counts;
+                               games/<label>.html each period's games, filtered in the browser
+                               (static/filter.js), games/undated.html the records without a period
     players.html               every player; players/<slug>.html one page each (pipeline.site.slugs),
-                               players/<slug>.svg the rating history chart (pipeline.reports.plots)
-    games.html                 the games ledger, filtered in the browser (static/filter.js)
-    rules.html                 the rule set and the run's settings (the manifest)
+                               players/<slug>.svg the rating history chart (pipeline.site.chart)
+    leaderboards.html          the latest boards; boards/<label>.html each period's and year's
+    rules.html                 the rules of the run, in words (pipeline.site.rules)
     reports.html               the rule set's reports (promotions, fees, certification), when it has any
-    static/site.css, static/filter.js
+    static/site.css, static/filter.js, static/picker.js
 
-Every link is relative, so the folder can be posted anywhere as it is. The site is written into a new
-folder beside the target and swapped in when complete: a failure leaves the previous site as it was. A
-target that exists, is not empty and holds no site of this command (no :data:`MARKER` file) is refused,
-so that no other folder is ever replaced. Knows nothing of how the rows are chosen
-(:mod:`pipeline.site.pages`).
+The output is read in one pass (:mod:`pipeline.site.periods`: each period's partitions and games once,
+the players' rows kept on disk by player) and the players' pages written from those rows
+(:mod:`pipeline.site.players`): memory holds a period's rows or a bucket of players', never a whole
+table. Every link is relative, so the folder can be posted anywhere as it is. The site is written into
+a new folder beside the target and swapped in when complete: a failure or an interrupt leaves the
+previous site as it was and nothing else behind. A target that exists, is not empty and holds no site
+of this command (no :data:`MARKER` file) is refused, so that no other folder is ever replaced.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import secrets
 import shutil
@@ -30,17 +38,23 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import pyarrow.parquet as pq
 
 from pipeline import __version__
-from pipeline.reports import ReportError, plots
-from pipeline.reports import explain as explain_mod
-from pipeline.site import pages
-from pipeline.site.pages import Links, SiteData
+from pipeline.output import folder as outputs
+from pipeline.progress import SILENT, Steps
+from pipeline.reports import REPORT_RULE_SETS, rule_set_report
+from pipeline.site import boards, pages, periods, players
+from pipeline.site import source as source_mod
+from pipeline.site.rules import rules_context
+from pipeline.site.slugs import period_file, slugs
+from pipeline.site.spill import Buckets, bucket_count
 
 #: The file that marks a folder as a site written by :func:`build_site` (it may be replaced).
 MARKER = ".ratings-site"
-STATIC = ("site.css", "filter.js")
+STATIC = ("site.css", "filter.js", "picker.js")
 TITLE = "Club ratings"
+_SPILL = ".spill"
 
 
 class SiteError(ValueError):
@@ -59,21 +73,23 @@ class SiteSummary:
     periods: int
 
 
-def build_site(out: Path, target: Path, title: str = TITLE) -> SiteSummary:
+def build_site(out: Path, target: Path, title: str = TITLE, steps: Steps = SILENT) -> SiteSummary:
     """Write the site of the output folder ``out`` into the folder ``target`` (created, or replaced
-    when it holds a site written before), its pages titled ``title``.
+    when it holds a site written before), its pages titled ``title``; ``steps`` shows how far it is.
 
     Raises:
         ReportError: if ``out`` holds no output of ``ratings run``.
         SiteError: if ``target`` is a file, or a folder that is neither empty nor a site of this command.
-        PlotError: if no CJK font is installed for the charts.
         OSError: if the folder cannot be written.
     """
     check_target(target)
-    data = pages.collect(out)
+    source = source_mod.open_source(out)
+    with steps.step("reading the players' names"):
+        names = source_mod.player_names(source)
+    links = {name: f"players/{s}.html" for name, s in slugs(names).items()}
     with staging(target) as folder:
-        written = _write_all(data, folder, title)
-    return SiteSummary(target, written, len(data.players), len(data.rated), len(data.periods))
+        written = _write_all(source, links, folder, title, steps)
+    return dataclasses.replace(written, target=target)
 
 
 def check_target(target: Path) -> None:
@@ -90,7 +106,7 @@ def check_target(target: Path) -> None:
 @contextmanager
 def staging(target: Path) -> Iterator[Path]:
     """Yield a new empty folder beside ``target``; when the block succeeds, put it in ``target``'s
-    place (the previous site removed); when it raises, remove it."""
+    place (the previous site removed); when it raises (an interrupt too), remove it."""
     target.parent.mkdir(parents=True, exist_ok=True)
     token = secrets.token_hex(6)
     new, old = (target.with_name(f".{target.name}.{token}.{kind}") for kind in ("new", "old"))
@@ -117,115 +133,99 @@ def environment() -> jinja2.Environment:
     )
 
 
-def _write_all(data: SiteData, folder: Path, title: str) -> int:
-    """Every page, chart and static file of ``data`` into ``folder``; return the number of pages."""
-    people, periods = pages.player_links(data), pages.period_links(data)
-    page = _Pages(environment(), folder, _common(data, title))
-    for label in data.periods:
-        page.write(periods[label], "standings.html.j2", _standings(data, label, people, periods))
-    latest = data.periods[-1] if data.periods else None
-    page.write("index.html", "standings.html.j2", _standings(data, latest, people, periods))
-    rated = [(n, people[n]) for n in data.players if n in data.rated]
-    unrated = [(n, people[n]) for n in data.players if n not in data.rated]
-    page.write("players.html", "players.html.j2", {"section": "players", "rated": rated, "unrated": unrated})
-    page.write("games.html", "games.html.j2", _games(data, people))
-    page.write("rules.html", "rules.html.j2", _rules(data))
-    if data.reports:
-        tables = pages.report_tables(data, people)
-        page.write("reports.html", "reports.html.j2", {"section": "reports", "tables": tables})
-    for name in data.players:
-        page.write(people[name], "player.html.j2", _player(data, name, folder, people), root="../")
+def _write_all(
+    source: source_mod.Source, links: dict[str, str], folder: Path, title: str, steps: Steps
+) -> SiteSummary:
+    """Every page, chart and static file of ``source`` into ``folder``."""
+    reports = {
+        n: rule_set_report(source.out, n) for n, sets in REPORT_RULE_SETS.items() if source.rule_set in sets
+    }
+    page = _Pages(environment(), folder, _common(source, title, bool(reports)))
+    spill = folder / _SPILL
+    spill.mkdir()
+    rows = pq.ParquetFile(source.out / outputs.GAMES_FILE).metadata.num_rows
+    buckets = Buckets(spill, bucket_count(2 * rows))
+    done = periods.write_periods(source, links, page.write, buckets, steps)
+    page.write("index.html", "standings.html.j2", periods.standings_index(source, done.latest, links))
+    files = {label: period_file(label) for label in source.rated}
+    page.write(
+        "periods.html",
+        "periods.html.j2",
+        {"section": "standings", "years": periods.archive(source.rated, files)},
+    )
+    page.write("games.html", "games.html.j2", _ledger_index(source, done))
+    rated = set(done.latest.column("player").to_pylist()) if done.latest is not None else set()
+    page.write("players.html", "players.html.j2", _players(links, rated))
+    page.write(
+        "rules.html", "rules.html.j2", {"section": "rules"} | rules_context(source.rule_set, source.manifest)
+    )
+    if reports:
+        page.write(
+            "reports.html",
+            "reports.html.j2",
+            {"section": "reports", "tables": pages.report_tables(reports, links)},
+        )
+    boards.write_boards(source, links, page.write, steps)
+    promotions = outputs.read_report(source.out, "promotions")
+    charts = players.write_players(source, links, page.write, buckets, done.latest, promotions, steps)
+    shutil.rmtree(spill)
     _copy_static(folder / "static")
-    return page.count
+    return SiteSummary(folder, page.count, len(links), charts, len(source.rated))
+
+
+def _ledger_index(source: source_mod.Source, done: periods.PeriodsWritten) -> dict[str, Any]:
+    """``games.html``: each year's periods with their games (counted), and the records without a period."""
+    years: dict[str, list[tuple[str, str, int, int]]] = {}
+    for label in source.played:
+        games, counted = done.counts.get(label, (0, 0))
+        years.setdefault(label[:4], []).append((label, periods.ledger_file(label), games, counted))
+    undated = done.counts.get(None)
+    total = sum(g for g, _ in done.counts.values())
+    return {"section": "games", "years": list(reversed(years.items())), "undated": undated, "total": total}
+
+
+def _players(links: dict[str, str], rated: set[str]) -> dict[str, Any]:
+    found = [(n, links[n]) for n in links]
+    return {
+        "section": "players",
+        "rated": [(n, link) for n, link in found if n in rated],
+        "unrated": [(n, link) for n, link in found if n not in rated],
+    }
 
 
 def _copy_static(folder: Path) -> None:
-    """The stylesheet and the script of this package's ``static/`` into ``folder``."""
+    """The stylesheet and the scripts of this package's ``static/`` into ``folder``."""
     folder.mkdir(exist_ok=True)
     for name in STATIC:
         (folder / name).write_bytes(resources.files("pipeline.site").joinpath("static", name).read_bytes())
 
 
 class _Pages:
-    """Renders templates into files of one folder, counting them."""
+    """Renders templates into files of one folder, counting the HTML pages."""
 
     def __init__(self, env: jinja2.Environment, folder: Path, common: dict[str, Any]) -> None:
         self.env, self.folder, self.common, self.count = env, folder, common, 0
+        self._made: set[Path] = set()
 
-    def write(self, name: str, template: str, context: dict[str, Any], root: str = "") -> None:
-        html = self.env.get_template(template).render(self.common | context | {"root": root})
+    def write(self, name: str, template: str, context: dict[str, Any]) -> None:
+        root = "../" if "/" in name else ""
+        html = self.env.get_template(template).render(self.common | {"root": root} | context)
         path = self.folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.parent not in self._made:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._made.add(path.parent)
         path.write_text(html, encoding="utf-8")
-        self.count += 1
+        self.count += name.endswith(".html")
 
 
-def _common(data: SiteData, title: str) -> dict[str, Any]:
+def _common(source: source_mod.Source, title: str, has_reports: bool) -> dict[str, Any]:
+    rated = source.rated
     return {
         "site_title": title,
         "lang": "en",
-        "rule_set": data.rule_set,
-        "periods": data.periods,
+        "rule_set": source.rule_set,
+        "span": (rated[0], rated[-1]) if rated else None,
         "version": __version__,
-        "has_reports": bool(data.reports),
+        "has_reports": has_reports,
         "section": "",
-    }
-
-
-def _standings(data: SiteData, label: str | None, people: Links, periods: Links) -> dict[str, Any]:
-    """The standings page of the period ``label`` (None: the run rated no period)."""
-    table = data.standings[label] if label else None
-    rows = [] if table is None else pages.standings_rows(table, people)
-    show_bonus = table is not None and bool((table["bonus"] != 0).any())
-    context = {"section": "standings", "period": label, "rows": rows, "period_links": periods}
-    return context | {"show_bonus": show_bonus}
-
-
-def _games(data: SiteData, people: Links) -> dict[str, Any]:
-    labels = sorted({str(p) for p in data.games["period"].dropna()})
-    return {
-        "section": "games",
-        "rows": pages.ledger_rows(data.games, people),
-        "players": data.players,
-        "game_periods": labels,
-        "codes": pages.reason_codes(data.games),
-    }
-
-
-def _rules(data: SiteData) -> dict[str, Any]:
-    cap = str(data.manifest.get("settings", {}).get("validity", {}).get("opponent_cap", "N"))
-    reasons = [(code, words.format(cap=cap)) for code, words in explain_mod.REASON_WORDS.items()]
-    settings = data.manifest.get("settings", {})
-    return {
-        "section": "rules",
-        "settings": settings,
-        "reasons": reasons,
-        "run": pages.run_facts(data.manifest),
-    }
-
-
-def _player(data: SiteData, name: str, folder: Path, people: Links) -> dict[str, Any]:
-    """The page of ``name``: their standing, chart, games and derivations. A derivation or chart the
-    output cannot give (a name that two players share) is left out with the reason on the page."""
-    summary = pages.player_summary(data, name)
-    chart = Path(people[name]).with_suffix(".svg")
-    problems = []
-    try:
-        if summary is not None:
-            plots.history_chart(data.out, [name], folder / chart)
-        explained = pages.explanations(data, name)
-    except ReportError as e:
-        problems.append(str(e))
-        explained = []
-    shown = {e.period for e in explained}
-    return {
-        "section": "players",
-        "name": name,
-        "summary": summary if not problems else None,
-        "problems": problems,
-        "chart": chart.name,
-        "games": pages.player_games(data, name, people),
-        "explanations": explained,
-        "carried": [p for p in data.rated.get(name, []) if p not in shown],
-        "links": people,
     }

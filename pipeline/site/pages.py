@@ -1,11 +1,10 @@
-"""site.pages: what each page of the club's site shows, read from a finished output folder.
+"""site.pages: the rows the site's pages print, from the tables of one period or one player.
 
-:func:`collect` asks the query API (:mod:`pipeline.reports`: standings, every game with its reasons and
-points, the rule set's reports, the manifest) once; the other functions turn its answer into the plain
-rows the templates print (text cells, links as paths relative to the site's root). A player's page adds
-:func:`pipeline.reports.explain.explain` of each period in which their rating or rank moved or they
-played. Knows nothing of HTML (the templates), of writing files or charts (:mod:`pipeline.site.build`),
-or of how the run rated.
+Text cells (numbers rounded, lists joined, dates ISO), the players' links (paths relative to the site's
+root). A period's games become one frame (:func:`game_frame`: the ledger's cells and the points each
+game gave) from which both the ledger rows (:func:`pipeline.site.rows.ledger_html`) and each player's
+side of every game (:func:`player_sides`, kept for their page) are taken. Knows nothing of HTML (the
+templates and :mod:`pipeline.site.rows`), of files (:mod:`pipeline.site.build`), or of how the run rated.
 """
 
 from __future__ import annotations
@@ -13,87 +12,36 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 
-from pipeline import reports
-from pipeline.output import folder as outputs
-from pipeline.reports import explain as explain_mod
+from pipeline.reports.explain import REASON_WORDS
 from pipeline.reports.explain.terms import number, signed
 from pipeline.rules.base import REASONS
-from pipeline.site.slugs import period_file, slugs
 
 #: Links of the site's pages, relative to its root.
 Links = Mapping[str, str]
-
-
-@dataclass(frozen=True, slots=True)
-class SiteData:
-    """The output folder ``out`` as the site shows it: ``periods`` the rated periods in time order with
-    their ``standings``; ``games`` every record (:func:`pipeline.reports.audit_games`); ``players`` every
-    name that played (sorted), ``rated`` the periods each has a ratings row in, ``active`` those in which
-    they played or their rating or rank moved; ``reports`` the rule set's report tables by name."""
-
-    out: Path
-    rule_set: str
-    manifest: dict[str, Any]
-    periods: list[str]
-    standings: dict[str, pd.DataFrame]
-    games: pd.DataFrame
-    players: list[str]
-    rated: dict[str, list[str]]
-    active: dict[str, list[str]]
-    reports: dict[str, pd.DataFrame]
-
-
-def collect(out: Path) -> SiteData:
-    """Read everything the site shows from ``out``.
-
-    Raises:
-        ReportError: if ``out`` holds no output of ``ratings run``.
-    """
-    games = reports.audit_games(out)
-    periods = reports.rated_periods(out)
-    standings = {p: reports.standings(out, p) for p in periods}
-    rated: dict[str, list[str]] = {}
-    active: dict[str, list[str]] = {}
-    for label, table in standings.items():
-        moved = (table["games"] > 0) | (table["delta"] != 0) | (table["rank"] != table["rank_before"])
-        for name, was_active in zip(table["player"], moved, strict=True):
-            rated.setdefault(str(name), []).append(label)
-            if was_active:
-                active.setdefault(str(name), []).append(label)
-    played = {str(n) for n in pd.concat([games["black"], games["white"]]).dropna()}
-    rule_set = reports.run_rule_set(out)
-    return SiteData(
-        out=out,
-        rule_set=rule_set,
-        manifest=outputs.read_manifest(out),
-        periods=periods,
-        standings=standings,
-        games=games,
-        players=sorted(played | set(rated)),
-        rated=rated,
-        active=active,
-        reports={
-            n: reports.rule_set_report(out, n)
-            for n, sets in reports.REPORT_RULE_SETS.items()
-            if rule_set in sets
-        },
-    )
-
-
-def player_links(data: SiteData) -> dict[str, str]:
-    """Every player's page: name -> ``players/<slug>.html``."""
-    return {name: f"players/{s}.html" for name, s in slugs(data.players).items()}
-
-
-def period_links(data: SiteData) -> dict[str, str]:
-    """Every rated period's standings page: label -> file (the latest also is ``index.html``)."""
-    return {label: period_file(label) for label in data.periods}
+#: The columns of a player's side of a game (:func:`player_sides`), as kept for their page.
+SIDE_COLUMNS = (
+    "player",
+    "seq",
+    "date",
+    "period",
+    "colour",
+    "opponent",
+    "result",
+    "outcome",
+    "event",
+    "speed",
+    "counted",
+    "reasons",
+    "notes",
+    "why",
+    "own_points",
+    "source",
+)
 
 
 def text(value: Any, places: int = 2) -> str:
@@ -112,108 +60,156 @@ def text(value: Any, places: int = 2) -> str:
     return str(value)
 
 
-def standings_rows(table: pd.DataFrame, links: Links) -> list[dict[str, Any]]:
-    """The standings table's rows as text cells, ``link`` the player's page."""
+#: The ratings columns a standings row shows, in the order :func:`standings_row` takes them.
+STANDINGS_COLUMNS = (
+    "rating_place",
+    "player",
+    "rank",
+    "rating",
+    "delta",
+    "games",
+    "wins",
+    "losses",
+    "draws",
+    "bonus",
+    "member",
+)
+
+
+def standings_rows(table: pa.Table, links: Links) -> list[dict[str, Any]]:
+    """A period's ratings rows (best first, :func:`ordered`) as text cells, ``link`` the player's page."""
+    columns = table.select(list(STANDINGS_COLUMNS)).to_pydict()
     return [
-        {
-            "place": text(r["rating_place"]),
-            "player": r["player"],
-            "link": links.get(r["player"]),
-            "rank": text(r["rank"]),
-            "rating": text(r["rating"]),
-            "delta": signed(float(r["delta"]), 2),
-            "games": text(r["games"]),
-            "record": f"{r['wins']}–{r['losses']}–{r['draws']}",
-            "bonus": text(r["bonus"]),
-            "member": text(bool(r["member"])),
-        }
-        for r in table.to_dict("records")
+        standings_row(values, links) for values in zip(*(columns[n] for n in STANDINGS_COLUMNS), strict=True)
     ]
 
 
-def points_text(change: Mapping[str, Any]) -> str:
-    """``羽焰 +30`` or, with a bonus, ``羽焰 +30 (+10 team match win)``."""
-    said = f"{change['player']} {signed(float(change['delta']), 2)}"
-    if change["bonus"]:
-        said += f" ({signed(float(change['bonus']), 2)} {change['bonus_rule'] or 'bonus'})"
-    return said
+def standings_row(values: tuple[Any, ...], links: Links) -> dict[str, Any]:
+    """One ratings row (``values`` of :data:`STANDINGS_COLUMNS`) as text cells."""
+    place, player, rank, rating, delta, games, wins, losses, draws, bonus, member = values
+    return {
+        "place": text(place),
+        "player": player,
+        "link": links.get(player),
+        "rank": text(rank),
+        "rating": text(rating),
+        "delta": signed(float(delta), 2),
+        "games": text(games),
+        "record": f"{wins}–{losses}–{draws}",
+        "bonus": text(bonus),
+        "member": text(bool(member)),
+    }
 
 
-def ledger_rows(games: pd.DataFrame, links: Links) -> list[dict[str, Any]]:
-    """Every game as the ledger shows it: text cells, the players' links, and the values the filter
-    reads (``names``, ``codes`` its reasons and notes, ``counted`` yes/no)."""
-    rows = []
-    for g in games.to_dict("records"):
-        names = [text(n) for n in (g["black"], g["white"]) if text(n)]
-        event = " · ".join(text(v) for v in (g["event"], g["stage"]) if text(v))
-        rows.append(
-            {
-                "date": text(g["date"]),
-                "period": text(g["period"]),
-                "black": text(g["black"]),
-                "white": text(g["white"]),
-                "black_link": links.get(g["black"]),
-                "white_link": links.get(g["white"]),
-                "result": text(g["result"]),
-                "event": event,
-                "counted": text(bool(g["counted"])),
-                "reasons": ", ".join(g["reasons"]),
-                "notes": ", ".join(g["notes"]),
-                "points": [points_text(c) for c in g["changes"]],
-                "source": text(g["source"]),
-                "error": text(g["parse_error"]),
-                "names": names,
-                "codes": " ".join(dict.fromkeys([*g["reasons"], *g["notes"]])),
-            }
+def ordered(table: pa.Table) -> pa.Table:
+    """A ratings partition by rating (highest first, then name), as the standings show it."""
+    return table.sort_by([("rating", "descending"), ("player", "ascending")])
+
+
+def game_frame(games: pa.Table, changes: pa.Table | None, cap: str) -> pd.DataFrame:
+    """The games of one period (columns of :data:`pipeline.site.source.GAME_COLUMNS`) with the cells the
+    pages print: ``black``/``white`` the canonical names (as written where the run gave none),
+    ``source`` (``path#index`` for a later game of a collection), ``event`` (with its stage), ``codes``
+    (reasons and notes, for the filter), ``why`` (the reasons in words, ``{cap}`` filled in), ``points``
+    (``name +30`` per rated player, Black first) and ``own`` (player -> their signed points)."""
+    frame = games.to_pandas()
+    frame["black"] = frame["black_player"].fillna(frame["black"])
+    frame["white"] = frame["white_player"].fillna(frame["white"])
+    index = frame["game_index"].astype(int)
+    frame["source"] = frame["source_path"].where(index == 0, frame["source_path"] + "#" + index.astype(str))
+    event = frame["event_name"].fillna(frame["event"])
+    frame["event"] = [
+        " · ".join(v for v in pair if isinstance(v, str) and v)
+        for pair in zip(event, frame["stage"], strict=True)
+    ]
+    reasons, notes = (frame[c].map(list) for c in ("reasons", "notes"))
+    frame["codes"] = [" ".join(dict.fromkeys([*r, *n])) for r, n in zip(reasons, notes, strict=True)]
+    frame["why"] = [_why(tuple(r), cap) for r in reasons]
+    frame["reasons"], frame["notes"] = reasons.map(", ".join), notes.map(", ".join)
+    frame["date_text"] = [text(d) for d in frame["date"]]
+    return _with_points(frame, changes)
+
+
+def _why(codes: tuple[str, ...], cap: str) -> str:
+    return "; ".join(REASON_WORDS.get(c, c).format(cap=cap) for c in codes)
+
+
+def _with_points(frame: pd.DataFrame, changes: pa.Table | None) -> pd.DataFrame:
+    """``frame`` with ``points`` (a list of ``name +30``) and ``own`` (player -> ``+30``) per game."""
+    empty: dict[str, str] = {}
+    if changes is None or changes.num_rows == 0:
+        return frame.assign(
+            points=pd.Series([[] for _ in range(len(frame))], index=frame.index, dtype=object)
+        ).assign(own=pd.Series([empty] * len(frame), index=frame.index, dtype=object))
+    rows = changes.select(["game_id", "player", "color", "delta", "bonus", "bonus_rule"]).to_pandas()
+    rows = rows.sort_values(["game_id", "color"], kind="stable")
+    own = [
+        signed(float(d), 2) + (f" ({signed(float(b), 2)} {r or 'bonus'})" if b else "")
+        for d, b, r in zip(rows["delta"], rows["bonus"], rows["bonus_rule"], strict=True)
+    ]
+    said: dict[str, list[str]] = {}
+    owned: dict[str, dict[str, str]] = {}
+    for game, player, text_ in zip(rows["game_id"], rows["player"], own, strict=True):
+        said.setdefault(game, []).append(f"{player} {text_}")
+        owned.setdefault(game, {})[player] = text_
+    points = pd.Series([said.get(g, []) for g in frame["game_id"]], index=frame.index, dtype=object)
+    return frame.assign(
+        points=points,
+        own=pd.Series([owned.get(g, empty) for g in frame["game_id"]], index=frame.index, dtype=object),
+    )
+
+
+def player_sides(frame: pd.DataFrame) -> pa.Table:
+    """Each named player's side of each game of a :func:`game_frame`: columns :data:`SIDE_COLUMNS`
+    (``outcome`` win, loss, draw or no result, from their side; ``own_points`` what the game gave them).
+    A game against oneself is the player's once, as Black."""
+    sides = []
+    for colour, me, them in (("B", "black", "white"), ("W", "white", "black")):
+        part = frame[
+            frame[me].notna() & ((frame["black"] != frame["white"]) | (colour == "B"))
+        ]  # self-play once
+        winner = part["winner"]
+        outcome = pd.Series("no result", index=part.index)
+        outcome[winner == "draw"] = "draw"
+        outcome[winner == colour] = "win"
+        outcome[winner.isin(["B", "W"]) & (winner != colour)] = "loss"
+        sides.append(
+            pd.DataFrame(
+                {
+                    "player": part[me].astype(str),
+                    "seq": part["seq"],
+                    "date": part["date_text"],
+                    "period": part["period"].fillna(""),
+                    "colour": colour,
+                    "opponent": part[them].fillna("").astype(str),
+                    "result": part["result"].fillna(""),
+                    "outcome": outcome,
+                    "event": part["event"],
+                    "speed": part["speed_used"].where(part["parse_error"].isna(), None).fillna(""),
+                    "counted": part["counted"].astype(bool),
+                    "reasons": part["reasons"],
+                    "notes": part["notes"],
+                    "why": part["why"],
+                    "own_points": [o.get(p, "") for o, p in zip(part["own"], part[me], strict=True)],
+                    "source": part["source"],
+                }
+            )
         )
-    return rows
+    both = pd.concat(sides, ignore_index=True)
+    return pa.Table.from_pandas(both[list(SIDE_COLUMNS)], preserve_index=False)
 
 
-def reason_codes(games: pd.DataFrame) -> list[str]:
-    """The reason codes that apply to some game (as a reason or a note), in the order of REASONS."""
-    seen = {c for codes in (*games["reasons"], *games["notes"]) for c in codes}
+def reason_codes(codes: list[str]) -> list[str]:
+    """The reason codes among ``codes`` (space-separated lists of a page's games), in the order of REASONS."""
+    seen = {c for row in codes for c in row.split()}
     return [c for c in REASONS if c in seen]
 
 
-def player_games(data: SiteData, name: str, links: Links) -> list[dict[str, Any]]:
-    """Every game of ``name`` (counted or not) as their page shows it: their colour, the opponent and
-    link, the result, counted, the reasons in words, the points the game gave them."""
-    mine = data.games[(data.games["black"] == name) | (data.games["white"] == name)]
-    rows = []
-    for row, g in zip(ledger_rows(mine, links), mine.to_dict("records"), strict=True):
-        colour = "B" if g["black"] == name else "W"
-        opponent = g["white"] if colour == "B" else g["black"]
-        own = [points_text(c) for c in g["changes"] if c["player"] == name]
-        why = "; ".join(explain_mod.REASON_WORDS.get(c, c).format(cap=_cap(data)) for c in g["reasons"])
-        rows.append(
-            row
-            | {"colour": colour, "opponent": text(opponent), "opponent_link": links.get(opponent)}
-            | {"own_points": ", ".join(p.removeprefix(f"{name} ") for p in own), "why": why}
-        )
-    return rows
-
-
-def explanations(data: SiteData, name: str) -> list[explain_mod.Explanation]:
-    """The derivation of ``name``'s rating in each period they were active in, latest first."""
-    return [explain_mod.explain(data.out, name, p) for p in reversed(data.active.get(name, []))]
-
-
-def player_summary(data: SiteData, name: str) -> dict[str, Any] | None:
-    """``name``'s row in the latest period's standings (text cells, with the ``period``), or None when
-    they have no rating."""
-    periods = data.rated.get(name)
-    if not periods:
-        return None
-    table = data.standings[periods[-1]]
-    row = standings_rows(table[table["player"] == name], {})[0]
-    return row | {"period": periods[-1]}
-
-
-def report_tables(data: SiteData, links: Links) -> list[dict[str, Any]]:
+def report_tables(reports: Mapping[str, pd.DataFrame], links: Links) -> list[dict[str, Any]]:
     """The rule set's reports: ``name``, ``columns`` and ``rows`` (lists of ``(text, link)`` cells, a
     link for a cell naming a player with a page)."""
     found = []
-    for name, table in data.reports.items():
+    for name, table in reports.items():
         columns = [str(c) for c in table.columns]
         rows = [
             [(text(v), links.get(v) if c == "player" else None) for c, v in zip(columns, r, strict=True)]
@@ -223,15 +219,9 @@ def report_tables(data: SiteData, links: Links) -> list[dict[str, Any]]:
     return found
 
 
-def run_facts(manifest: Mapping[str, Any]) -> dict[str, Any]:
-    """The manifest's entries a reader of the rules page wants: the settings, the counts and the run's
-    versions and periods (not its timings or paths)."""
-    keep = ("rule_set", "package_version", "parser_version", "config_digest", "periods", "games", "counts")
-    return {k: manifest[k] for k in keep if k in manifest}
-
-
-def _cap(data: SiteData) -> str:
+def cap_of(manifest: Mapping[str, Any]) -> str:
+    """The run's per-opponent cap as text (``N`` when the manifest does not say)."""
     try:
-        return str(int(data.manifest["settings"]["validity"]["opponent_cap"]))
+        return str(int(manifest["settings"]["validity"]["opponent_cap"]))
     except (KeyError, TypeError, ValueError):
         return "N"

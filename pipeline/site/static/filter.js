@@ -1,5 +1,5 @@
-// The games ledger's filter: shows the rows that match the player (part of a name, any case or width),
-// the period, the reason (a reason or a note of the game) and counted; ?player=NAME presets the player.
+// A period's games ledger's filter: shows the rows that match the player (part of a name, any case or
+// width), the reason (a reason or a note of the game) and counted; ?player=NAME presets the player.
 "use strict";
 (function () {
   var fold = function (s) { return s.normalize("NFKC").toLowerCase(); };
@@ -7,9 +7,8 @@
   var rows = Array.prototype.slice.call(document.querySelectorAll("#ledger tbody tr"));
   var names = rows.map(function (row) { return JSON.parse(row.dataset.names).map(fold); });
 
-  function matches(i, player, period, reason, counted) {
+  function matches(i, player, reason, counted) {
     var row = rows[i];
-    if (period && row.dataset.period !== period) { return false; }
     if (counted && row.dataset.counted !== counted) { return false; }
     if (reason && row.dataset.codes.split(" ").indexOf(reason) < 0) { return false; }
     return !player || names[i].some(function (n) { return n.indexOf(player) >= 0; });
@@ -17,10 +16,10 @@
 
   function apply() {
     var player = fold(field("f-player").value.trim());
-    var period = field("f-period").value, reason = field("f-reason").value, counted = field("f-counted").value;
+    var reason = field("f-reason").value, counted = field("f-counted").value;
     var shown = 0;
     rows.forEach(function (row, i) {
-      var keep = matches(i, player, period, reason, counted);
+      var keep = matches(i, player, reason, counted);
       row.hidden = !keep;
       shown += keep ? 1 : 0;
     });
@@ -29,7 +28,7 @@
 
   var preset = new URLSearchParams(window.location.search).get("player");
   if (preset) { field("f-player").value = preset; }
-  ["f-player", "f-period", "f-reason", "f-counted"].forEach(function (id) {
+  ["f-player", "f-reason", "f-counted"].forEach(function (id) {
     field(id).addEventListener("input", apply);
     field(id).addEventListener("change", apply);
   });

@@ -1,0 +1,302 @@
+"""site.periods: the pages of each period, written in one pass over the output's tables.
+
+Period by period, in time order: the ratings partition gives the standings page(s), ``games.parquet``'s
+rows of the period (:func:`pipeline.site.source.games_by_period`) and the changes partition give the
+ledger page(s); the same rows (the players' sides of the games, their ratings rows where they moved or
+first appear, the changes and awards) go to the player buckets (:class:`pipeline.site.spill.Buckets`)
+for their pages. The records without a period come last, on a ledger page of their own. A page holds
+at most :data:`PAGE_ROWS` rows; a longer table is split over numbered pages. Every page has the period
+picker (:func:`picker`): a year, then the periods of that year. Knows nothing of HTML beyond the
+template names, or of the players' pages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+from markupsafe import Markup, escape
+
+from pipeline.output.memory import release_unused_memory
+from pipeline.progress import SILENT, Steps
+from pipeline.site import pages
+from pipeline.site import rows as rows_mod
+from pipeline.site.slugs import period_file
+from pipeline.site.source import Source, games_by_period, partition
+from pipeline.site.spill import Buckets
+
+#: The most rows a standings or ledger page holds; a period with more is split over numbered pages.
+PAGE_ROWS = 2500
+#: The games whose ledger rows are made at once (:class:`_Ledgers`).
+BATCH_ROWS = 20_000
+#: The ledger page of the records without a period.
+UNDATED = "games/undated.html"
+
+#: Writes a page: (file relative to the site's root, template, context).
+Write = Callable[[str, str, dict[str, Any]], None]
+
+
+@dataclass
+class PeriodsWritten:
+    """What the period pass found: ``standings`` and ``ledger`` pages written, games per ledger
+    period (``counts``: label -> (games, counted); ``None`` the records without a period), and the
+    latest rated period's standings (``latest``)."""
+
+    standings: int = 0
+    ledger: int = 0
+    counts: dict[str | None, tuple[int, int]] = field(default_factory=dict)
+    latest: pa.Table | None = None
+
+
+def ledger_file(label: str) -> str:
+    """The (first) ledger page of the period ``label``: ``games/2024-05.html``."""
+    return "games/" + period_file(label).removeprefix("period-")
+
+
+def paged(name: str, page: int) -> str:
+    """The file of page ``page`` (from 1) of a table whose first page is ``name``."""
+    return name if page == 1 else name.removesuffix(".html") + f"-p{page}.html"
+
+
+def chunks(rows: Sequence[Any], size: int | None = None) -> list[Sequence[Any]]:
+    """``rows`` in pages of ``size`` (:data:`PAGE_ROWS` when None; one empty page for no rows)."""
+    size = size or PAGE_ROWS
+    return [rows[i : i + size] for i in range(0, len(rows), size)] or [rows[:0]]
+
+
+class Picker:
+    """The period picker of a set of pages, one per period ``labels`` (in time order) at ``files``:
+    a year (the select's options, written once per year shown), that year's periods, the periods
+    before and after, and the page listing ``everything``."""
+
+    def __init__(self, labels: Sequence[str], files: Mapping[str, str], everything: str) -> None:
+        self.labels, self.files, self.everything = list(labels), files, everything
+        self.position = {label: i for i, label in enumerate(self.labels)}
+        self.years: dict[str, list[str]] = {}
+        for label in self.labels:
+            self.years.setdefault(label[:4], []).append(label)
+        self._options: dict[tuple[str, str], Markup] = {}
+
+    def __call__(self, current: str | None, root: str) -> dict[str, Any]:
+        """The picker of the page of ``current`` (None: a page of no period; the latest year shown)."""
+        year = current[:4] if current else (self.labels[-1][:4] if self.labels else "")
+        where = self.position.get(current) if current is not None else None
+        labels, files = self.labels, self.files
+        return {
+            "options": self.options(year, root),
+            "year": year,
+            "current": current,
+            "periods": [(label, files[label]) for label in self.years.get(year, [])],
+            "previous": files[labels[where - 1]] if where else None,
+            "next": files[labels[where + 1]] if where is not None and where + 1 < len(labels) else None,
+            "all": self.everything,
+        }
+
+    def options(self, year: str, root: str) -> Markup:
+        """The year select's options (latest first, ``year`` selected), each the file of its latest period."""
+        key = (year, root)
+        if key not in self._options:
+            self._options[key] = Markup(
+                "".join(
+                    f'<option value="{escape(root + self.files[labels[-1]])}"'
+                    f"{' selected' if y == year else ''}>{escape(y)}</option>"
+                    for y, labels in reversed(self.years.items())
+                )
+            )
+        return self._options[key]
+
+
+def write_periods(
+    source: Source, links: pages.Links, write: Write, buckets: Buckets, steps: Steps = SILENT
+) -> PeriodsWritten:
+    """Every period's standings and ledger pages through ``write``, the players' rows into ``buckets``."""
+    done = PeriodsWritten()
+    rated, played = set(source.rated), set(source.played)
+    standings_files = {label: period_file(label) for label in source.rated}
+    ledger_files = {label: ledger_file(label) for label in source.played}
+    stream = games_by_period(source.out)
+    seen: set[str] = set()
+    pickers = (
+        Picker(source.rated, standings_files, "periods.html"),
+        Picker(source.played, ledger_files, "games.html"),
+    )
+    cap = pages.cap_of(source.manifest)
+    ledgers = _Ledgers(cap, links, write, pickers[1], done, buckets)
+    names = rows_mod.NameCells(links)
+    with steps.step("writing the pages of each period", total=len(source.periods)) as advance:
+        for label in source.periods:
+            changes = partition(source.out, "changes", label)
+            if label in rated:
+                done.latest = _standings(source, label, names, write, pickers[0], done)
+                _keep_ratings(done.latest, label, seen, buckets)
+            if label in played:
+                found, games = next(stream)
+                assert found == label, (found, label)  # both in time order
+                ledgers.add(label, games, changes)
+            _keep(buckets, "changes", changes, label)
+            _keep(buckets, "awards", partition(source.out, "awards", label), label)
+            advance(1)
+        for found, games in stream:  # the records without a period
+            ledgers.add(found, games, None)
+        ledgers.flush()
+    return done
+
+
+def _standings(
+    source: Source, label: str, names: rows_mod.NameCells, write: Write, pick: Picker, done: PeriodsWritten
+) -> pa.Table | None:
+    """The standings pages of ``label``; return its ratings, best first."""
+    table = partition(source.out, "ratings", label)
+    table = pages.ordered(table) if table is not None else None
+    for name, context in standings_pages(table, label, names, pick):
+        write(name, "standings.html.j2", context)
+        done.standings += 1
+    return table
+
+
+def standings_pages(
+    table: pa.Table | None, label: str | None, names: rows_mod.NameCells, pick: Picker
+) -> list[tuple[str, dict[str, Any]]]:
+    """The standings pages (file, context) of the period ``label`` from its ratings ``table``, best first."""
+    total = table.num_rows if table is not None else 0
+    show_bonus = (
+        table is not None and total > 0 and bool(pc.any(pc.not_equal(table.column("bonus"), 0)).as_py())
+    )
+    first = pick.files[label] if label is not None else "index.html"
+    size = PAGE_ROWS
+    count = max(1, -(-total // size))
+    found = []
+    for page in range(1, count + 1):
+        part = table.slice((page - 1) * size, size) if table is not None else None
+        html = rows_mod.standings_html(part, names, show_bonus) if part is not None else ""
+        context: dict[str, Any] = {
+            "section": "standings",
+            "period": label,
+            "rows": html,
+            "picker": pick(label, ""),
+        }
+        context |= {"pager": _pager(first, page, count, ""), "total": total, "show_bonus": show_bonus}
+        found.append((paged(first, page), context))
+    return found
+
+
+def standings_index(source: Source, latest: pa.Table | None, links: pages.Links) -> dict[str, Any]:
+    """The context of ``index.html``: the latest rated period's standings (its first page)."""
+    label = source.rated[-1] if source.rated else None
+    pick = Picker(source.rated, {p: period_file(p) for p in source.rated}, "periods.html")
+    return standings_pages(latest, label, rows_mod.NameCells(links), pick)[0][1]
+
+
+class _Ledgers:
+    """The ledger pages of periods given one at a time (:meth:`add`), written a batch of periods at a
+    time: the frames' work costs as much for a period of ten games as of a thousand, and an archive of
+    two centuries has thousands of periods of a few games. A batch holds :data:`BATCH_ROWS` games or one
+    period, whichever is more."""
+
+    def __init__(
+        self, cap: str, links: pages.Links, write: Write, pick: Picker, done: PeriodsWritten, buckets: Buckets
+    ) -> None:
+        self.cap, self.links, self.write, self.pick, self.done, self.buckets = (
+            cap,
+            links,
+            write,
+            pick,
+            done,
+            buckets,
+        )
+        self.pending: list[tuple[str | None, pa.Table, pa.Table | None]] = []
+        self.rows = 0
+        self.names, self.data = rows_mod.NameCells(links, "../"), rows_mod.NameData()
+
+    def add(self, label: str | None, games: pa.Table, changes: pa.Table | None) -> None:
+        """The games of ``label`` (None: the records without a period) and its changes."""
+        self.pending.append((label, games, changes))
+        self.rows += games.num_rows
+        if self.rows >= BATCH_ROWS:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the pages of the periods given since the last flush; keep their players' sides."""
+        if not self.pending:
+            return
+        games = pa.concat_tables([g for _, g, _ in self.pending], promote_options="permissive")
+        found = [c for _, _, c in self.pending if c is not None and c.num_rows]
+        changes = pa.concat_tables(found, promote_options="permissive") if found else None
+        frame = pages.game_frame(games, changes, self.cap)
+        self.buckets.add("games", pages.player_sides(frame))
+        rows = rows_mod.ledger_html(frame, self.names, self.data)
+        codes, counted = list(frame["codes"]), frame["counted"].tolist()
+        players = [
+            {n for n in pair if isinstance(n, str) and n}
+            for pair in zip(frame["black"], frame["white"], strict=True)
+        ]
+        start = 0
+        for label, table, _ in self.pending:
+            end = start + table.num_rows
+            self._pages(label, rows[start:end], codes[start:end], players[start:end])
+            self.done.counts[label] = (end - start, sum(counted[start:end]))
+            start = end
+        self.pending, self.rows = [], 0
+        release_unused_memory()  # the batch's frames, kept by the allocators otherwise
+
+    def _pages(self, label: str | None, rows: list[str], codes: list[str], players: list[set[str]]) -> None:
+        first = self.pick.files[label] if label is not None else UNDATED
+        nav = self.pick(label, "../")
+        parts = chunks(rows)
+        shown = pages.reason_codes(codes)
+        size = PAGE_ROWS
+        for page, part in enumerate(parts, 1):
+            context: dict[str, Any] = {"section": "games", "period": label, "rows": Markup("".join(part))}
+            context |= {"shown": len(part), "picker": nav, "codes": shown, "root": "../"}
+            context |= {"pager": _pager(first, page, len(parts), "../"), "total": len(rows)}
+            context |= {"names": sorted(set().union(*players[(page - 1) * size : page * size]))}
+            self.write(paged(first, page), "ledger.html.j2", context)
+            self.done.ledger += 1
+
+
+def _keep_ratings(table: pa.Table | None, label: str, seen: set[str], buckets: Buckets) -> None:
+    """The ratings rows of ``label`` a player's page reads: where the player moved (games, rating or
+    rank) or first appears (``seen``: the players of the periods before, updated)."""
+    if table is None or not table.num_rows:
+        return
+    rank, before = (pc.fill_null(table.column(c).cast(pa.string()), "") for c in ("rank", "rank_before"))
+    moved = pc.or_(
+        pc.or_(pc.greater(table.column("games"), 0), pc.not_equal(table.column("delta"), 0)),
+        pc.not_equal(rank, before),
+    )
+    players = table.column("player").to_pylist()
+    new = pa.array([p not in seen for p in players], pa.bool_())
+    seen.update(players)
+    keep = pc.or_(moved, new)
+    kept = table.filter(keep).append_column(
+        "period", pa.array([label] * int(pc.sum(keep).as_py() or 0), pa.string())
+    )
+    buckets.add("ratings", kept.append_column("moved", moved.filter(keep)))
+
+
+def _keep(buckets: Buckets, kind: str, table: pa.Table | None, label: str) -> None:
+    """``table`` (a partition) into ``buckets`` under ``kind``, with its ``period``."""
+    if table is not None and table.num_rows:
+        buckets.add(kind, table.append_column("period", pa.array([label] * table.num_rows, pa.string())))
+
+
+def _pager(first: str, page: int, count: int, root: str) -> dict[str, Any] | None:
+    """The links to the other pages of a table split in ``count`` (None: one page)."""
+    if count <= 1:
+        return None
+    name = first.rsplit("/", 1)[-1]
+    return {
+        "page": page,
+        "pages": [(n, root + paged(first, n) if root else paged(name, n)) for n in range(1, count + 1)],
+    }
+
+
+def archive(labels: Sequence[str], files: Mapping[str, str]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """``labels`` by year: (year, [(label, file)]), latest year first."""
+    years: dict[str, list[tuple[str, str]]] = {}
+    for label in labels:
+        years.setdefault(label[:4], []).append((label, files[label]))
+    return list(reversed(years.items()))

@@ -1,0 +1,220 @@
+"""site.players: every player's page and chart, written bucket by bucket from the rows the period pass kept.
+
+A bucket (:class:`pipeline.site.spill.Buckets`) holds every row of its players: their sides of the games
+(:data:`pipeline.site.pages.SIDE_COLUMNS`), their ratings rows where they first appear or moved, their
+changes and awards. Each page shows the player's standing at the end of the latest rated period, the
+rating history chart (:mod:`pipeline.site.chart`), every game counted or not with the reasons and the
+points, and the derivation of each period in which they moved (:mod:`pipeline.site.explained`). Rows
+are grouped once per bucket (sorted, then sliced), not looked up per player. Knows nothing of HTML
+beyond the template names, or of reading the output folder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+from markupsafe import Markup
+
+from pipeline.output.memory import release_unused_memory
+from pipeline.progress import SILENT, Steps
+from pipeline.site import chart as chart_mod
+from pipeline.site import explained, pages
+from pipeline.site import rows as rows_mod
+from pipeline.site.source import Source
+from pipeline.site.spill import Buckets
+
+KINDS = ("games", "ratings", "changes", "awards")
+
+#: Writes a file: (path relative to the site's root, template, context).
+Write = Callable[[str, str, dict[str, Any]], None]
+
+
+def write_players(
+    source: Source,
+    links: Mapping[str, str],
+    write: Write,
+    buckets: Buckets,
+    latest: pa.Table | None,
+    promotions: pd.DataFrame,
+    steps: Steps = SILENT,
+) -> int:
+    """The page of every player of ``links`` (and the chart of each rated one) through ``write``, from
+    ``buckets``; ``latest`` the latest rated period's ratings, ``promotions`` the run's. Return the
+    number of charts."""
+    summaries = _Summaries(latest, source.rated[-1] if source.rated else "")
+    promoted = _by_player(promotions, ["date"])
+    order = {label: i for i, label in enumerate(source.rated)}
+    charts = 0
+    names = rows_mod.NameCells(links, "../")
+    with steps.step("writing player pages", total=len(links)) as advance:
+        for tables in buckets.each(KINDS):
+            games, missed = _sides(tables.get("games"), names)
+            ratings = _ratings(tables.get("ratings"), order)
+            changes = _by_player(_frame(tables.get("changes")), ["seq", "color"])
+            awards = _by_player(_frame(tables.get("awards")), ["date"])
+            for name in sorted(set(games) | set(ratings)):
+                page = links[name]
+                mine = Player(name, games.get(name, []), ratings.get(name, []), changes.get(name, []))
+                mine.missed = missed.get(name, [])
+                context = _context(
+                    source, mine, awards.get(name, []), promoted.get(name, []), summaries, links
+                )
+                if context["summary"] is not None:
+                    points = chart_mod.history_points(
+                        [(r["period"], r["rating_before"], r["rating"]) for r in mine.ratings],
+                        source.rated[-1],
+                    )
+                    write(
+                        page.removesuffix(".html") + ".svg",
+                        "chart.svg.j2",
+                        chart_mod.chart(name, points, source.rule_set),
+                    )
+                    charts += 1
+                write(page, "player.html.j2", context | {"root": "../"})
+                advance(1)
+            release_unused_memory()  # the bucket's tables, kept by the allocators otherwise
+    return charts
+
+
+class Player:
+    """A player's rows: ``sides`` their games' rows of HTML (by ``seq``), ``missed`` the records of their
+    sides of the games not counted, ``ratings`` rows (by period), ``changes`` (by ``seq`` and colour)."""
+
+    def __init__(
+        self,
+        name: str,
+        sides: list[str],
+        ratings: list[dict[str, Any]],
+        changes: list[dict[str, Any]],
+    ) -> None:
+        self.name, self.sides, self.ratings, self.changes = name, sides, ratings, changes
+        self.missed: list[dict[str, Any]] = []
+
+
+def _context(
+    source: Source,
+    player: Player,
+    awards: list[dict[str, Any]],
+    promotions: list[dict[str, Any]],
+    summaries: _Summaries,
+    links: Mapping[str, str],
+) -> dict[str, Any]:
+    name = player.name
+    summary = summaries.get(name)
+    if summary is None and player.ratings:
+        last = player.ratings[-1]
+        summary = {
+            "period": last["period"],
+            "rank": pages.text(last["rank"]),
+            "rating": pages.text(last["rating"]),
+            "place": pages.text(last["rating_place"]),
+        }
+    explanations = list(_explanations(source, player, awards, promotions))[::-1]
+    first = player.ratings[0]["period"] if player.ratings else None
+    rated_count = len(source.rated) - source.rated.index(first) if first in source.rated else 0
+    return {
+        "section": "players",
+        "name": name,
+        "summary": summary,
+        "problems": [],
+        "chart": links[name].rsplit("/", 1)[-1].removesuffix(".html") + ".svg",
+        "games": Markup("".join(player.sides)),
+        "game_count": len(player.sides),
+        "explanations": explanations,
+        "carried": rated_count - len(explanations),
+        "links": links,
+    }
+
+
+def _sides(
+    table: pa.Table | None, names: rows_mod.NameCells
+) -> tuple[dict[str, list[str]], dict[str, list[Any]]]:
+    """A bucket's sides of games: each player's rows of HTML in ``seq`` order, and the records of their
+    games not counted."""
+    if table is None or not table.num_rows:
+        return {}, {}
+    table = table.sort_by([("player", "ascending"), ("seq", "ascending")])
+    html = rows_mod.player_games_html(table, names)
+    rows: dict[str, list[str]] = {}
+    for player, row in zip(table.column("player").to_pylist(), html, strict=True):
+        rows.setdefault(player, []).append(row)
+    missed: dict[str, list[Any]] = {}
+    for record in table.filter(pc.invert(table.column("counted"))).to_pylist():
+        missed.setdefault(record["player"], []).append(record)
+    return rows, missed
+
+
+def _explanations(
+    source: Source, player: Player, awards: list[dict[str, Any]], promotions: list[dict[str, Any]]
+) -> Iterator[Any]:
+    """The derivation of each period in which ``player`` moved, in time order."""
+    changes = _grouped(player.changes, "period")
+    given = _grouped(awards, "period")
+    raised = _grouped(promotions, "period")
+    missed = _grouped(player.missed, "period")
+    for row in player.ratings:
+        if not row["moved"]:
+            continue
+        label = row["period"]
+        rating = explained.clean(row)
+        yield explained.explanation(
+            source.rule_set,
+            player.name,
+            rating,
+            [explained.clean(r) for r in changes.get(label, [])],
+            [explained.clean(r) for r in given.get(label, [])],
+            [explained.clean(r) for r in raised.get(label, [])],
+            [explained.excluded(s) for s in missed.get(label, [])],
+        )
+
+
+def _grouped(rows: list[dict[str, Any]], key: str) -> dict[Any, list[dict[str, Any]]]:
+    found: dict[Any, list[dict[str, Any]]] = {}
+    for row in rows:
+        found.setdefault(row[key], []).append(row)
+    return found
+
+
+class _Summaries:
+    """Each player's row of the latest period's standings, as text cells with the ``period``, made when
+    their page asks (the 83,000 rows of the 10^6-game archive as dicts of text would take 125 MB)."""
+
+    def __init__(self, latest: pa.Table | None, label: str) -> None:
+        self.label = label
+        found = latest.select(list(pages.STANDINGS_COLUMNS)).to_pydict() if latest is not None else {}
+        self.values = list(zip(*found.values(), strict=True)) if found else []
+        self.where = {values[1]: i for i, values in enumerate(self.values)}
+
+    def get(self, name: str) -> dict[str, Any] | None:
+        where = self.where.get(name)
+        if where is None:
+            return None
+        return pages.standings_row(self.values[where], {}) | {"period": self.label}
+
+
+def _ratings(table: pa.Table | None, order: Mapping[str, int]) -> dict[str, list[dict[str, Any]]]:
+    """A bucket's ratings rows by player, in period order."""
+    if table is None or not table.num_rows:
+        return {}
+    frame = table.to_pandas()
+    frame["order"] = frame["period"].map(order)
+    return _by_player(frame, ["order"])
+
+
+def _frame(table: pa.Table | None) -> pd.DataFrame:
+    return table.to_pandas() if table is not None else pd.DataFrame({"player": pd.Series(dtype=str)})
+
+
+def _by_player(frame: pd.DataFrame, order: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """``frame``'s records by player, each player's in ``order`` (columns), read once."""
+    if not len(frame):
+        return {}
+    frame = frame.sort_values(["player", *order], kind="stable")
+    found: dict[str, list[dict[str, Any]]] = {}
+    for record in frame.to_dict("records"):
+        found.setdefault(str(record["player"]), []).append({str(k): v for k, v in record.items()})
+    return found

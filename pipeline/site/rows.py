@@ -1,0 +1,214 @@
+"""site.rows: the standings tables' rows as HTML, built column by column with Arrow.
+
+A period's standings are every player rated by then: 5 million rows over the 120 periods of the 10^6-game
+bench archive. A template loop costs about 60 µs a row there (5 minutes); joining the columns' texts
+with :func:`pyarrow.compute.binary_join_element_wise` costs well under 1 µs. The cells are the ones
+:func:`pipeline.site.pages.standings_rows` gives (numbers to two places with trailing zeros dropped, a
+change signed with a true minus, ``yes``/``no``), every text escaped for HTML; the player's cell is
+written once per name (:class:`NameCells`). Knows nothing of the page around the rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+from jinja2.utils import htmlsafe_json_dumps
+from markupsafe import Markup, escape
+
+_ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&#34;"), ("'", "&#39;"))
+
+
+class NameCells:
+    """Each player's standings cell (a link to their page, or the name), escaped, made once per name."""
+
+    def __init__(self, links: Mapping[str, str], root: str = "") -> None:
+        self.links, self.root = links, root
+        self._made: dict[str, str] = {}
+
+    def __call__(self, names: list[str]) -> pa.Array:
+        made = self._made
+        for name in names:
+            if name not in made:  # "" (no name) too: an empty cell
+                link = self.links.get(name)
+                shown = str(escape(name))
+                made[name] = f'<a href="{escape(self.root + link)}">{shown}</a>' if link else shown
+        return pa.array([made[n] for n in names], pa.string())
+
+
+def escaped(values: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
+    """Text values escaped for HTML (missing values as empty text)."""
+    found = pc.fill_null(values.cast(pa.string()), "")
+    for old, new in _ESCAPES:
+        found = pc.replace_substring(found, old, new)
+    return found
+
+
+def number(values: pa.Array | pa.ChunkedArray, places: int = 2) -> pa.Array | pa.ChunkedArray:
+    """Numbers rounded to ``places`` with trailing zeros dropped (``128``, ``−`` not used), as
+    :func:`pipeline.reports.explain.terms.number` writes them; missing values empty."""
+    found = pc.cast(pc.round(values.cast(pa.float64()), places), pa.string())
+    found = pc.if_else(pc.equal(found, "-0"), "0", found)
+    return pc.fill_null(found, "")
+
+
+def signed(values: pa.Array | pa.ChunkedArray, places: int = 2) -> pa.Array | pa.ChunkedArray:
+    """``+30``, ``−5`` (a true minus sign), ``0``, as :func:`pipeline.reports.explain.terms.signed`."""
+    rounded = pc.round(values.cast(pa.float64()), places)
+    text = number(values, places)
+    minus = pc.replace_substring(text, "-", "\u2212")
+    return pc.if_else(pc.greater(rounded, 0), pc.binary_join_element_wise("+", text, ""), minus)
+
+
+def standings_html(table: pa.Table, names: NameCells, show_bonus: bool) -> Markup:
+    """The ``<tr>`` rows of a standings table (ratings rows, best first), joined."""
+    if not table.num_rows:
+        return Markup("")
+
+    def column(name: str) -> pa.Array:
+        return table.column(name).combine_chunks()
+
+    record = pc.binary_join_element_wise(
+        *(column(c).cast(pa.string()) for c in ("wins", "losses", "draws")), "\u2013"
+    )
+    num, plain = '</td><td class="num">', "</td><td>"
+    parts = [
+        '<tr><td class="num">',
+        column("rating_place").cast(pa.string()),
+        '</td><td class="name">',
+        names(column("player").to_pylist()),
+        plain,
+        escaped(column("rank")),
+        num,
+        number(column("rating")),
+        num,
+        signed(column("delta")),
+        num,
+        column("games").cast(pa.string()),
+        num,
+        record,
+    ]
+    if show_bonus:
+        parts += [num, number(column("bonus"))]
+    parts += [plain, pc.if_else(column("member"), "yes", "no"), "</td></tr>\n"]
+    rows = pc.binary_join_element_wise(*parts, "")
+    return Markup("".join(rows.to_pylist()))
+
+
+class NameData:
+    """Each name as JSON for a ``data-names`` attribute (``"&lt;"`` and quotes escaped as Jinja's
+    ``tojson`` does), made once per name."""
+
+    def __init__(self) -> None:
+        self._made: dict[str, str] = {}
+
+    def __call__(self, names: list[str | None]) -> pa.Array:
+        made = self._made
+        for name in names:
+            if name and name not in made:
+                made[name] = str(htmlsafe_json_dumps(name))
+        return pa.array([made[n] if n else None for n in names], pa.string())
+
+
+def _note(values: pa.Array, before: str, after: str) -> pa.Array:
+    """``before value after`` where there is a value, else empty."""
+    text = escaped(values)
+    return pc.if_else(pc.equal(text, ""), "", pc.binary_join_element_wise(before, text, after, ""))
+
+
+def ledger_html(frame: pd.DataFrame, names: NameCells, data: NameData) -> list[str]:
+    """The ``<tr>`` row of each game of a :func:`pipeline.site.pages.game_frame`, as the ledger shows it:
+    the data the filter reads, then date, period, black, white, result, counted, reasons (with notes and
+    the parse error), points, event and file."""
+    if not len(frame):
+        return []
+    black, white = ([v if isinstance(v, str) and v else None for v in frame[c]] for c in ("black", "white"))
+    black_data, white_data = data(black), data(white)
+    both = pc.binary_join_element_wise(black_data, white_data, ",")
+    listed = pc.coalesce(both, black_data, white_data, pa.scalar("", pa.string()))
+    counted = pc.if_else(pa.array(frame["counted"].astype(bool).to_numpy()), "yes", "no")
+    period = escaped(_strings(frame["period"]))
+    text = {c: escaped(_strings(frame[c])) for c in ("result", "event", "source", "codes")}
+    points = escaped(pa.array(["; ".join(p) for p in frame["points"]], pa.string()))
+    td, name = "</td><td", '</td><td class="name"'
+    parts = [
+        "<tr data-names='[",
+        listed,
+        "]' data-period=\"",
+        period,
+        '" data-codes="',
+        text["codes"],
+        '" data-counted="',
+        counted,
+        '">\n<td data-label="date">',
+        escaped(_strings(frame["date_text"])),
+        td + ' data-label="period">',
+        period,
+        name + ' data-label="black">',
+        names([b or "" for b in black]),
+        name + ' data-label="white">',
+        names([w or "" for w in white]),
+        td + ' data-label="result">',
+        text["result"],
+        td + ' data-label="counted">',
+        counted,
+        td + ' data-label="reasons">',
+        escaped(_strings(frame["reasons"])),
+        _note(_strings(frame["notes"]), ' <span class="note">(notes: ', ")</span>"),
+        _note(_strings(frame["parse_error"]), ' <span class="note">', "</span>"),
+        td + ' data-label="points">',
+        points,
+        td + ' data-label="event">',
+        text["event"],
+        '</td><td class="file" data-label="file">',
+        text["source"],
+        "</td></tr>\n",
+    ]
+    found: list[str] = pc.binary_join_element_wise(*parts, "").to_pylist()
+    return found
+
+
+def _strings(values: pd.Series) -> pa.Array:
+    """A column of text (missing values null) as an Arrow array."""
+    return pa.array([v if isinstance(v, str) else None for v in values], pa.string())
+
+
+def player_games_html(sides: pa.Table, names: NameCells) -> list[str]:
+    """The ``<tr>`` row of each player's side of a game (:data:`pipeline.site.pages.SIDE_COLUMNS`), as
+    their page lists it: date, period, colour, opponent, result, event, counted, reasons (their words
+    on hover) with the notes, and the points the game gave them."""
+    if not sides.num_rows:
+        return []
+
+    def column(name: str) -> pa.Array:
+        return escaped(sides.column(name).combine_chunks())
+
+    reasons = column("reasons")
+    why = pc.binary_join_element_wise('<abbr title="', column("why"), '">', reasons, "</abbr>", "")
+    td = "</td><td>"
+    parts = [
+        "<tr><td>",
+        column("date"),
+        td,
+        column("period"),
+        td,
+        column("colour"),
+        '</td><td class="name">',
+        names(sides.column("opponent").to_pylist()),
+        td,
+        column("result"),
+        td,
+        column("event"),
+        td,
+        pc.if_else(sides.column("counted").combine_chunks(), "yes", "no"),
+        td,
+        pc.if_else(pc.equal(reasons, ""), "", why),
+        _note(sides.column("notes").combine_chunks(), ' <span class="note">(notes: ', ")</span>"),
+        td,
+        column("own_points"),
+        "</td></tr>\n",
+    ]
+    found: list[str] = pc.binary_join_element_wise(*parts, "").to_pylist()
+    return found
