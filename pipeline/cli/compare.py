@@ -15,7 +15,15 @@ from rich.text import Text
 
 from pipeline import config as config_mod
 from pipeline.cli.common import ConfigOpt, Format, FormatOpt, PeriodOpt, WideOpt, console, fail
-from pipeline.cli.tables import Column, column_texts, fitted, missing, print_frame, unsigned_zero
+from pipeline.cli.tables import (
+    Column,
+    column_texts,
+    fitted,
+    missing,
+    print_frame,
+    print_table,
+    unsigned_zero,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -81,7 +89,7 @@ PERIODS_TABLE = (
     Column("tau", right=True),
 )
 MOVERS_TABLE = (
-    Column("player"),
+    Column("player", names=True),
     Column("place A", right=True),
     Column("place B", right=True),
     Column("moved", right=True),
@@ -207,24 +215,14 @@ def render(
     title = f"compare: A = {result.labels['a']}, B = {result.labels['b']}"
     say = shown.print
     if table in (None, Shown.periods):
-        say(fitted(title, PERIODS_TABLE, period_cells(result.periods), shown.width, wide))
+        print_table(fitted(title, PERIODS_TABLE, period_cells(result.periods), shown.width, wide))
     if table in (None, Shown.movers, Shown.players):
         listed = chosen if table is Shown.players else chosen.head(top)
-        say(
-            fitted(
-                _movers_title(result, chosen, period), MOVERS_TABLE, mover_cells(listed), shown.width, wide
-            )
-        )
+        movers = mover_cells(listed)
+        print_table(fitted(_movers_title(result, chosen, period), MOVERS_TABLE, movers, shown.width, wide))
     if table in (None, Shown.prediction):
-        say(
-            fitted(
-                "prediction (ratings backtest's scoring)",
-                PREDICTION_TABLE,
-                prediction_cells(result),
-                shown.width,
-                wide,
-            )
-        )
+        title = "prediction (ratings backtest's scoring)"
+        print_table(fitted(title, PREDICTION_TABLE, prediction_cells(result), shown.width, wide))
         say(Text(result.verdict.text))
     for warning in result.warnings:
         say(Text("warning: ", style="yellow") + Text(warning))

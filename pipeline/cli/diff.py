@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from pipeline.cli.common import ConfigOpt, Format, FormatOpt, OutOpt, WideOpt, console, fail, output_folder
-from pipeline.cli.tables import Column, cell_text, fitted, missing, print_frame
+from pipeline.cli.tables import Column, cell_text, missing, print_fitted, print_frame
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -30,16 +30,16 @@ Row = Mapping[Hashable, Any]  # a DataFrame row as a dict
 #: The changes table's columns (the values of :func:`_change_cells`, in order).
 CHANGES_TABLE = (
     Column("period"),
-    Column("player"),
+    Column("player", names=True),
     Column("change", drop=4),
     Column("rating"),
     Column("rank", drop=3),
     Column("place", drop=2),
     Column("cause", wrap=True, least=20),  # "cascade from 2024-05" on one line
-    Column("files", wrap=True, drop=5),
+    Column("files", wrap=True, paths=True, drop=5),
 )
 FILES_TABLE = (
-    Column("file", wrap=True),
+    Column("file", wrap=True, paths=True),
     Column("change"),
     Column("games", right=True),
     Column("counted", right=True, drop=1),
@@ -115,7 +115,7 @@ def render(found: diff_mod.Diff, files: bool, wide: bool) -> None:
         shown.print(f"run-wide (a cause of every change): {'; '.join(found.causes)}", soft_wrap=True)
     if files:
         rows = [_file_cells(r) for r in found.files.to_dict("records")]
-        shown.print(fitted(f"{len(rows)} changed files", FILES_TABLE, rows, shown.width, wide))
+        print_fitted(f"{len(rows)} changed files", FILES_TABLE, rows, wide)
         return
     for row in found.files.head(_SHOWN_FILES).to_dict("records"):
         shown.print(f"file {row['change']}: {row['source_path']} ({_games(row)})", soft_wrap=True)
@@ -128,7 +128,7 @@ def render(found: diff_mod.Diff, files: bool, wide: bool) -> None:
     columns = [i for i in range(len(CHANGES_TABLE)) if any(r[i] for r in rows)]
     title = f"{len(rows)} change{'' if len(rows) == 1 else 's'} to ratings, ranks or places"
     cells = [[r[i] for i in columns] for r in rows]  # no empty column (change, files), however wide
-    shown.print(fitted(title, [CHANGES_TABLE[i] for i in columns], cells, shown.width, wide))
+    print_fitted(title, [CHANGES_TABLE[i] for i in columns], cells, wide)
 
 
 def _named(kept: Kept) -> str:
@@ -172,9 +172,8 @@ def _show_generations(frame: pd.DataFrame, fmt: Format, wide: bool) -> None:
         print_frame(frame, fmt)
         return
     rows = [_generation_cells(r) for r in frame.to_dict("records")]
-    shown = console()
     title = f"{len(rows)} kept generation{'' if len(rows) == 1 else 's'}, oldest first"
-    shown.print(fitted(title, GENERATIONS_TABLE, rows, shown.width, wide))
+    print_fitted(title, GENERATIONS_TABLE, rows, wide)
 
 
 def _generation_cells(row: Row) -> list[str]:

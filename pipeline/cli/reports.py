@@ -52,17 +52,17 @@ Row = Mapping[Hashable, Any]  # a DataFrame row as a dict
 #: The audit table's columns (the values of :func:`_audit_cells`, in order).
 AUDIT_TABLE = (
     Column("date"),
-    Column("game", drop=3),
+    Column("game", drop=4),
     Column("period", wide=True),
-    Column("black"),
-    Column("white"),
-    Column("result", wrap=True),
-    Column("speed", wrap=True, drop=2),
-    Column("event/stage", wrap=True, drop=4),
-    Column("counted"),
-    Column("reasons", wrap=True),
+    Column("black", names=True),
+    Column("white", names=True),
+    Column("result", wrap=True, drop=1),
+    Column("speed", wrap=True, drop=3),
+    Column("event/stage", wrap=True, drop=5),
+    Column("counted", drop=2),  # the reasons (an excluded game has one at least) and the points say it
+    Column("reasons", wrap=True, paths=True),
     Column("points", wrap=True),
-    Column("source", wrap=True, wide=True),
+    Column("source", wrap=True, paths=True, wide=True),
 )
 #: Report columns a narrow terminal does without first (the evidence and the date say them), by order.
 _REPORT_DROPS = {"period": 5, "event": 4, "threshold": 3, "value": 3, "games": 2}
@@ -121,7 +121,11 @@ def audit_command(
     )
     pairs = [cell_len(_points(c, bonus=False)) for changes in games["changes"] for c in changes]
     columns = [replace(c, least=max(pairs, default=1)) if c.name == "points" else c for c in AUDIT_TABLE]
-    print_fitted(title, columns, [_audit_cells(g) for g in games.to_dict("records")], wide)
+    rows = [_audit_cells(g) for g in games.to_dict("records")]
+    if counted or excluded:  # every row says the same, and the title says it
+        shown = [i for i, c in enumerate(columns) if c.name != "counted"]
+        columns, rows = [columns[i] for i in shown], [[r[i] for i in shown] for r in rows]
+    print_fitted(title, columns, rows, wide)
     console().print(
         f"{len(games)} game{'' if len(games) == 1 else 's'}, {int(games['counted'].sum())} counted"
     )
@@ -223,8 +227,9 @@ def _report_column(name: str, texts: Sequence[str], numeric: bool) -> Column:
     """A report table's column: numbers right-aligned; text with spaces may wrap (names, dates and
     ranks do not); the game id only with --wide; the columns of :data:`_REPORT_DROPS` leave a narrow
     terminal first."""
-    wrap = not numeric and any(" " in t for t in texts)
-    return Column(name, wrap=wrap, right=numeric, drop=_REPORT_DROPS.get(name, 0), wide=name == "game_id")
+    wrap = not numeric and name != "player" and any(" " in t for t in texts)
+    drop = _REPORT_DROPS.get(name, 0)
+    return Column(name, wrap=wrap, right=numeric, drop=drop, wide=name == "game_id", names=name == "player")
 
 
 def _audit_cells(game: Row) -> list[str]:

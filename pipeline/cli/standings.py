@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 #: The standings table's columns, by the standings column each shows.
 STANDINGS_TABLE = {
     "place": Column("place", right=True),
-    "player": Column("player"),
+    "player": Column("player", names=True),
     "rank": Column("rank", drop=3),
     "rating": Column("rating", right=True),
     "delta": Column("delta", right=True),
