@@ -18,6 +18,7 @@ import typer
 
 from pipeline.cli.common import ConfigOpt, Format, FormatOpt, OutOpt, WideOpt, console, fail, output_folder
 from pipeline.cli.tables import Column, cell_text, missing, print_fitted, print_frame
+from pipeline.reports.numbers import NumberFormat, number_format
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -124,7 +125,10 @@ def render(found: diff_mod.Diff, files: bool, wide: bool) -> None:
     if found.changes.empty:
         shown.print("nothing changed: every rating, rank and place is as it was")
         return
-    rows = [_change_cells(r, found.causes) for r in found.changes.to_dict("records")]
+    from pipeline.reports import run_rule_set
+
+    written = number_format(run_rule_set(found.after.path))
+    rows = [_change_cells(r, found.causes, written) for r in found.changes.to_dict("records")]
     columns = [i for i in range(len(CHANGES_TABLE)) if any(r[i] for r in rows)]
     title = f"{len(rows)} change{'' if len(rows) == 1 else 's'} to ratings, ranks or places"
     cells = [[r[i] for i in columns] for r in rows]  # no empty column (change, files), however wide
@@ -141,13 +145,13 @@ def _games(row: Row) -> str:
     return f"{games}; {row['periods']}" if row["periods"] else games
 
 
-def _change_cells(row: Row, run_wide: list[str]) -> list[str]:
+def _change_cells(row: Row, run_wide: list[str], written: NumberFormat) -> list[str]:
     """period, player, change (blank for changed), rating, rank, place, cause (the period's own when it
     has one: the run-wide causes are said above the table), files."""
     change = "" if row["change"] == "changed" else row["change"]
     own = [c for c in row["cause"].split("; ") if c not in run_wide]
     cause = "; ".join(own) if own else row["cause"]
-    rating = _moved(_rating(row["old_rating"]), _rating(row["new_rating"]))
+    rating = _moved(*(written.rating(_float(row[k])) for k in ("old_rating", "new_rating")))
     rank = _moved(cell_text(row["old_rank"]), cell_text(row["new_rank"]))
     place = _moved(cell_text(row["old_place"]), cell_text(row["new_place"]))
     return [row["period"], row["player"], change, rating, rank, place, cause, row["files"]]
@@ -159,8 +163,8 @@ def _moved(old: str, new: str) -> str:
     return old if old == new or not new else new if not old else f"{old}→{new}"
 
 
-def _rating(value: Any) -> str:
-    return "" if missing(value) else f"{float(value):.2f}"
+def _float(value: Any) -> float | None:
+    return None if missing(value) else float(value)
 
 
 def _file_cells(row: Row) -> list[str]:

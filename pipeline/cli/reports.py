@@ -2,7 +2,8 @@
 
 Two typer command functions, registered by :mod:`pipeline.cli`. They turn options into a query and
 print the DataFrame it returns: a table fitted to the terminal (:func:`pipeline.cli.tables.fitted`;
-ratings with two decimals; the standings' table is :mod:`pipeline.cli.standings`), or every column in
+ratings and changes as the run's rule set writes them, :mod:`pipeline.reports.numbers`; the standings'
+table is :mod:`pipeline.cli.standings`), or every column in
 full as CSV or JSON (``--format``); they map :class:`~pipeline.reports.ReportError` to exit status 2.
 Knows nothing of how the output folder is laid out or read.
 """
@@ -40,8 +41,8 @@ from pipeline.cli.tables import (
     is_numeric,
     print_fitted,
     print_frame,
-    unsigned_zero,
 )
+from pipeline.reports.numbers import NumberFormat, number_format
 from pipeline.rules.base import REASONS
 
 if TYPE_CHECKING:
@@ -119,9 +120,10 @@ def audit_command(
     title = _title(
         "audit", folder, counted="" if counted else None, excluded="" if excluded else None, **filters
     )
-    pairs = [cell_len(_points(c, bonus=False)) for changes in games["changes"] for c in changes]
+    written = number_format(reports.run_rule_set(folder))
+    pairs = [cell_len(_points(c, written, bonus=False)) for changes in games["changes"] for c in changes]
     columns = [replace(c, least=max(pairs, default=1)) if c.name == "points" else c for c in AUDIT_TABLE]
-    rows = [_audit_cells(g) for g in games.to_dict("records")]
+    rows = [_audit_cells(g, written) for g in games.to_dict("records")]
     if counted or excluded:  # every row says the same, and the title says it
         shown = [i for i, c in enumerate(columns) if c.name != "counted"]
         columns, rows = [columns[i] for i in shown], [[r[i] for i in shown] for r in rows]
@@ -232,7 +234,7 @@ def _report_column(name: str, texts: Sequence[str], numeric: bool) -> Column:
     return Column(name, wrap=wrap, right=numeric, drop=drop, wide=name == "game_id", names=name == "player")
 
 
-def _audit_cells(game: Row) -> list[str]:
+def _audit_cells(game: Row, written: NumberFormat) -> list[str]:
     """The texts of :data:`AUDIT_TABLE` for one row of :func:`pipeline.reports.audit_games`."""
     return [
         cell_text(game["date"]),
@@ -245,7 +247,7 @@ def _audit_cells(game: Row) -> list[str]:
         _event(game),
         "yes" if game["counted"] else "no",
         _reasons(game),
-        "\n".join(_points(c) for c in game["changes"]),
+        "\n".join(_points(c, written) for c in game["changes"]),
         cell_text(game["source"]),
     ]
 
@@ -256,7 +258,8 @@ def _audit_frame(games: pd.DataFrame, out: Path, fmt: Format) -> pd.DataFrame:
     where = reports.read_games(out, columns=["game_id", "source_path", "game_index"])
     frame = games.merge(where, on="game_id", how="left", validate="one_to_one")
     if fmt is Format.csv:
-        frame["points"] = [";".join(_points(c) for c in changes) for changes in frame["changes"]]
+        written = number_format(reports.run_rule_set(out))
+        frame["points"] = [";".join(_points(c, written) for c in changes) for changes in frame["changes"]]
         frame = frame.drop(columns="changes")
     return frame
 
@@ -282,18 +285,13 @@ def _reasons(game: Row) -> str:
     return "\n".join(lines)
 
 
-def _points(change: dict[str, Any], bonus: bool = True) -> str:
-    """``羽焰 +30`` or, with a bonus (when ``bonus``), ``羽焰 +30 (+10 team match win)``."""
-    text = f"{change['player']} {_signed(change['delta'])}"
+def _points(change: dict[str, Any], written: NumberFormat, bonus: bool = True) -> str:
+    """``羽焰 +30`` or, with a bonus (when ``bonus``), ``羽焰 +30 (+10 team match win)``: the changes
+    as the rule set writes them (``written``)."""
+    text = f"{change['player']} {written.delta(float(change['delta']))}"
     if change["bonus"] and bonus:
-        text += f" ({_signed(change['bonus'])} {change['bonus_rule'] or 'bonus'})"
+        text += f" ({written.delta(float(change['bonus']))} {change['bonus_rule'] or 'bonus'})"
     return text
-
-
-def _signed(value: float) -> str:
-    """``+30``, ``-5``, ``+0.5``, ``0``: at most two decimals, trailing zeros dropped."""
-    text = f"{value:+.2f}".rstrip("0").rstrip(".")
-    return unsigned_zero(text)
 
 
 def _title(command: str, out: Path, **filters: str | None) -> str:
