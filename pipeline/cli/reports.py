@@ -19,6 +19,7 @@ import typer
 from rich.cells import cell_len
 
 from pipeline import reports
+from pipeline.cli import boards
 from pipeline.cli.common import (
     ConfigOpt,
     Format,
@@ -143,7 +144,8 @@ def show_command(
             "--report",
             metavar="NAME",
             help="Show a report table of the run instead: "
-            + "; ".join(f"{n} ({', '.join(r)})" for n, r in reports.REPORT_RULE_SETS.items()),
+            + "; ".join(f"{n} ({', '.join(r)})" for n, r in reports.REPORT_RULE_SETS.items())
+            + f"; {boards.NAME} (every rule set, of --period and its year)",
         ),
     ] = None,
     fmt: FormatOpt = Format.table,
@@ -165,14 +167,22 @@ def show_command(
     Players with fewer counted games (all periods) than the run's [output] provisional_games are marked
     * as provisional; they are not on the leaderboards. With --report NAME, show instead a table the
     run's rule set wrote, every year at once: promotions (cga-dan, tga), fees (hkga, tga) or
-    certification (hkga). The table shows the columns that fit the terminal, ratings with two decimals
-    (--wide: every column); --format csv or json gives every column with its full value.
+    certification (hkga); or, under every rule set, the leaderboards (games, wins, win rate, longest
+    winning streak) of --period (default: the latest) and of its year. The table shows the columns that
+    fit the terminal, ratings as the rule set writes them (docs/rules.md, "Numbers"; --wide: every
+    column); --format csv or json gives every column with its full value.
 
     Example: ratings show --period 2024-05 --top 10
     Example: ratings show --date 2024-06-15
     Example: ratings show --report fees --format csv
+    Example: ratings show --report leaderboards --period 2024-05
     """
     folder = output_folder(out, config)
+    if report == boards.NAME:
+        if date is not None:
+            fail(f"--date does not apply to --report {report} (use --period)", 2)
+        boards.show_boards(folder, period, top, fmt, wide)
+        return
     if report is not None:
         if date is not None:
             fail(f"--date does not apply to --report {report} (the table covers the whole run)", 2)
