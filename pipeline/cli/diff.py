@@ -15,9 +15,11 @@ from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.cells import cell_len
 
 from pipeline.cli.common import ConfigOpt, Format, FormatOpt, OutOpt, WideOpt, console, fail, output_folder
 from pipeline.cli.tables import Column, cell_text, missing, print_fitted, print_frame
+from pipeline.cli.wrapping import hanging
 from pipeline.reports.numbers import NumberFormat, number_format
 
 if TYPE_CHECKING:
@@ -110,16 +112,21 @@ def render(found: diff_mod.Diff, files: bool, wide: bool) -> None:
     """Print the two generations, the run-wide causes, the changed files, then the changes table (or,
     with ``files``, the files table)."""
     shown = console()
-    shown.print(f"before: {_named(found.before)}", soft_wrap=True)
-    shown.print(f"after:  {_named(found.after)}", soft_wrap=True)
+
+    def say(text: str) -> None:  # a line of the terminal's width at most, broken at spaces and slashes
+        for line in [text] if cell_len(text) <= shown.width else hanging(text, shown.width, 0, 2, paths=True):
+            shown.print(line, soft_wrap=True, markup=False, highlight=False)
+
+    say(f"before: {_named(found.before)}")
+    say(f"after:  {_named(found.after)}")
     if found.causes:
-        shown.print(f"run-wide (a cause of every change): {'; '.join(found.causes)}", soft_wrap=True)
+        say(f"run-wide (a cause of every change): {'; '.join(found.causes)}")
     if files:
         rows = [_file_cells(r) for r in found.files.to_dict("records")]
         print_fitted(f"{len(rows)} changed files", FILES_TABLE, rows, wide)
         return
     for row in found.files.head(_SHOWN_FILES).to_dict("records"):
-        shown.print(f"file {row['change']}: {row['source_path']} ({_games(row)})", soft_wrap=True)
+        say(f"file {row['change']}: {row['source_path']} ({_games(row)})")
     if len(found.files) > _SHOWN_FILES:
         shown.print(f"... and {len(found.files) - _SHOWN_FILES} more files (--files lists them)")
     if found.changes.empty:

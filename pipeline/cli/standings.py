@@ -63,7 +63,7 @@ def show_day(folder: Path, day: dt.date, top: int | None, fmt: Format, wide: boo
     except reports.ReportError as e:
         fail(str(e), 2)
     if found.note and (found.period is not None or fmt is not Format.table):
-        Console(stderr=True).print(f"note: {found.note}", soft_wrap=True)
+        Console(stderr=True).print(f"note: {found.note}")
     if fmt is not Format.table:
         print_frame(found.table, fmt)
         return
