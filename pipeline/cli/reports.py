@@ -54,16 +54,16 @@ Row = Mapping[Hashable, Any]  # a DataFrame row as a dict
 #: The audit table's columns (the values of :func:`_audit_cells`, in order).
 AUDIT_TABLE = (
     Column("date"),
-    Column("game", drop=4),
+    Column("game", drop=5),
     Column("period", wide=True),
     Column("black", names=True),
     Column("white", names=True),
-    Column("result", wrap=True, drop=1),
-    Column("speed", wrap=True, drop=3),
-    Column("event/stage", wrap=True, drop=5),
-    Column("counted", drop=2),  # the reasons (an excluded game has one at least) and the points say it
+    Column("result", wrap=True, drop=2),
+    Column("speed", wrap=True, drop=4),
+    Column("event/stage", wrap=True, drop=6),
+    Column("counted", drop=3),  # the reasons (an excluded game has one at least) and the points say it
     Column("reasons", wrap=True, paths=True),
-    Column("points", wrap=True),
+    Column("points", wrap=True, drop=1),  # last to leave: long paths of unreadable records
     Column("source", wrap=True, paths=True, wide=True),
 )
 #: Report columns a narrow terminal does without first (the evidence and the date say them), by order.
