@@ -43,6 +43,8 @@ def wrap(text: str, width: int, paths: bool = False) -> list[str]:
     word by word, broken at spaces only (and, with ``paths``, after a ``/`` of a word too wide for a
     line); a piece wider than ``width`` on a line of its own. An empty line stays one empty line; a
     :data:`GLUE` is written as a plain space."""
+    if "\n" not in text and "  " not in text and cell_len(text) <= width:
+        return [unglued(text.strip(" "))]  # the common case: one line that fits
     return [unglued(line) for own in text.split("\n") for line in _wrap_line(own, width, paths)]
 
 
