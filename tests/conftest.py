@@ -10,6 +10,14 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The commands' tables fit ``COLUMNS`` when it is set: the runner's (a terminal's, or the 80 that
+    pytest-xdist's workers are given) must not decide what a test sees. A test that wants a width
+    sets it."""
+    for name in ("COLUMNS", "LINES"):
+        os.environ.pop(name, None)
+
+
 def corpora_dir() -> Path:
     """The real corpora: $SGF_CORPORA, else ../shared/corpora beside the repository."""
     return Path(os.environ.get("SGF_CORPORA", ROOT.parent / "shared" / "corpora"))

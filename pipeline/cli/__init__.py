@@ -7,8 +7,9 @@ exceptions to exit codes: 0 done (bad records are data, not failures), 2 bad con
 arguments, 1 anything else, 130 interrupted.
 
 Help is plain click text, reflowed to the terminal: a docstring's paragraphs are rewrapped (so the
-line breaks of the source never cut a sentence), its ``Example:`` lines stay one per line, and the
-commands' list shows each command's first sentence whole.
+line breaks of the source never cut a sentence), its ``Example:`` lines stay one per line (one too
+wide for the terminal continues on the next with a shell's `` \\``, broken between arguments, an
+option with its value), and the commands' list shows each command's first sentence whole.
 
 Every command, the nightly ``ratings run`` too, imports every command module: so these import the
 library's stages, readers, reports, workbook, charts and site (pandas, openpyxl, scipy, matplotlib,
@@ -19,10 +20,13 @@ their help name (``tests/test_cli_imports.py``).
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
+import typer.core
+from rich.cells import cell_len
 
 from pipeline import __version__
 from pipeline.cli import backtest as backtest
@@ -51,6 +55,48 @@ _COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("diff", diff.diff_command),
 )
 _KEEP_LINES = "\b\n"  # click: print the paragraph that starts with this line as it is written
+_EXAMPLE = "Example:"
+_VALUE = r"(?:\"[^\"]*\"|'[^']*'|[^-\s]\S*)"  # an argument that is no option: a quoted text whole
+_ARGUMENT = re.compile(rf"--?\S+ {_VALUE}|{_VALUE}|\S+")  # an option with its value, or one argument
+_CONTINUED = " \\"  # the end of a command line that goes on on the next
+
+
+class _Command(typer.core.TyperCommand):
+    """A command whose help's example lines fit the terminal (:func:`example_lines`)."""
+
+    def format_help_text(self, ctx: Any, formatter: Any) -> None:  # typer's own click's types
+        text = inspect.cleandoc(self.help or "").partition("\f")[0]
+        if text:
+            formatter.write_paragraph()
+            with formatter.indentation():
+                formatter.write_text(fit_examples(text, formatter.width - formatter.current_indent))
+
+
+def fit_examples(text: str, width: int) -> str:
+    """``text`` (click help) with each ``Example:`` line wider than ``width`` cells continued on
+    further lines (:func:`example_lines`)."""
+    return "\n".join(
+        "\n".join(example_lines(line, width)) if line.startswith(_EXAMPLE) else line
+        for line in text.split("\n")
+    )
+
+
+def example_lines(line: str, width: int) -> list[str]:
+    """``Example: ratings ...`` as lines of at most ``width`` cells: broken between arguments (an
+    option stays with its value, a quoted value whole), each line but the last ending in `` \\``, the
+    lines after the first indented under the command."""
+    if cell_len(line) <= width:
+        return [line]
+    indent = " " * (len(_EXAMPLE) + 3)
+    lines: list[str] = []
+    current = _EXAMPLE
+    for argument in _ARGUMENT.findall(line[len(_EXAMPLE) :]):
+        joined = f"{current} {argument}"
+        if cell_len(joined) + len(_CONTINUED) > width and current.strip() not in ("", _EXAMPLE):
+            lines.append(current + _CONTINUED)
+            joined = indent + argument
+        current = joined
+    return [*lines, current]
 
 
 def help_text(doc: str | None) -> str:
@@ -101,9 +147,9 @@ def build() -> typer.Typer:
     )
     made.callback(help=help_text(_main.__doc__))(_main)
     for name, function in _COMMANDS:
-        made.command(name, help=help_text(function.__doc__), short_help=short_help(function.__doc__))(
-            function
-        )
+        made.command(
+            name, cls=_Command, help=help_text(function.__doc__), short_help=short_help(function.__doc__)
+        )(function)
     return made
 
 

@@ -1,6 +1,7 @@
 """cli.backtest: the ``ratings backtest`` command: rule sets in, the library's scores rendered as rich
-tables, the Parquet files written. Knows nothing of how the predictions are made
-(:mod:`pipeline.reports.backtest`, imported when the command runs: it brings pandas and the stages).
+tables fitted to the terminal (:mod:`pipeline.cli.tables`), the Parquet files written. Knows nothing of
+how the predictions are made (:mod:`pipeline.reports.backtest`, imported when the command runs: it
+brings pandas and the stages).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from pipeline import config as config_mod
 from pipeline.cli.common import ConfigOpt, console, fail
 from pipeline.cli.lock import NoWaitOpt
 from pipeline.cli.run import writing
+from pipeline.cli.tables import Column, fitted, print_table, split_fitted
+from pipeline.cli.wrapping import GLUE
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -69,8 +72,9 @@ def backtest_command(
         result = backtest.backtest(checked, options, steps)
         written = backtest.write(result, settings.out)
     shown = console()
-    shown.print(summary_table(result.summary.to_pandas(), result.n))
-    shown.print(calibration_table(result.calibration.to_pandas()))
+    print_table(summary_table(result.summary.to_pandas(), result.n, shown.width))
+    for table in calibration_tables(result.calibration.to_pandas(), shown.width):
+        print_table(table)
     for name in result.summary.filter(pc.equal(result.summary.column("games_rated"), 0)).column("rules"):
         shown.print(f"{name}: rated none of the decisive games, left out of the comparison")
     for warning in result.warnings:
@@ -85,32 +89,42 @@ def _settings(path: Path | None, raw: Path | None, out: Path | None) -> config_m
     return run_setup(path, raw, out)
 
 
-def summary_table(summary: pd.DataFrame, n: int) -> Table:
+SUMMARY_TABLE = (
+    Column("rule set"),
+    Column("predictor", drop=1),
+    Column("rated", right=True, drop=2),
+    Column("scored", right=True),
+    Column("higher-rated wins", right=True),
+    Column("log-loss", right=True),
+    Column("Brier", right=True),
+)
+
+
+def summary_table(summary: pd.DataFrame, n: int, width: int) -> Table:
     """One row per rule set (metrics on the ``n`` common games it was scored on, marked ``too few`` below
-    :data:`~pipeline.reports.backtest.MIN_SCORED`), then the coin toss for reference."""
+    :data:`~pipeline.reports.backtest.MIN_SCORED`), then the coin toss for reference (dim), fitted to
+    ``width`` cells."""
     from pipeline.reports import forecast
 
-    table = Table(title=f"backtest: {n} decisive game{'' if n == 1 else 's'} rated by every rule set")
-    for column in ("rule set", "predictor", "rated", "scored", "higher-rated wins", "log-loss", "Brier"):
-        table.add_column(column, justify="left" if column in ("rule set", "predictor") else "right")
+    rows = []
     for row in summary.to_dict("records"):
         metrics = [_number(row[k]) for k in ("higher_rated_wins", "log_loss", "brier")]
-        scored = f"{row['n']} (too few)" if row["too_few"] else str(row["n"])
-        table.add_row(str(row["rules"]), str(row["predictor"]), str(row["games_rated"]), scored, *metrics)
+        scored = f"{row['n']} (too{GLUE}few)" if row["too_few"] else str(row["n"])
+        rows.append([str(row["rules"]), str(row["predictor"]), str(row["games_rated"]), scored, *metrics])
     coin = (0.5, forecast.COIN_LOG_LOSS, forecast.COIN_BRIER)
-    table.add_row("coin toss", "p = 0.5", "", str(n), *map(_number, coin), style="dim")
-    return table
+    rows.append(["coin toss", f"p{GLUE}={GLUE}0.5", "", str(n), *map(_number, coin)])
+    title = f"backtest: {n} decisive game{'' if n == 1 else 's'} rated by every rule set"
+    return fitted(title, SUMMARY_TABLE, rows, width, False, styles=[""] * (len(rows) - 1) + ["dim"])
 
 
-def calibration_table(calibration: pd.DataFrame) -> Table:
-    """One row per bin of P(Black wins), one column per rule set: mean predicted / observed (games)."""
+def calibration_tables(calibration: pd.DataFrame, width: int) -> list[Table]:
+    """One row per bin of P(Black wins), one column per rule set (mean predicted / observed (games)),
+    in as many tables side by side as ``width`` cells need, the bins in each."""
     from pipeline.reports import forecast
 
-    table = Table(title="calibration: mean predicted / observed Black win rate (games)")
-    table.add_column("P(Black wins)")
     names = list(dict.fromkeys(calibration["rules"]))
-    for name in names:
-        table.add_column(name, justify="right")
+    columns = [Column("P(Black wins)"), *(Column(name, right=True) for name in names)]
+    rows = []
     for k in range(forecast.BINS):
         cells = []
         for name in names:
@@ -119,8 +133,8 @@ def calibration_table(calibration: pd.DataFrame) -> Table:
             cells.append(
                 f"{row.mean_predicted:.2f} / {row.observed:.2f} ({row.n})" if row is not None else ""
             )
-        table.add_row(f"{k / forecast.BINS:.1f}-{(k + 1) / forecast.BINS:.1f}", *cells)
-    return table
+        rows.append([f"{k / forecast.BINS:.1f}-{(k + 1) / forecast.BINS:.1f}", *cells])
+    return split_fitted("calibration: mean predicted / observed Black win rate (games)", columns, rows, width)
 
 
 def _number(value: Any) -> str:

@@ -17,7 +17,16 @@ from pipeline import config as config_mod
 from pipeline.cli.common import ConfigOpt, Format, FormatOpt, PeriodOpt, WideOpt, console, fail
 from pipeline.cli.lock import NoWaitOpt
 from pipeline.cli.run import writing
-from pipeline.cli.tables import Column, column_texts, fitted, missing, print_frame, unsigned_zero
+from pipeline.cli.tables import (
+    Column,
+    column_texts,
+    fitted,
+    missing,
+    print_frame,
+    print_table,
+    unsigned_zero,
+)
+from pipeline.reports.numbers import number_format
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -83,7 +92,7 @@ PERIODS_TABLE = (
     Column("tau", right=True),
 )
 MOVERS_TABLE = (
-    Column("player"),
+    Column("player", names=True),
     Column("place A", right=True),
     Column("place B", right=True),
     Column("moved", right=True),
@@ -164,7 +173,7 @@ def compare_command(
     if fmt is not Format.table:
         print_frame(_frame(result, chosen, table or Shown.periods, period), fmt)
         return
-    render(result, chosen, table, top, wide, period)
+    render(result, chosen, table, top, wide, period, (a.plan.rule_set, b.plan.rule_set))
 
 
 def _settings(path: Path | None, raw: Path | None, out: Path | None) -> config_mod.RunConfig:
@@ -194,32 +203,23 @@ def render(
     top: int,
     wide: bool,
     period: str | None,
+    rule_sets: tuple[str, str] = ("unknown", "unknown"),
 ) -> None:
     """Print the tables of the comparison (``table`` alone when given), the movers of ``period`` (None:
     overall; the first ``top`` of them but with ``table`` players), the verdict and the warnings; every
-    column with ``wide``."""
+    column with ``wide``; each side's ratings as its rule set (of ``rule_sets``) writes them."""
     shown = console()
     title = f"compare: A = {result.labels['a']}, B = {result.labels['b']}"
     say = shown.print
     if table in (None, Shown.periods):
-        say(fitted(title, PERIODS_TABLE, period_cells(result.periods), shown.width, wide))
+        print_table(fitted(title, PERIODS_TABLE, period_cells(result.periods), shown.width, wide))
     if table in (None, Shown.movers, Shown.players):
         listed = chosen if table is Shown.players else chosen.head(top)
-        say(
-            fitted(
-                _movers_title(result, chosen, period), MOVERS_TABLE, mover_cells(listed), shown.width, wide
-            )
-        )
+        movers = mover_cells(listed, rule_sets)
+        print_table(fitted(_movers_title(result, chosen, period), MOVERS_TABLE, movers, shown.width, wide))
     if table in (None, Shown.prediction):
-        say(
-            fitted(
-                "prediction (ratings backtest's scoring)",
-                PREDICTION_TABLE,
-                prediction_cells(result),
-                shown.width,
-                wide,
-            )
-        )
+        title = "prediction (ratings backtest's scoring)"
+        print_table(fitted(title, PREDICTION_TABLE, prediction_cells(result), shown.width, wide))
         say(Text(result.verdict.text))
     for warning in result.warnings:
         say(Text("warning: ", style="yellow") + Text(warning))
@@ -258,11 +258,13 @@ def period_cells(frame: pd.DataFrame) -> list[list[str]]:
     ]
 
 
-def mover_cells(frame: pd.DataFrame) -> list[list[str]]:
+def mover_cells(frame: pd.DataFrame, rule_sets: tuple[str, str] = ("unknown", "unknown")) -> list[list[str]]:
     """The cells of the movers table: places, the move (or which side alone rated the player), ranks,
-    ratings with two decimals, the rating difference on one scale, the largest move in one period."""
-    ratings = {c: column_texts(frame[c].astype("float64")) for c in ("rating_a", "rating_b")}
-    diff = column_texts(frame["rating_diff"].astype("float64"), signed=True)
+    ratings as each side's rule set (of ``rule_sets``) writes them (:mod:`pipeline.reports.numbers`),
+    the rating difference on one scale (as side A's), the largest move in one period."""
+    a, b = (number_format(r) for r in rule_sets)
+    ratings = {c: [w.rating(_float(v)) for v in frame[c]] for c, w in (("rating_a", a), ("rating_b", b))}
+    diff = [a.delta(_float(v)) for v in frame["rating_diff"]]
     rows = []
     for i, row in enumerate(frame.to_dict("records")):
         rows.append(
@@ -293,6 +295,10 @@ def _largest(row: Mapping[Hashable, Any]) -> str:
     if missing(row["largest"]) or int(row["largest"]) == 0:
         return ""
     return f"{int(row['largest']):+d} ({row['largest_in']})"
+
+
+def _float(value: Any) -> float | None:
+    return None if missing(value) else float(value)
 
 
 def _int(value: Any) -> str:

@@ -15,9 +15,12 @@ from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.cells import cell_len
 
 from pipeline.cli.common import ConfigOpt, Format, FormatOpt, OutOpt, WideOpt, console, fail, output_folder
-from pipeline.cli.tables import Column, cell_text, fitted, missing, print_frame
+from pipeline.cli.tables import Column, cell_text, missing, print_fitted, print_frame
+from pipeline.cli.wrapping import hanging
+from pipeline.reports.numbers import NumberFormat, number_format
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -30,16 +33,16 @@ Row = Mapping[Hashable, Any]  # a DataFrame row as a dict
 #: The changes table's columns (the values of :func:`_change_cells`, in order).
 CHANGES_TABLE = (
     Column("period"),
-    Column("player"),
+    Column("player", names=True),
     Column("change", drop=4),
     Column("rating"),
     Column("rank", drop=3),
     Column("place", drop=2),
     Column("cause", wrap=True, least=20),  # "cascade from 2024-05" on one line
-    Column("files", wrap=True, drop=5),
+    Column("files", wrap=True, paths=True, drop=5),
 )
 FILES_TABLE = (
-    Column("file", wrap=True),
+    Column("file", wrap=True, paths=True),
     Column("change"),
     Column("games", right=True),
     Column("counted", right=True, drop=1),
@@ -109,26 +112,34 @@ def render(found: diff_mod.Diff, files: bool, wide: bool) -> None:
     """Print the two generations, the run-wide causes, the changed files, then the changes table (or,
     with ``files``, the files table)."""
     shown = console()
-    shown.print(f"before: {_named(found.before)}", soft_wrap=True)
-    shown.print(f"after:  {_named(found.after)}", soft_wrap=True)
+
+    def say(text: str) -> None:  # a line of the terminal's width at most, broken at spaces and slashes
+        for line in [text] if cell_len(text) <= shown.width else hanging(text, shown.width, 0, 2, paths=True):
+            shown.print(line, soft_wrap=True, markup=False, highlight=False)
+
+    say(f"before: {_named(found.before)}")
+    say(f"after:  {_named(found.after)}")
     if found.causes:
-        shown.print(f"run-wide (a cause of every change): {'; '.join(found.causes)}", soft_wrap=True)
+        say(f"run-wide (a cause of every change): {'; '.join(found.causes)}")
     if files:
         rows = [_file_cells(r) for r in found.files.to_dict("records")]
-        shown.print(fitted(f"{len(rows)} changed files", FILES_TABLE, rows, shown.width, wide))
+        print_fitted(f"{len(rows)} changed files", FILES_TABLE, rows, wide)
         return
     for row in found.files.head(_SHOWN_FILES).to_dict("records"):
-        shown.print(f"file {row['change']}: {row['source_path']} ({_games(row)})", soft_wrap=True)
+        say(f"file {row['change']}: {row['source_path']} ({_games(row)})")
     if len(found.files) > _SHOWN_FILES:
         shown.print(f"... and {len(found.files) - _SHOWN_FILES} more files (--files lists them)")
     if found.changes.empty:
         shown.print("nothing changed: every rating, rank and place is as it was")
         return
-    rows = [_change_cells(r, found.causes) for r in found.changes.to_dict("records")]
+    from pipeline.reports import run_rule_set
+
+    written = number_format(run_rule_set(found.after.path))
+    rows = [_change_cells(r, found.causes, written) for r in found.changes.to_dict("records")]
     columns = [i for i in range(len(CHANGES_TABLE)) if any(r[i] for r in rows)]
     title = f"{len(rows)} change{'' if len(rows) == 1 else 's'} to ratings, ranks or places"
     cells = [[r[i] for i in columns] for r in rows]  # no empty column (change, files), however wide
-    shown.print(fitted(title, [CHANGES_TABLE[i] for i in columns], cells, shown.width, wide))
+    print_fitted(title, [CHANGES_TABLE[i] for i in columns], cells, wide)
 
 
 def _named(kept: Kept) -> str:
@@ -141,13 +152,13 @@ def _games(row: Row) -> str:
     return f"{games}; {row['periods']}" if row["periods"] else games
 
 
-def _change_cells(row: Row, run_wide: list[str]) -> list[str]:
+def _change_cells(row: Row, run_wide: list[str], written: NumberFormat) -> list[str]:
     """period, player, change (blank for changed), rating, rank, place, cause (the period's own when it
     has one: the run-wide causes are said above the table), files."""
     change = "" if row["change"] == "changed" else row["change"]
     own = [c for c in row["cause"].split("; ") if c not in run_wide]
     cause = "; ".join(own) if own else row["cause"]
-    rating = _moved(_rating(row["old_rating"]), _rating(row["new_rating"]))
+    rating = _moved(*(written.rating(_float(row[k])) for k in ("old_rating", "new_rating")))
     rank = _moved(cell_text(row["old_rank"]), cell_text(row["new_rank"]))
     place = _moved(cell_text(row["old_place"]), cell_text(row["new_place"]))
     return [row["period"], row["player"], change, rating, rank, place, cause, row["files"]]
@@ -159,8 +170,8 @@ def _moved(old: str, new: str) -> str:
     return old if old == new or not new else new if not old else f"{old}→{new}"
 
 
-def _rating(value: Any) -> str:
-    return "" if missing(value) else f"{float(value):.2f}"
+def _float(value: Any) -> float | None:
+    return None if missing(value) else float(value)
 
 
 def _file_cells(row: Row) -> list[str]:
@@ -172,9 +183,8 @@ def _show_generations(frame: pd.DataFrame, fmt: Format, wide: bool) -> None:
         print_frame(frame, fmt)
         return
     rows = [_generation_cells(r) for r in frame.to_dict("records")]
-    shown = console()
     title = f"{len(rows)} kept generation{'' if len(rows) == 1 else 's'}, oldest first"
-    shown.print(fitted(title, GENERATIONS_TABLE, rows, shown.width, wide))
+    print_fitted(title, GENERATIONS_TABLE, rows, wide)
 
 
 def _generation_cells(row: Row) -> list[str]:

@@ -1,14 +1,16 @@
 """cli.explain: the ``ratings explain`` command, rendering :func:`pipeline.reports.explain.explain` with rich.
 
 Turns the options into a query (the roster of the configuration, when one is read, supplies aliases
-the records never used), prints the equation on one unbroken line, the games in a table, the games not
-counted with their reasons, the awards and promotions; maps :class:`~pipeline.reports.ReportError`
+the records never used), prints the equation, the games with their workings, the games not counted
+with their reasons, the awards and promotions, every line fitted to the terminal's width without
+cutting a value; maps :class:`~pipeline.reports.ReportError`
 (unknown player or period) and a bad configuration to exit status 2. Knows nothing of how the
 explanation is built (:mod:`pipeline.reports.explain`, imported when the command runs).
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -16,9 +18,12 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from pipeline.cli.common import ConfigOpt, OutOpt, PeriodOpt, console, fail, output_folder, roster_of
+from pipeline.cli.wrapping import hanging, wrap
 
 if TYPE_CHECKING:
     from pipeline.reports import explain as explain_mod
+
+_TERM = re.compile(r" (?=[+−] )")  # where an equation may break: before a term's sign
 
 
 def explain_command(
@@ -52,30 +57,65 @@ def explain_command(
 
 
 def render(found: explain_mod.Explanation) -> None:
-    """Print ``found``: title, summary, equation, workings, then one line per counted game, per game
-    not counted, per award and per promotion. Lines are never wrapped."""
+    """Print ``found``: title, summary, equation, workings, then the counted games, the games not
+    counted, the awards and the promotions, fitted to the terminal's width (:func:`explanation_lines`)."""
     shown = console()
-
-    def say(text: str, style: str = "") -> None:
+    for text, style in explanation_lines(found, shown.width):
         shown.print(Text(text, style=style), soft_wrap=True)
 
-    say(f"{found.player}, {found.period} ({found.rule_set})", "bold")
-    say(found.summary)
-    say(found.equation, "bold")
-    for line in found.workings:
-        say(f"  {line}")
-    say(f"counted games ({len(found.games)}):" if found.games else f"no counted games in {found.period}")
-    for line in aligned([game_cells(g) for g in found.games]):
-        say(f"  {line}")
+
+def explanation_lines(found: explain_mod.Explanation, width: int) -> list[tuple[str, str]]:
+    """``found`` as (line, rich style) pairs of at most ``width`` cells, broken only at spaces (a
+    value never cut): the equation between its terms (:func:`equation_lines`), a game on one line with
+    its columns aligned when every game fits so, else its working on the lines below it (:func:`rows`);
+    a line of prose continues indented."""
+    title = f"{found.player}, {found.period} ({found.rule_set})"
+    lines: list[tuple[str, str]] = [(t, "bold") for t in hanging(title, width, 0, 2)]
+    lines += [(t, "") for t in hanging(found.summary, width, 0, 2)]
+    lines += [(t, "bold") for t in equation_lines(found.equation, width)]
+    lines += [(t, "") for w in found.workings for t in hanging(w, width, 2, 2)]
+    games = f"counted games ({len(found.games)}):" if found.games else f"no counted games in {found.period}"
+    lines += [(games, ""), *((t, "") for t in rows([game_cells(g) for g in found.games], width))]
     if found.not_counted:
-        say(f"not counted ({len(found.not_counted)}):")
-        for line in aligned([excluded_cells(g) for g in found.not_counted]):
-            say(f"  {line}")
-    for title, lines in (("awards", found.awards), ("promotions", found.promotions)):
-        if lines:
-            say(f"{title}:")
-            for line in lines:
-                say(f"  {line}")
+        lines.append((f"not counted ({len(found.not_counted)}):", ""))
+        lines += [(t, "") for t in rows([excluded_cells(g) for g in found.not_counted], width, 5)]
+    for title, items in (("awards", found.awards), ("promotions", found.promotions)):
+        if items:
+            lines.append((f"{title}:", ""))
+            lines += [(t, "") for item in items for t in hanging(item, width, 2, 2)]
+    return lines
+
+
+def equation_lines(equation: str, width: int) -> list[str]:
+    """``equation`` on one line when it fits ``width`` cells, else broken before a ``+`` or ``−``
+    term (a term too long for a line at its spaces), the lines after the first indented under the
+    right-hand side."""
+    if cell_len(equation) <= width:
+        return [equation]
+    first, *terms = _TERM.split(equation)
+    indent = " " * min(cell_len(first.split(" = ")[0]) + 3, width // 3)
+    lines = [first]
+    for piece in terms:
+        if cell_len(f"{lines[-1]} {piece}") <= width:
+            lines[-1] += f" {piece}"
+        else:
+            lines += [indent + part for part in wrap(piece, width - len(indent))]
+    return lines
+
+
+def rows(cells: list[list[str]], width: int, keep: int = 7) -> list[str]:
+    """Lines of ``cells`` indented two spaces, columns aligned (:func:`aligned`): one per row when
+    every row fits ``width`` cells so; else each row's first ``keep`` cells aligned on a line and the
+    others below it, indented six and wrapped at spaces (a path after a ``/`` too)."""
+    whole = aligned(cells)
+    if all(cell_len(line) + 2 <= width for line in whole):
+        return [f"  {line}" for line in whole]
+    found = []
+    for row, head in zip(cells, aligned([r[:keep] for r in cells]), strict=True):
+        found += [f"  {head}"] if cell_len(head) + 2 <= width else hanging(head, width, 2, 4)
+        rest = "  ".join(c for c in row[keep:] if c)
+        found += hanging(rest, width, 6, 2, paths=True) if rest else []
+    return found
 
 
 def game_cells(game: explain_mod.GameLine) -> list[str]:

@@ -9,11 +9,11 @@ roster. Knows nothing of how the evidence is found.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.cells import cell_len
 
 from pipeline.cli.common import (
     ConfigOpt,
@@ -26,26 +26,27 @@ from pipeline.cli.common import (
     output_folder,
     roster_of,
 )
-from pipeline.cli.tables import Column, cell_text, fitted, print_frame, table_width
+from pipeline.cli.tables import Column, cell_text, print_fitted, print_frame
+from pipeline.cli.wrapping import wrap
 from pipeline.reports import identity
 
 if TYPE_CHECKING:
     import pandas as pd
 
 PLAYERS_TABLE = (
-    Column("player"),
+    Column("player", names=True),
     Column("games", right=True),
     Column("counted", right=True, drop=2),
     Column("first"),
     Column("last"),
     Column("ranks", wrap=True, drop=1),
     Column("roster rank", drop=3),
-    Column("spellings", wrap=True, drop=4),
+    Column("spellings", names=True, drop=4),
 )
 PAIRS_TABLE = (
     Column("group", right=True),
-    Column("player"),
-    Column("same as"),
+    Column("player", names=True),
+    Column("same as", names=True),
     Column("score", right=True),
     Column("evidence", wrap=True),
     Column("against", wrap=True, drop=1),
@@ -121,7 +122,7 @@ def _print_players(table: pd.DataFrame, folder: Path, fmt: Format, wide: bool) -
         ]
         for r in table.to_dict("records")
     ]
-    _print(f"players: {folder}", PLAYERS_TABLE, rows, wide)
+    print_fitted(f"players: {folder}", PLAYERS_TABLE, rows, wide)
     console().print(f"{len(table)} player{'' if len(table) == 1 else 's'}")
 
 
@@ -148,7 +149,7 @@ def _print_pairs(found: identity.Suggestions, folder: Path, fmt: Format, wide: b
         ]
         for p in found.pairs.to_dict("records")
     ]
-    _print(f"players --suggest: {folder}", PAIRS_TABLE, rows, wide)
+    print_fitted(f"players --suggest: {folder}", PAIRS_TABLE, rows, wide)
     shown.print(
         f"{len(found.pairs)} pair{'' if len(found.pairs) == 1 else 's'} of {len(found.players)} players, "
         f"{len(found.groups)} group{'' if len(found.groups) == 1 else 's'} to review"
@@ -164,23 +165,48 @@ def _print_skipped(skipped: pd.DataFrame) -> None:
         )
 
 
+def fold_long_lines(text: str, width: int) -> str:
+    """``text`` (TOML) with each line wider than ``width`` cells folded where TOML allows: a comment
+    wrapped at its spaces (the lines after the first indented two more), an array of strings one item
+    a line; other lines as they are (a value is never broken)."""
+    lines = []
+    for line in text.split("\n"):
+        if cell_len(line) <= width:
+            lines.append(line)
+        elif line.startswith("#") and line.lstrip("# "):
+            body = line.lstrip("# ")
+            indent = line[: len(line) - len(body)]
+            first, *rest = wrap(body, max(1, width - cell_len(indent) - 2))
+            lines += [indent + first, *(f"{indent}  {part}" for part in rest)]
+        else:
+            lines += _array_lines(line)
+    return "\n".join(lines)
+
+
+def _array_lines(line: str) -> list[str]:
+    """A TOML ``key = [strings]`` line as a multi-line array, one string a line; else the line."""
+    import json
+    import tomllib
+
+    try:
+        ((key, values),) = tomllib.loads(line).items()
+    except (tomllib.TOMLDecodeError, ValueError):
+        return [line]
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        return [line]
+    return [f"{key} = [", *(f"    {json.dumps(v, ensure_ascii=False)}," for v in values), "]"]
+
+
 def _write_snippet(text: str, path: Path | None, fmt: Format) -> None:
     """The snippet to ``path`` (exit 2 if it cannot be written), else to standard output unless the
     listing went there as CSV or JSON."""
     if path is None:
         if fmt is Format.table:
             typer.echo("")
-            typer.echo(text, nl=False)
+            typer.echo(fold_long_lines(text, console().width), nl=False)
         return
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as e:
         fail(f"cannot write the roster snippet to {path}: {e.strerror or e}", 2)
     console().print(f"roster snippet written to {path} (review it, then paste it into the roster file)")
-
-
-def _print(title: str, columns: Sequence[Column], rows: Sequence[Sequence[str]], wide: bool) -> None:
-    """A :func:`~pipeline.cli.tables.fitted` table (with ``wide``, as wide as it needs)."""
-    width = console().width
-    table = fitted(title, columns, rows, width, wide)
-    console(max(width, table_width(table)) if wide else None).print(table)

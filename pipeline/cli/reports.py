@@ -2,7 +2,8 @@
 
 Two typer command functions, registered by :mod:`pipeline.cli`. They turn options into a query and
 print the DataFrame it returns: a table fitted to the terminal (:func:`pipeline.cli.tables.fitted`;
-ratings with two decimals; the standings' table is :mod:`pipeline.cli.standings`), or every column in
+ratings and changes as the run's rule set writes them, :mod:`pipeline.reports.numbers`; the standings'
+table is :mod:`pipeline.cli.standings`), or every column in
 full as CSV or JSON (``--format``); they map :class:`~pipeline.reports.ReportError` to exit status 2.
 Knows nothing of how the output folder is laid out or read.
 """
@@ -18,6 +19,7 @@ import typer
 from rich.cells import cell_len
 
 from pipeline import reports
+from pipeline.cli import boards
 from pipeline.cli.common import (
     ConfigOpt,
     Format,
@@ -40,8 +42,8 @@ from pipeline.cli.tables import (
     is_numeric,
     print_fitted,
     print_frame,
-    unsigned_zero,
 )
+from pipeline.reports.numbers import NumberFormat, number_format
 from pipeline.rules.base import REASONS
 
 if TYPE_CHECKING:
@@ -52,17 +54,17 @@ Row = Mapping[Hashable, Any]  # a DataFrame row as a dict
 #: The audit table's columns (the values of :func:`_audit_cells`, in order).
 AUDIT_TABLE = (
     Column("date"),
-    Column("game", drop=3),
+    Column("game", drop=5),
     Column("period", wide=True),
-    Column("black"),
-    Column("white"),
-    Column("result", wrap=True),
-    Column("speed", wrap=True, drop=2),
-    Column("event/stage", wrap=True, drop=4),
-    Column("counted"),
-    Column("reasons", wrap=True),
-    Column("points", wrap=True),
-    Column("source", wrap=True, wide=True),
+    Column("black", names=True),
+    Column("white", names=True),
+    Column("result", wrap=True, drop=2),
+    Column("speed", wrap=True, drop=4),
+    Column("event/stage", wrap=True, drop=6),
+    Column("counted", drop=3),  # the reasons (an excluded game has one at least) and the points say it
+    Column("reasons", wrap=True, paths=True),
+    Column("points", wrap=True, drop=1),  # last to leave: long paths of unreadable records
+    Column("source", wrap=True, paths=True, wide=True),
 )
 #: Report columns a narrow terminal does without first (the evidence and the date say them), by order.
 _REPORT_DROPS = {"period": 5, "event": 4, "threshold": 3, "value": 3, "games": 2}
@@ -119,9 +121,14 @@ def audit_command(
     title = _title(
         "audit", folder, counted="" if counted else None, excluded="" if excluded else None, **filters
     )
-    pairs = [cell_len(_points(c, bonus=False)) for changes in games["changes"] for c in changes]
+    written = number_format(reports.run_rule_set(folder))
+    pairs = [cell_len(_points(c, written, bonus=False)) for changes in games["changes"] for c in changes]
     columns = [replace(c, least=max(pairs, default=1)) if c.name == "points" else c for c in AUDIT_TABLE]
-    print_fitted(title, columns, [_audit_cells(g) for g in games.to_dict("records")], wide)
+    rows = [_audit_cells(g, written) for g in games.to_dict("records")]
+    if counted or excluded:  # every row says the same, and the title says it
+        shown = [i for i, c in enumerate(columns) if c.name != "counted"]
+        columns, rows = [columns[i] for i in shown], [[r[i] for i in shown] for r in rows]
+    print_fitted(title, columns, rows, wide)
     console().print(
         f"{len(games)} game{'' if len(games) == 1 else 's'}, {int(games['counted'].sum())} counted"
     )
@@ -137,7 +144,8 @@ def show_command(
             "--report",
             metavar="NAME",
             help="Show a report table of the run instead: "
-            + "; ".join(f"{n} ({', '.join(r)})" for n, r in reports.REPORT_RULE_SETS.items()),
+            + "; ".join(f"{n} ({', '.join(r)})" for n, r in reports.REPORT_RULE_SETS.items())
+            + f"; {boards.NAME} (every rule set, of --period and its year)",
         ),
     ] = None,
     fmt: FormatOpt = Format.table,
@@ -159,14 +167,22 @@ def show_command(
     Players with fewer counted games (all periods) than the run's [output] provisional_games are marked
     * as provisional; they are not on the leaderboards. With --report NAME, show instead a table the
     run's rule set wrote, every year at once: promotions (cga-dan, tga), fees (hkga, tga) or
-    certification (hkga). The table shows the columns that fit the terminal, ratings with two decimals
-    (--wide: every column); --format csv or json gives every column with its full value.
+    certification (hkga); or, under every rule set, the leaderboards (games, wins, win rate, longest
+    winning streak) of --period (default: the latest) and of its year. The table shows the columns that
+    fit the terminal, ratings as the rule set writes them (docs/rules.md, "Numbers"; --wide: every
+    column); --format csv or json gives every column with its full value.
 
     Example: ratings show --period 2024-05 --top 10
     Example: ratings show --date 2024-06-15
     Example: ratings show --report fees --format csv
+    Example: ratings show --report leaderboards --period 2024-05
     """
     folder = output_folder(out, config)
+    if report == boards.NAME:
+        if date is not None:
+            fail(f"--date does not apply to --report {report} (use --period)", 2)
+        boards.show_boards(folder, period, top, fmt, wide)
+        return
     if report is not None:
         if date is not None:
             fail(f"--date does not apply to --report {report} (the table covers the whole run)", 2)
@@ -223,11 +239,12 @@ def _report_column(name: str, texts: Sequence[str], numeric: bool) -> Column:
     """A report table's column: numbers right-aligned; text with spaces may wrap (names, dates and
     ranks do not); the game id only with --wide; the columns of :data:`_REPORT_DROPS` leave a narrow
     terminal first."""
-    wrap = not numeric and any(" " in t for t in texts)
-    return Column(name, wrap=wrap, right=numeric, drop=_REPORT_DROPS.get(name, 0), wide=name == "game_id")
+    wrap = not numeric and name != "player" and any(" " in t for t in texts)
+    drop = _REPORT_DROPS.get(name, 0)
+    return Column(name, wrap=wrap, right=numeric, drop=drop, wide=name == "game_id", names=name == "player")
 
 
-def _audit_cells(game: Row) -> list[str]:
+def _audit_cells(game: Row, written: NumberFormat) -> list[str]:
     """The texts of :data:`AUDIT_TABLE` for one row of :func:`pipeline.reports.audit_games`."""
     return [
         cell_text(game["date"]),
@@ -240,7 +257,7 @@ def _audit_cells(game: Row) -> list[str]:
         _event(game),
         "yes" if game["counted"] else "no",
         _reasons(game),
-        "\n".join(_points(c) for c in game["changes"]),
+        "\n".join(_points(c, written) for c in game["changes"]),
         cell_text(game["source"]),
     ]
 
@@ -251,7 +268,8 @@ def _audit_frame(games: pd.DataFrame, out: Path, fmt: Format) -> pd.DataFrame:
     where = reports.read_games(out, columns=["game_id", "source_path", "game_index"])
     frame = games.merge(where, on="game_id", how="left", validate="one_to_one")
     if fmt is Format.csv:
-        frame["points"] = [";".join(_points(c) for c in changes) for changes in frame["changes"]]
+        written = number_format(reports.run_rule_set(out))
+        frame["points"] = [";".join(_points(c, written) for c in changes) for changes in frame["changes"]]
         frame = frame.drop(columns="changes")
     return frame
 
@@ -277,18 +295,13 @@ def _reasons(game: Row) -> str:
     return "\n".join(lines)
 
 
-def _points(change: dict[str, Any], bonus: bool = True) -> str:
-    """``羽焰 +30`` or, with a bonus (when ``bonus``), ``羽焰 +30 (+10 team match win)``."""
-    text = f"{change['player']} {_signed(change['delta'])}"
+def _points(change: dict[str, Any], written: NumberFormat, bonus: bool = True) -> str:
+    """``羽焰 +30`` or, with a bonus (when ``bonus``), ``羽焰 +30 (+10 team match win)``: the changes
+    as the rule set writes them (``written``)."""
+    text = f"{change['player']} {written.delta(float(change['delta']))}"
     if change["bonus"] and bonus:
-        text += f" ({_signed(change['bonus'])} {change['bonus_rule'] or 'bonus'})"
+        text += f" ({written.delta(float(change['bonus']))} {change['bonus_rule'] or 'bonus'})"
     return text
-
-
-def _signed(value: float) -> str:
-    """``+30``, ``-5``, ``+0.5``, ``0``: at most two decimals, trailing zeros dropped."""
-    text = f"{value:+.2f}".rstrip("0").rstrip(".")
-    return unsigned_zero(text)
 
 
 def _title(command: str, out: Path, **filters: str | None) -> str:

@@ -20,6 +20,7 @@ from rich.console import Console
 from pipeline import reports
 from pipeline.cli.common import Format, console, fail
 from pipeline.cli.tables import Column, column_texts, print_fitted, print_frame
+from pipeline.reports.numbers import NumberFormat, number_format
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 #: The standings table's columns, by the standings column each shows.
 STANDINGS_TABLE = {
     "rating_place": Column("place", right=True),
-    "player": Column("player"),
+    "player": Column("player", names=True),
     "rank": Column("rank", drop=3),
     "rating": Column("rating", right=True),
     "delta": Column("delta", right=True),
@@ -40,6 +41,8 @@ STANDINGS_TABLE = {
     "member": Column("member", wide=True),
     "games_total": Column("all games", right=True, wide=True),
 }
+_RATINGS = {"rating", "rating_before"}  # the columns written as ratings, and as changes (signed)
+_CHANGES = {"delta", "bonus"}
 #: What follows a provisional player's name in the standings table (the legend under it says why).
 PROVISIONAL_MARK = "*"
 DateOpt = Annotated[
@@ -60,7 +63,7 @@ def show_day(folder: Path, day: dt.date, top: int | None, fmt: Format, wide: boo
     except reports.ReportError as e:
         fail(str(e), 2)
     if found.note and (found.period is not None or fmt is not Format.table):
-        Console(stderr=True).print(f"note: {found.note}", soft_wrap=True)
+        Console(stderr=True).print(f"note: {found.note}")
     if fmt is not Format.table:
         print_frame(found.table, fmt)
         return
@@ -93,7 +96,7 @@ def print_standings(title: str, table: pd.DataFrame, folder: Path, wide: bool) -
     """Print standings (:data:`pipeline.reports.STANDINGS_COLUMNS`) as a fitted table, provisional
     players marked, with the legend of the mark when someone has it."""
     names = [c for c in STANDINGS_TABLE if c not in ("draws", "bonus") or (table[c] != 0).any()]
-    rows = standings_cells(table, names)
+    rows = standings_cells(table, names, number_format(reports.run_rule_set(folder)))
     print_fitted(title, [STANDINGS_TABLE[n] for n in names], rows, wide)
     if table["provisional"].any():
         threshold = reports.provisional_threshold(folder)
@@ -103,11 +106,15 @@ def print_standings(title: str, table: pd.DataFrame, folder: Path, wide: bool) -
         )
 
 
-def standings_cells(standings: pd.DataFrame, names: Sequence[str]) -> list[list[str]]:
-    """The texts of the standings columns ``names``, row by row: ratings and changes with two decimals
-    when any is fractional, changes signed, a rank that moved with the one before it (``3d→4d``), a
-    provisional player's name followed by :data:`PROVISIONAL_MARK`."""
-    texts = {n: column_texts(standings[n], signed=n in ("delta", "bonus")) for n in names}
+def standings_cells(standings: pd.DataFrame, names: Sequence[str], fmt: NumberFormat) -> list[list[str]]:
+    """The texts of the standings columns ``names``, row by row: ratings and changes as the rule set
+    writes them (``fmt``, :mod:`pipeline.reports.numbers`), changes signed, a rank that moved with the
+    one before it (``3d→4d``), a provisional player's name followed by :data:`PROVISIONAL_MARK`."""
+    texts = {n: column_texts(standings[n]) for n in names}
+    for n in set(names) & _RATINGS:
+        texts[n] = [fmt.rating(float(v)) for v in standings[n]]
+    for n in set(names) & _CHANGES:
+        texts[n] = [fmt.delta(float(v)) for v in standings[n]]
     if "bonus" in texts:
         texts["bonus"] = [
             "" if v == 0 else t for v, t in zip(standings["bonus"], texts["bonus"], strict=True)

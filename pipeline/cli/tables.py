@@ -1,10 +1,12 @@
 """cli.tables: listings as the terminal or a script wants them.
 
 :func:`fitted` builds a rich table that fits the terminal's width: columns leave in a set order rather
-than a name or a number being cut to an ellipsis (CJK characters count two cells), free text wraps;
-:func:`print_fitted` prints one; :func:`print_frame` writes a frame as CSV or JSON for scripts, every
-value in full. Knows nothing of what the rows mean. Imports pandas only when it is given a frame to
-print (the command modules import this one to declare their columns).
+than a code, a name or a number being cut (CJK characters count two cells); names and free text wrap
+at their spaces only (:mod:`pipeline.cli.wrapping`); :func:`print_fitted` and :func:`print_table`
+print one, :func:`split_fitted` splits a table of like columns into several. :func:`print_frame`
+writes a frame as CSV or JSON for scripts, every value in full. Knows nothing of what the rows mean.
+Imports pandas only when it is given a frame to print (the command modules import this one to
+declare their columns).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import datetime as dt
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -22,12 +24,11 @@ from rich.console import JustifyMethod
 from rich.table import Table
 
 from pipeline.cli.common import Format, console
+from pipeline.cli.wrapping import unglued, widest_piece, wrap
 
+_SAMPLE = 200  # rows whose lines decide where spare cells go (evenly spread over a longer table)
 if TYPE_CHECKING:
     import pandas as pd
-
-_FOLD_FROM = 24  # a word of free text wider than this may be folded rather than widen its column
-_NARROW = 8  # the narrowest a free-text column gets, folding its longer words, when nothing else fits
 
 
 def print_frame(frame: pd.DataFrame, fmt: Format) -> None:
@@ -68,11 +69,15 @@ def _csv_cell(value: Any) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class Column:
-    """A column of a :func:`fitted` table: ``name`` its header; ``wrap`` True for free text that may
-    wrap at spaces (False: names, numbers, dates, never broken); ``right`` aligned right; ``drop`` the
-    order in which columns leave a table too wide for the terminal (0: never; the highest first);
-    ``wide`` shown only with ``--wide``; ``least`` the narrowest a free-text column may be when it is
-    not its longest word (the widest name-and-number pair it holds, say)."""
+    """A column of a :func:`fitted` table: ``name`` its header (it may wrap at its spaces); ``wrap``
+    True for free text, which wraps at spaces (:mod:`pipeline.cli.wrapping`); ``names`` True for
+    names, kept on one line when the table fits so and else broken only between their words (False
+    for both: codes, numbers, dates, never broken); ``paths`` True when its text holds file paths,
+    which may also break after a ``/``; ``right`` aligned right; ``drop`` the order in which columns
+    leave a table too wide for the terminal (0: never, the column carries the answer; the highest
+    first); ``wide`` shown only with ``--wide``; ``least`` the narrowest a wrapping column should be
+    (the widest name-and-number pair it holds, say), unless the columns that carry the answer do not
+    fit otherwise (then its widest word)."""
 
     name: str
     wrap: bool = False
@@ -80,40 +85,60 @@ class Column:
     drop: int = 0
     wide: bool = False
     least: int | None = None
+    names: bool = False
+    paths: bool = False
+
+    @property
+    def breaks(self) -> bool:
+        """Whether the column's cells may take several lines (free text or names)."""
+        return self.wrap or self.names
 
 
 def fitted(
-    title: str, columns: Sequence[Column], rows: Sequence[Sequence[str]], width: int, wide: bool
+    title: str,
+    columns: Sequence[Column],
+    rows: Sequence[Sequence[str]],
+    width: int,
+    wide: bool,
+    styles: Sequence[str] | None = None,
 ) -> Table:
-    """A table of ``rows`` (one text per column; lines of a cell split at ``\\n``) that fits ``width``
-    terminal cells (CJK characters count two) without cutting a name or a number.
+    """A table of ``rows`` (one text per column; lines of a cell split at ``\\n``; ``styles`` one rich
+    style per row) that fits ``width`` terminal cells (CJK characters count two) without cutting a
+    code, a name or a number anywhere.
 
-    Empty columns leave first, then the droppable ones (highest ``drop`` first), until the names and
-    numbers fit whole and each free-text column is as wide as its longest word; failing that, free
-    text may fold long words (down to :data:`_NARROW` cells), and the last columns leave. Spare cells
-    widen the free text. The caption names the columns left out. With ``wide`` every column stays at
-    the width it needs, and the table may be wider than ``width``.
+    Each column is at least as wide as its codes, numbers and dates, and as its widest word (names,
+    free text and the header's words): lines break only at spaces. Empty columns leave first, then
+    the droppable ones (highest ``drop`` first) until the rest fit; the caption names the columns
+    left out and ``--wide``. Spare cells go where they save the most lines (names and free text),
+    then to headers. Columns that carry the answer (``drop`` 0) never leave: when they alone are wider than
+    ``width``, so is the table (:func:`print_table` prints it whole). With ``wide`` every column is
+    shown at the width it needs.
     """
     keep = [i for i, c in enumerate(columns) if wide or not c.wide]
-    natural = {i: _widest(columns[i].name, (r[i] for r in rows), words=False) for i in keep}
-    least = natural if wide else {i: _least(columns[i], natural[i], rows, i) for i in keep}
-    if not wide:
+    natural = {i: _widest(columns[i].name, (r[i] for r in rows)) for i in keep}
+    if wide:
+        widths = dict(natural)
+    else:
+        least = {i: _least(columns[i], natural[i], rows, i) for i in keep}
         empty = {i for i in keep if not any(r[i] for r in rows)}
         leaving = sorted(
             (i for i in keep if columns[i].drop or i in empty),
             key=lambda i: (i not in empty, -columns[i].drop),
         )
         _drop_until_fit(keep, leaving, least, width)
-        least = _narrowed(columns, keep, least, width)
-        _drop_until_fit(keep, keep[:0:-1], least, width)
-    widths = _widen({i: least[i] for i in keep}, natural, width - _needed(least, keep))
+        if _needed(least, keep) > width:  # a wrapping column's own least is a wish: its words suffice
+            least |= {i: _least(replace(columns[i], least=None), natural[i], rows, i) for i in keep}
+        spare = width - _needed(least, keep)
+        widths = _widen(columns, {i: least[i] for i in keep}, natural, rows, spare)
     table = Table(title=title)
     for i in keep:
         c = columns[i]
         justify: JustifyMethod = "right" if c.right else "left"
-        table.add_column(c.name, justify=justify, width=widths[i], no_wrap=not c.wrap, overflow="fold")
-    for row in rows:
-        table.add_row(*(row[i] for i in keep))
+        header = "\n".join(wrap(c.name, widths[i]))
+        table.add_column(header, justify=justify, width=widths[i], no_wrap=True)
+    for k, row in enumerate(rows):
+        cells = [_cell(row[i], columns[i], widths[i]) for i in keep]
+        table.add_row(*cells, style=styles[k] if styles else None)
     hidden = [
         c.name for i, c in enumerate(columns) if i not in keep and not c.wide and any(r[i] for r in rows)
     ]
@@ -122,28 +147,53 @@ def fitted(
     return table
 
 
-def print_fitted(title: str, columns: Sequence[Column], rows: Sequence[Sequence[str]], wide: bool) -> None:
-    """Print a :func:`fitted` table (with ``wide``, as wide as it needs)."""
+def print_fitted(
+    title: str,
+    columns: Sequence[Column],
+    rows: Sequence[Sequence[str]],
+    wide: bool,
+    styles: Sequence[str] | None = None,
+) -> None:
+    """Print a :func:`fitted` table as wide as the terminal (with ``wide``, as wide as it needs)."""
+    print_table(fitted(title, columns, rows, console().width, wide, styles))
+
+
+def split_fitted(
+    title: str, columns: Sequence[Column], rows: Sequence[Sequence[str]], width: int, keys: int = 1
+) -> list[Table]:
+    """``rows`` as one :func:`fitted` table, or when it does not fit ``width`` with every column, as
+    several side by side in turn: each with the first ``keys`` columns (what the rows are) and as many
+    of the others, in order, as fit (one at least); the titles say ``(1 of 2)``. For a table whose
+    columns are all alike (one per rule set, say), none of which may be left out."""
+    needed = {i: _least(columns[i], 0, rows, i) + 3 for i in range(len(columns))}
+    groups: list[list[int]] = []
+    for i in range(keys, len(columns)):
+        head = 1 + sum(needed[k] for k in range(keys))
+        if groups and head + sum(needed[j] for j in groups[-1]) + needed[i] <= width:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    tables = []
+    for n, group in enumerate(groups or [[]], start=1):
+        shown = [*range(keys), *group]
+        named = title if len(groups) < 2 else f"{title} ({n} of {len(groups)})"
+        cells = [[r[i] for i in shown] for r in rows]
+        tables.append(fitted(named, [columns[i] for i in shown], cells, width, False))
+    return tables
+
+
+def print_table(table: Table) -> None:
+    """Print a :func:`fitted` table on a console at least as wide as the table, so that rich never
+    narrows a column (cutting its values) when the columns that carry the answer outgrow the
+    terminal."""
     width = console().width
-    table = fitted(title, columns, rows, width, wide)
-    console(max(width, table_width(table)) if wide else None).print(table)
+    console(max(width, table_width(table))).print(table)
 
 
-def _narrowed(
-    columns: Sequence[Column], keep: list[int], least: dict[int, int], width: int
-) -> dict[int, int]:
-    """``least`` with free-text columns narrowed to :data:`_NARROW` cells (folding their long words),
-    one at a time, the widest plain text first and the columns with their own ``least`` last, until the
-    ``keep`` columns fit ``width``."""
-    narrowed = dict(least)
-    order = sorted(
-        (i for i in keep if columns[i].wrap), key=lambda i: (columns[i].least is not None, -least[i])
-    )
-    for i in order:
-        if _needed(narrowed, keep) <= width:
-            break
-        narrowed[i] = min(narrowed[i], max(_NARROW, narrowed[i] - (_needed(narrowed, keep) - width)))
-    return narrowed
+def _cell(text: str, column: Column, width: int) -> str:
+    """``text`` as the cell of ``column`` at ``width`` cells: names and free text wrapped at their
+    spaces (:func:`pipeline.cli.wrapping.wrap`), other values as they are."""
+    return "\n".join(wrap(text, width, column.paths)) if column.breaks and text else unglued(text)
 
 
 def _drop_until_fit(keep: list[int], leaving: Sequence[int], least: dict[int, int], width: int) -> None:
@@ -159,32 +209,63 @@ def table_width(table: Table) -> int:
     return sum(c.width or 0 for c in table.columns) + 3 * len(table.columns) + 1
 
 
-def _widest(header: str, cells: Any, words: bool) -> int:
-    """The widest line (or, with ``words``, the widest space-separated word) of ``header`` and ``cells``."""
-    texts = [header, *cells]
-    parts = (p for t in texts for line in t.split("\n") for p in (line.split(" ") if words else [line]))
-    return max((cell_len(p) for p in parts), default=1) or 1
+def _widest(header: str, cells: Any) -> int:
+    """The widest line of ``header`` and ``cells``."""
+    lines = (line for t in (header, *cells) for line in t.split("\n"))
+    return max((cell_len(line) for line in lines), default=1) or 1
 
 
 def _least(column: Column, natural: int, rows: Sequence[Sequence[str]], i: int) -> int:
-    """The narrowest a column may be: as wide as it needs for names and numbers; for free text, its
-    ``least``, else its longest word (at most :data:`_FOLD_FROM` cells, so that a long path folds
-    rather than pushes other columns out)."""
-    if not column.wrap:
-        return natural
-    if column.least is not None:
-        return min(natural, column.least)
-    return min(natural, _widest(column.name, (r[i] for r in rows), words=True), _FOLD_FROM)
+    """The narrowest a column may be: its header's widest word; for codes, numbers and dates, its
+    widest line; for names and free text, its widest word (or path part), at least its ``least``
+    when it has one."""
+    header = widest_piece(column.name)
+    if not column.breaks:
+        return max(header, _widest("", (r[i] for r in rows)))
+    word = max((widest_piece(r[i], column.paths) for r in rows), default=1)
+    return max(header, word, min(natural, column.least or 0), 1)
 
 
 def _needed(widths: dict[int, int], keep: Sequence[int]) -> int:
     return sum(widths[i] for i in keep) + 3 * len(keep) + 1
 
 
-def _widen(widths: dict[int, int], natural: dict[int, int], spare: int) -> dict[int, int]:
+def _widen(
+    columns: Sequence[Column],
+    widths: dict[int, int],
+    natural: dict[int, int],
+    rows: Sequence[Sequence[str]],
+    spare: int,
+) -> dict[int, int]:
     """``widths`` with ``spare`` cells shared out among the columns narrower than their natural width,
-    evenly, none beyond its natural width."""
-    wanting = [i for i in widths if widths[i] < natural[i]]
+    none beyond it: to the names and free text first, a few cells at a time to the column that saves
+    the most lines (over at most :data:`_SAMPLE` rows), evenly once none saves any; then to the
+    headers of codes and numbers."""
+    body = [i for i in widths if columns[i].breaks]
+    sample = rows if len(rows) <= _SAMPLE else [rows[k * len(rows) // _SAMPLE] for k in range(_SAMPLE)]
+    lines = {i: _lines(sample, i, columns[i], widths[i]) for i in widths}
+    step = max(1, spare // 8)
+    while spare > 0:
+        wanting = [i for i in body if widths[i] < natural[i]]
+        best, saved, trial = -1, 0, []
+        for i in wanting:
+            tried = _lines(sample, i, columns[i], min(natural[i], widths[i] + step, widths[i] + spare))
+            gain = _height(lines) - _height(lines | {i: tried})
+            if gain > saved:
+                best, saved, trial = i, gain, tried
+        if best < 0:
+            break
+        add = min(natural[best] - widths[best], step, spare)
+        widths[best], spare, lines[best] = widths[best] + add, spare - add, trial
+    for group in (body, [i for i in widths if i not in body]):
+        spare = _share(group, widths, natural, spare)
+    return widths
+
+
+def _share(group: Sequence[int], widths: dict[int, int], natural: dict[int, int], spare: int) -> int:
+    """Share ``spare`` cells evenly among the columns of ``group`` narrower than their natural width,
+    none beyond it; the cells left."""
+    wanting = [i for i in group if widths[i] < natural[i]]
     while spare > 0 and wanting:
         share = max(1, spare // len(wanting))
         for i in list(wanting):
@@ -193,7 +274,19 @@ def _widen(widths: dict[int, int], natural: dict[int, int], spare: int) -> dict[
             spare -= add
             if widths[i] >= natural[i]:
                 wanting.remove(i)
-    return widths
+    return spare
+
+
+def _lines(rows: Sequence[Sequence[str]], i: int, column: Column, width: int) -> list[int]:
+    """The lines each cell of column ``i`` of ``rows`` takes at ``width`` cells."""
+    if not column.breaks:
+        return [r[i].count("\n") + 1 for r in rows]
+    return [len(wrap(r[i], width, column.paths)) for r in rows]
+
+
+def _height(lines: dict[int, list[int]]) -> int:
+    """The lines all rows take: each row as many as its tallest cell."""
+    return sum(max(cells) for cells in zip(*lines.values(), strict=True)) if lines else 0
 
 
 def column_texts(values: pd.Series[Any], signed: bool = False) -> list[str]:

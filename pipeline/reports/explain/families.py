@@ -34,6 +34,7 @@ from pipeline.reports.explain.terms import (
     n_games,
     number,
     optional_text,
+    rounding,
     signed,
     term,
     times,
@@ -45,6 +46,11 @@ GOR_FAMILY = frozenset({"hkga", "egf", "egf2021", "cga"})
 FLOORS = {"hkga": gor.Classic(0.014, False).floor, "egf": gor.Classic(0.016, True).floor}
 FLOORS |= {"egf2021": gor.Egd2021().floor}
 
+#: Why a GoR period's changes may not sum to its move (docs/rules.md ("hkga"): events are rated together).
+_EVENTS_APPLY = (
+    ": an event's changes apply together after its last game, so those of an event still open at the"
+    " period's end move the rating in the period the event ends (each game is listed in its own period)"
+)
 #: (rule set, ratings row, changes rows, awards rows, promotions rows) -> (equation, workings, game lines)
 Family = Callable[[str, Row, list[Row], list[Row], list[Row]], tuple[str, list[str], list[GameLine]]]
 
@@ -107,13 +113,15 @@ def _gor(
 ) -> tuple[str, list[str], list[GameLine]]:
     """The start plus each game's change (2 decimals); a note when the floor clipped the sum."""
     elo = rule_set == "cga"
-    terms = [term(r["delta"], number(abs(r["delta"]), 2)) for r in rows if round(r["delta"], 2)]
+    shown = [float(r["delta"]) for r in rows if round(r["delta"], 2)]
+    terms = [term(d, number(abs(d), 2)) for d in shown]
     rule = "K × (result − We)" if elo else "con × (result − Se)"
     workings = [f"each game: change = {rule} × class weight × stage weight"]
     if rule_set == "egf2021":
         workings[0] += " + bonus"
-    workings += mismatch(rating, sum(r["delta"] for r in rows), FLOORS.get(rule_set))
-    return equation(rating, terms, 2), workings, [_gor_line(r, elo) for r in rows]
+    notes = mismatch(rating, sum(r["delta"] for r in rows), FLOORS.get(rule_set), _EVENTS_APPLY)
+    terms += [] if notes else rounding(rating, shown, 2)
+    return equation(rating, terms, 2), workings + notes, [_gor_line(r, elo) for r in rows]
 
 
 def _gor_line(r: Row, elo: bool) -> GameLine:
@@ -239,13 +247,16 @@ def _generic(
     rule_set: str, rating: Row, rows: list[Row], awards: list[Row], promotions: list[Row]
 ) -> tuple[str, list[str], list[GameLine]]:
     """Any other rule set: the start plus each game's change plus the awards."""
-    terms = [term(r["delta"], number(abs(r["delta"]), 2)) for r in rows if round(r["delta"], 2)]
+    deltas = [float(r["delta"]) for r in rows if round(r["delta"], 2)]
+    terms = [term(d, number(abs(d), 2)) for d in deltas]
     terms += [
         term(a["points"], f"{number(abs(a['points']), 2)} ({award_label(a)})") for a in awards if a["points"]
     ]
     total = sum(r["delta"] for r in rows) + sum(a["points"] for a in awards)
     lines = [game_line(r, None, f"{signed(r['delta'], 2)}") for r in rows]
-    return equation(rating, terms, 2), mismatch(rating, total, None), lines
+    notes = mismatch(rating, total, None)
+    terms += [] if notes else rounding(rating, deltas + [float(a["points"]) for a in awards], 2)
+    return equation(rating, terms, 2), notes, lines
 
 
 _FAMILIES: Mapping[str, Family] = {"club": _club, "gor": _gor, "cga-dan": _cga_dan, "tga": _tga}

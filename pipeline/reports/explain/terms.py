@@ -64,18 +64,33 @@ def equation(rating: Row, terms: list[str], places: int) -> str:
     return f"{end} = {start}{''.join(terms)}"
 
 
-def mismatch(rating: Row, total: float, floor: float | None) -> list[str]:
-    """A note when start + ``total`` is not the rating the run wrote (the floor, when one is known);
+def mismatch(rating: Row, total: float, floor: float | None, why: str = "") -> list[str]:
+    """A note when start + ``total`` is not the rating the run wrote: the floor when the rating is
+    at a known ``floor`` and the sum below it, else ``why`` (what else moves the rating) when given;
     empty when they agree to within 0.005."""
     start, end = float(rating["rating_before"]), float(rating["rating"])
     if abs(start + total - end) < 0.005:
         return []
     summed = number(start + total, 2)
-    if floor is not None and end >= floor and start + total < end:
+    if floor is not None and abs(end - floor) < 0.005 and start + total < end:
         return [
             f"the terms sum to {summed}, but a rating never falls below {number(floor)}: the floor clipped it"
         ]
-    return [f"the terms sum to {summed}, but the run's rating is {number(end, 2)}"]
+    return [f"the terms sum to {summed}, but the run's rating is {number(end, 2)}{why}"]
+
+
+def rounding(rating: Row, shown: list[float], places: int) -> list[str]:
+    """The term that makes an equation add up as printed: the start and the terms ``shown``, each
+    rounded to ``places`` decimals, may miss the rounded end by a few hundredths; then the
+    difference is a term of its own (`` + 0.01 (rounding)``). Empty when they add up."""
+    start, end = (_rounded(float(rating[k]), places) for k in ("rating_before", "rating"))
+    residue = _rounded(end - start - sum(_rounded(v, places) for v in shown), places)
+    return [term(residue, f"{number(abs(residue), places)} (rounding)")] if residue else []
+
+
+def _rounded(value: float, places: int) -> float:
+    """``value`` rounded as :func:`number` writes it."""
+    return float(f"{value:.{places}f}") + 0.0  # + 0.0: no negative zero
 
 
 def game_line(r: Row, opponent_rank: str | None, working: str, signed_points: bool = True) -> GameLine:
