@@ -167,8 +167,8 @@ def _print_skipped(skipped: pd.DataFrame) -> None:
 
 def fold_long_lines(text: str, width: int) -> str:
     """``text`` (TOML) with each line wider than ``width`` cells folded where TOML allows: a comment
-    wrapped at its spaces (the lines after the first indented two more), an array of strings one item
-    a line; other lines as they are (a value is never broken)."""
+    wrapped at its spaces or after a path's ``/`` (the lines after the first indented two more), an
+    array of strings one item a line; other lines as they are (a value is never broken)."""
     lines = []
     for line in text.split("\n"):
         if cell_len(line) <= width:
@@ -176,7 +176,7 @@ def fold_long_lines(text: str, width: int) -> str:
         elif line.startswith("#") and line.lstrip("# "):
             body = line.lstrip("# ")
             indent = line[: len(line) - len(body)]
-            first, *rest = wrap(body, max(1, width - cell_len(indent) - 2))
+            first, *rest = wrap(body, max(1, width - cell_len(indent) - 2), paths=True)
             lines += [indent + first, *(f"{indent}  {part}" for part in rest)]
         else:
             lines += _array_lines(line)
