@@ -241,3 +241,25 @@ def test_player_pages_derivations_are_those_of_explain(club: dict[str, Path]) ->
         for period in shown:
             explained = explain_mod.explain(club["out"], name, period)
             assert f"<code>{explained.equation}</code>" in html and explained.summary in html, (name, period)
+
+
+@pytest.mark.parametrize(
+    ("rule_set", "values", "expected"),
+    [
+        ("hkga", [2454.5, -5.0, 0.0, 12.345, None], ["2454.50", "−5.00", "0.00", "12.35", ""]),
+        ("club", [913.5, 270.0, -5.0], ["913.5", "270", "-5"]),
+        ("tga", [5.0, 3.0], ["5", "3"]),
+    ],
+)
+def test_the_site_writes_a_rule_sets_ratings_as_the_command_line_does(
+    rule_set: str, values: list[float | None], expected: list[str]
+) -> None:
+    import pyarrow as pa
+
+    from pipeline.reports.numbers import number_format
+    from pipeline.site.rows import written
+
+    style = number_format(rule_set)
+    assert written(pa.array(values, pa.float64()), style).to_pylist() == expected
+    shown = [style.rating(v) for v in values if v is not None and v >= 0]
+    assert shown == [e for e, v in zip(expected, values, strict=True) if v is not None and v >= 0]

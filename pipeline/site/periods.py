@@ -22,6 +22,7 @@ from markupsafe import Markup, escape
 
 from pipeline.output.memory import release_unused_memory
 from pipeline.progress import SILENT, Steps
+from pipeline.reports.numbers import NumberFormat, number_format
 from pipeline.site import pages
 from pipeline.site import rows as rows_mod
 from pipeline.site.slugs import period_file
@@ -151,16 +152,21 @@ def _standings(
     """The standings pages of ``label``; return its ratings, best first."""
     table = partition(source.out, "ratings", label)
     table = pages.ordered(table) if table is not None else None
-    for name, context in standings_pages(table, label, names, pick):
+    for name, context in standings_pages(table, label, names, pick, number_format(source.rule_set)):
         write(name, "standings.html.j2", context)
         done.standings += 1
     return table
 
 
 def standings_pages(
-    table: pa.Table | None, label: str | None, names: rows_mod.NameCells, pick: Picker
+    table: pa.Table | None,
+    label: str | None,
+    names: rows_mod.NameCells,
+    pick: Picker,
+    style: NumberFormat = rows_mod.TRIMMED,
 ) -> list[tuple[str, dict[str, Any]]]:
-    """The standings pages (file, context) of the period ``label`` from its ratings ``table``, best first."""
+    """The standings pages (file, context) of the period ``label`` from its ratings ``table``, best
+    first, the numbers written in ``style`` (the rule set's)."""
     total = table.num_rows if table is not None else 0
     show_bonus = (
         table is not None and total > 0 and bool(pc.any(pc.not_equal(table.column("bonus"), 0)).as_py())
@@ -171,7 +177,7 @@ def standings_pages(
     found = []
     for page in range(1, count + 1):
         part = table.slice((page - 1) * size, size) if table is not None else None
-        html = rows_mod.standings_html(part, names, show_bonus) if part is not None else ""
+        html = rows_mod.standings_html(part, names, show_bonus, style) if part is not None else ""
         context: dict[str, Any] = {
             "section": "standings",
             "period": label,
@@ -187,7 +193,8 @@ def standings_index(source: Source, latest: pa.Table | None, links: pages.Links)
     """The context of ``index.html``: the latest rated period's standings (its first page)."""
     label = source.rated[-1] if source.rated else None
     pick = Picker(source.rated, {p: period_file(p) for p in source.rated}, "periods.html")
-    return standings_pages(latest, label, rows_mod.NameCells(links), pick)[0][1]
+    style = number_format(source.rule_set)
+    return standings_pages(latest, label, rows_mod.NameCells(links), pick, style)[0][1]
 
 
 class _Ledgers:

@@ -18,6 +18,11 @@ import pyarrow.compute as pc
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup, escape
 
+from pipeline.reports.numbers import NumberFormat
+
+#: How the site wrote every number before the rule sets had formats: two places, trailing zeros dropped.
+TRIMMED = NumberFormat(2, trim=True)
+
 _ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&#34;"), ("'", "&#39;"))
 
 
@@ -62,8 +67,33 @@ def signed(values: pa.Array | pa.ChunkedArray, places: int = 2) -> pa.Array | pa
     return pc.if_else(pc.greater(rounded, 0), pc.binary_join_element_wise("+", text, ""), minus)
 
 
-def standings_html(table: pa.Table, names: NameCells, show_bonus: bool) -> Markup:
-    """The ``<tr>`` rows of a standings table (ratings rows, best first), joined."""
+def written(
+    values: pa.Array | pa.ChunkedArray, style: NumberFormat, sign: bool = False
+) -> pa.Array | pa.ChunkedArray:
+    """Numbers as the rule set's :class:`~pipeline.reports.numbers.NumberFormat` writes them, a column
+    at a time (``sign``: as changes, ``+5.00``, with a true minus sign); missing values empty."""
+    if style.trim:
+        return signed(values, style.places) if sign else number(values, style.places)
+    rounded = pc.round(values.cast(pa.float64()), style.places, round_mode="half_towards_infinity")
+    parts = pc.extract_regex(pc.cast(pc.abs(rounded), pa.string()), r"^(?P<whole>\d+)(?:\.(?P<part>\d*))?$")
+    whole, part = pc.struct_field(parts, "whole"), pc.struct_field(parts, "part")
+    text = whole
+    if style.places:
+        part = pc.utf8_rpad(pc.fill_null(part, ""), style.places, "0")
+        text = pc.binary_join_element_wise(whole, part, ".")
+    negative = pc.less(rounded, 0)
+    if sign:
+        prefix = pc.if_else(negative, "\u2212", pc.if_else(pc.greater(rounded, 0), "+", ""))
+    else:
+        prefix = pc.if_else(negative, "\u2212", "")
+    return pc.fill_null(pc.binary_join_element_wise(prefix, text, ""), "")
+
+
+def standings_html(
+    table: pa.Table, names: NameCells, show_bonus: bool, style: NumberFormat = TRIMMED
+) -> Markup:
+    """The ``<tr>`` rows of a standings table (ratings rows, best first), joined; ratings, deltas and
+    bonus points written in ``style``, the rule set's."""
     if not table.num_rows:
         return Markup("")
 
@@ -82,16 +112,16 @@ def standings_html(table: pa.Table, names: NameCells, show_bonus: bool) -> Marku
         plain,
         escaped(column("rank")),
         num,
-        number(column("rating")),
+        written(column("rating"), style),
         num,
-        signed(column("delta")),
+        written(column("delta"), style, sign=True),
         num,
         column("games").cast(pa.string()),
         num,
         record,
     ]
     if show_bonus:
-        parts += [num, number(column("bonus"))]
+        parts += [num, written(column("bonus"), style)]
     parts += [plain, pc.if_else(column("member"), "yes", "no"), "</td></tr>\n"]
     rows = pc.binary_join_element_wise(*parts, "")
     return Markup("".join(rows.to_pylist()))
