@@ -15,7 +15,7 @@ SITE   ?= data/site
 PATHS  := $(if $(RAW),--raw $(RAW)) $(if $(OUT),--out $(OUT))
 
 .DEFAULT_GOAL := help
-.PHONY: help install ratings site test lint bench bench-scale fuzz sample check docs clean
+.PHONY: help install ratings site test lint bench bench-scale bench-site fuzz sample check docs clean
 
 help: ## List every target with what it does
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -49,6 +49,9 @@ bench: $(STAMP) ## Benchmark ingest (files/s, BENCH_N synthetic records and ../s
 
 bench-scale: $(STAMP) ## Full, no-change and incremental runs of every rule set on a SCALE_N-game server archive
 	$(BIN)/python bench/scale_bench.py --n $(SCALE_N)
+
+bench-site: $(STAMP) ## Time and peak memory of ratings site beside the run, on a SCALE_N-game archive and the corpora
+	$(BIN)/python bench/site_bench.py --n $(SCALE_N) --corpora
 
 sample: $(STAMP) ## Rewrite the sample records (Go: data/raw; Gomoku: data/gomoku/raw) from the project's own generator
 	$(BIN)/python -m pipeline.synth sample $(or $(RAW),data/raw)
