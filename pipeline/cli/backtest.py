@@ -38,7 +38,7 @@ RawOpt = Annotated[
 OutOpt = Annotated[
     Path | None,
     typer.Option(
-        "--out", metavar="DIR", help="Output folder: its ingest cache is used, backtest/ is written"
+        "--out", metavar="DIR", help="Output folder: its cache is used, backtest/ is written; alone, the run's setup is reused"
     ),
 ]
 

@@ -66,7 +66,7 @@ RawOpt = Annotated[
 ]
 OutOpt = Annotated[
     Path | None,
-    typer.Option("--out", metavar="DIR", help="Output folder whose ingest cache is used (nothing else is)"),
+    typer.Option("--out", metavar="DIR", help="Output folder whose cache is used; alone (no --config), the run's recorded setup"),
 ]
 TopOpt = Annotated[int, typer.Option("--top", metavar="N", min=1, help="Movers shown in the table")]
 TableOpt = Annotated[
@@ -136,7 +136,8 @@ def compare_command(
     (opponent_cap, draw, ...) or a [rules] parameter (k, epsilon, stage_weights, ...); VALUE is a TOML
     value or plain text, "default" restores the rule set's default. The configuration's [validity],
     period and [rules] apply to the configured rule set only. Both sides are audited and rated in memory
-    from the ingest cache: the output folder's snapshots are neither read nor changed.
+    from the ingest cache: the output folder's snapshots are not changed. With --out alone (no --config)
+    the run's recorded setup is used: its raw folder, rule set, settings, roster and events.
 
     Per period and overall (each side's final standings): players rated by both or one side, how many
     changed place (moved: places higher under B), rank or promotions, the largest move, and tau. Ratings
