@@ -38,7 +38,9 @@ RawOpt = Annotated[
 OutOpt = Annotated[
     Path | None,
     typer.Option(
-        "--out", metavar="DIR", help="Output folder: its cache is used, backtest/ is written; alone, the run's setup is reused"
+        "--out",
+        metavar="DIR",
+        help="Output folder: its cache is used, backtest/ is written; alone, the run's setup is reused",
     ),
 ]
 

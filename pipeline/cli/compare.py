@@ -66,7 +66,11 @@ RawOpt = Annotated[
 ]
 OutOpt = Annotated[
     Path | None,
-    typer.Option("--out", metavar="DIR", help="Output folder whose cache is used; alone (no --config), the run's recorded setup"),
+    typer.Option(
+        "--out",
+        metavar="DIR",
+        help="Output folder whose cache is used; alone (no --config), the run's recorded setup",
+    ),
 ]
 TopOpt = Annotated[int, typer.Option("--top", metavar="N", min=1, help="Movers shown in the table")]
 TableOpt = Annotated[
