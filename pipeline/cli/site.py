@@ -8,9 +8,6 @@ error when it is a terminal (:func:`pipeline.cli.progress.shown`). Knows nothing
 
 from __future__ import annotations
 
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -18,6 +15,7 @@ import typer
 
 from pipeline.cli.common import ConfigOpt, OutOpt, console, fail, output_folder
 from pipeline.cli.progress import shown
+from pipeline.cli.run import terminate_as_interrupt
 
 
 def site_command(
@@ -51,7 +49,7 @@ def site_command(
 
     folder = output_folder(out, config)
     try:
-        with _terminate_as_interrupt(), shown() as steps:
+        with terminate_as_interrupt(), shown() as steps:
             written = build_site(folder, target, title, steps)
     except (ReportError, SiteError) as e:
         fail(str(e), 2)
@@ -66,21 +64,6 @@ def site_command(
     console().print(
         f"wrote {written.pages} pages ({counts}) to {written.target}: open {written.target / 'index.html'}"
     )
-
-
-@contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
-    """While the ``with`` lasts, SIGTERM is Ctrl-C, so that the site's staging folder is removed (as
-    ``ratings run`` does: pipeline/cli/run.py). The previous handler after."""
-
-    def interrupt(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt(f"signal {signum}")
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _count(n: int, noun: str) -> str:

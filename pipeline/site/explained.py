@@ -11,12 +11,11 @@ nothing of reading files or of pages.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from pipeline.reports.explain.families import family_for
-from pipeline.reports.explain.model import Excluded, Explanation, Row
-from pipeline.reports.explain.terms import award_line, missing, optional_text, promotion_line, summary
+from pipeline.reports.explain.model import Excluded, Row
+from pipeline.reports.explain.terms import missing
 
 
 def clean(row: Mapping[Any, Any]) -> Row:
@@ -37,38 +36,4 @@ def excluded(side: Mapping[str, Any]) -> Excluded:
         source=str(side["source"]),
         reasons=reasons,
         why=str(side["why"]),
-    )
-
-
-def explanation(
-    rule_set: str,
-    name: str,
-    rating: Row,
-    changes: Sequence[Row],
-    awards: Sequence[Row],
-    promotions: Sequence[Row],
-    not_counted: Sequence[Excluded],
-) -> Explanation:
-    """How ``name``'s rating moved in ``rating['period']``: ``rating`` their ratings row, ``changes``
-    their changes rows in ``seq`` and colour order, ``awards`` and ``promotions`` (by date) their rows of
-    the period, ``not_counted`` their games of the period that did not count."""
-    equation, workings, lines = family_for(rule_set)(
-        rule_set, rating, list(changes), list(awards), list(promotions)
-    )
-    period = str(rating["period"])
-    return Explanation(
-        player=name,
-        period=period,
-        rule_set=rule_set,
-        rank_before=optional_text(rating.get("rank_before")),
-        rank=optional_text(rating.get("rank")),
-        rating_before=float(rating["rating_before"]),
-        rating=float(rating["rating"]),
-        summary=summary(rule_set, name, period, rating, len(not_counted)),
-        equation=equation,
-        workings=tuple(workings),
-        games=tuple(lines),
-        not_counted=tuple(not_counted),
-        awards=tuple(award_line(a) for a in awards),
-        promotions=tuple(promotion_line(p) for p in promotions),
     )

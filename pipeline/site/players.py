@@ -21,6 +21,7 @@ from markupsafe import Markup
 
 from pipeline.output.memory import release_unused_memory
 from pipeline.progress import SILENT, Steps
+from pipeline.reports.explain import explanation
 from pipeline.site import chart as chart_mod
 from pipeline.site import explained, pages
 from pipeline.site import rows as rows_mod
@@ -161,7 +162,7 @@ def _explanations(
             continue
         label = row["period"]
         rating = explained.clean(row)
-        yield explained.explanation(
+        yield explanation(
             source.rule_set,
             player.name,
             rating,

@@ -15,7 +15,7 @@ optional roster (for aliases the records never used), or of rendering (:mod:`pip
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -104,8 +104,26 @@ def explain(out: Path, player: str, period: str | None = None, roster: Roster | 
         [_clean(r) for r in awards[awards["player"] == name].to_dict("records")] if len(awards) else []
     )
     promotions = _promotions(out, name, period)
-    equation, workings, lines = family_for(rule_set)(rule_set, rating, rows, award_rows, promotions)
     excluded = _excluded(games, name, period, _cap(manifest))
+    return explanation(rule_set, name, rating, rows, award_rows, promotions, excluded)
+
+
+def explanation(
+    rule_set: str,
+    name: str,
+    rating: Row,
+    changes: Sequence[Row],
+    awards: Sequence[Row],
+    promotions: Sequence[Row],
+    not_counted: Sequence[Excluded],
+) -> Explanation:
+    """How ``name``'s rating moved in ``rating['period']``: ``rating`` their ratings row, ``changes``
+    their changes rows in ``seq`` and colour order, ``awards`` and ``promotions`` (by date) their rows of
+    the period, ``not_counted`` their games of the period that did not count."""
+    equation, workings, lines = family_for(rule_set)(
+        rule_set, rating, list(changes), list(awards), list(promotions)
+    )
+    period = str(rating["period"])
     return Explanation(
         player=name,
         period=period,
@@ -114,12 +132,12 @@ def explain(out: Path, player: str, period: str | None = None, roster: Roster | 
         rank=optional_text(rating.get("rank")),
         rating_before=float(rating["rating_before"]),
         rating=float(rating["rating"]),
-        summary=summary(rule_set, name, period, rating, len(excluded)),
+        summary=summary(rule_set, name, period, rating, len(not_counted)),
         equation=equation,
         workings=tuple(workings),
         games=tuple(lines),
-        not_counted=tuple(excluded),
-        awards=tuple(award_line(a) for a in award_rows),
+        not_counted=tuple(not_counted),
+        awards=tuple(award_line(a) for a in awards),
         promotions=tuple(promotion_line(p) for p in promotions),
     )
 
