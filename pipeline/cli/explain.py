@@ -17,6 +17,7 @@ import typer
 from rich.cells import cell_len
 from rich.text import Text
 
+from pipeline.cli import progress
 from pipeline.cli.common import ConfigOpt, OutOpt, PeriodOpt, console, fail, output_folder, roster_of
 from pipeline.cli.wrapping import hanging, wrap
 
@@ -50,7 +51,8 @@ def explain_command(
 
     folder = output_folder(out, config)
     try:
-        found = explain_mod.explain(folder, player, period, roster_of(out, config))
+        with progress.shown() as steps, steps.step(f"reading {player}'s games and changes"):
+            found = explain_mod.explain(folder, player, period, roster_of(out, config))
     except ReportError as e:
         fail(str(e), 2)
     render(found)

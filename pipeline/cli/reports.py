@@ -19,7 +19,7 @@ import typer
 from rich.cells import cell_len
 
 from pipeline import reports
-from pipeline.cli import boards
+from pipeline.cli import boards, progress
 from pipeline.cli.common import (
     ConfigOpt,
     Format,
@@ -104,14 +104,15 @@ def audit_command(
     folder = output_folder(out, config)
     codes = [code.strip() for given in reason or () for code in given.split(",") if code.strip()]
     try:
-        games = reports.audit_games(
-            folder,
-            player=player,
-            period=period,
-            reasons=codes or None,
-            counted=True if counted else False if excluded else None,
-            roster=roster_of(out, config) if player is not None else None,
-        )
+        with progress.shown() as steps, steps.step("reading the games"):
+            games = reports.audit_games(
+                folder,
+                player=player,
+                period=period,
+                reasons=codes or None,
+                counted=True if counted else False if excluded else None,
+                roster=roster_of(out, config) if player is not None else None,
+            )
     except reports.ReportError as e:
         fail(str(e), 2)
     if fmt is not Format.table:
