@@ -263,3 +263,25 @@ def test_the_site_writes_a_rule_sets_ratings_as_the_command_line_does(
     assert written(pa.array(values, pa.float64()), style).to_pylist() == expected
     shown = [style.rating(v) for v in values if v is not None and v >= 0]
     assert shown == [e for e, v in zip(expected, values, strict=True) if v is not None and v >= 0]
+
+
+@pytest.mark.parametrize(("rule_set", "shown"), [("hkga", "A +0.40"), ("club", "A +0.4"), ("tga", "A 0")])
+def test_the_ledger_writes_a_games_points_in_the_rule_sets_format(rule_set: str, shown: str) -> None:
+    import pandas as pd
+    import pyarrow as pa
+
+    from pipeline.reports.numbers import number_format
+    from pipeline.site.pages import _with_points
+
+    changes = pa.table(
+        {
+            "game_id": ["g"],
+            "player": ["A"],
+            "color": ["B"],
+            "delta": [0.4],
+            "bonus": [0.0],
+            "bonus_rule": [None],
+        }
+    )
+    frame = _with_points(pd.DataFrame({"game_id": ["g"]}), changes, number_format(rule_set))
+    assert frame["points"].iloc[0] == [shown]

@@ -19,7 +19,9 @@ import pyarrow as pa
 
 from pipeline.reports.explain import REASON_WORDS
 from pipeline.reports.explain.terms import number, signed
+from pipeline.reports.numbers import MINUS, NumberFormat
 from pipeline.rules.base import REASONS
+from pipeline.site.rows import TRIMMED
 
 #: Links of the site's pages, relative to its root.
 Links = Mapping[str, str]
@@ -106,12 +108,15 @@ def ordered(table: pa.Table) -> pa.Table:
     return table.sort_by([("rating", "descending"), ("player", "ascending")])
 
 
-def game_frame(games: pa.Table, changes: pa.Table | None, cap: str) -> pd.DataFrame:
+def game_frame(
+    games: pa.Table, changes: pa.Table | None, cap: str, style: NumberFormat = TRIMMED
+) -> pd.DataFrame:
     """The games of one period (columns of :data:`pipeline.site.source.GAME_COLUMNS`) with the cells the
     pages print: ``black``/``white`` the canonical names (as written where the run gave none),
     ``source`` (``path#index`` for a later game of a collection), ``event`` (with its stage), ``codes``
     (reasons and notes, for the filter), ``why`` (the reasons in words, ``{cap}`` filled in), ``points``
-    (``name +30`` per rated player, Black first) and ``own`` (player -> their signed points)."""
+    (``name +30`` per rated player, Black first, written in ``style``, the rule set's) and ``own``
+    (player -> their signed points)."""
     frame = games.to_pandas()
     frame["black"] = frame["black_player"].fillna(frame["black"])
     frame["white"] = frame["white_player"].fillna(frame["white"])
@@ -127,14 +132,14 @@ def game_frame(games: pa.Table, changes: pa.Table | None, cap: str) -> pd.DataFr
     frame["why"] = [_why(tuple(r), cap) for r in reasons]
     frame["reasons"], frame["notes"] = reasons.map(", ".join), notes.map(", ".join)
     frame["date_text"] = [text(d) for d in frame["date"]]
-    return _with_points(frame, changes)
+    return _with_points(frame, changes, style)
 
 
 def _why(codes: tuple[str, ...], cap: str) -> str:
     return "; ".join(REASON_WORDS.get(c, c).format(cap=cap) for c in codes)
 
 
-def _with_points(frame: pd.DataFrame, changes: pa.Table | None) -> pd.DataFrame:
+def _with_points(frame: pd.DataFrame, changes: pa.Table | None, style: NumberFormat) -> pd.DataFrame:
     """``frame`` with ``points`` (a list of ``name +30``) and ``own`` (player -> ``+30``) per game."""
     empty: dict[str, str] = {}
     if changes is None or changes.num_rows == 0:
@@ -144,7 +149,7 @@ def _with_points(frame: pd.DataFrame, changes: pa.Table | None) -> pd.DataFrame:
     rows = changes.select(["game_id", "player", "color", "delta", "bonus", "bonus_rule"]).to_pandas()
     rows = rows.sort_values(["game_id", "color"], kind="stable")
     own = [
-        signed(float(d), 2) + (f" ({signed(float(b), 2)} {r or 'bonus'})" if b else "")
+        style.delta(float(d), MINUS) + (f" ({style.delta(float(b), MINUS)} {r or 'bonus'})" if b else "")
         for d, b, r in zip(rows["delta"], rows["bonus"], rows["bonus_rule"], strict=True)
     ]
     said: dict[str, list[str]] = {}

@@ -126,6 +126,7 @@ def write_periods(
     )
     cap = pages.cap_of(source.manifest)
     ledgers = _Ledgers(cap, links, write, pickers[1], done, buckets)
+    ledgers.style = number_format(source.rule_set)
     names = rows_mod.NameCells(links)
     with steps.step("writing the pages of each period", total=len(source.periods)) as advance:
         for label in source.periods:
@@ -217,6 +218,7 @@ class _Ledgers:
         self.pending: list[tuple[str | None, pa.Table, pa.Table | None]] = []
         self.rows = 0
         self.names, self.data = rows_mod.NameCells(links, "../"), rows_mod.NameData()
+        self.style: NumberFormat = rows_mod.TRIMMED  # how the points are written: the rule set's
 
     def add(self, label: str | None, games: pa.Table, changes: pa.Table | None) -> None:
         """The games of ``label`` (None: the records without a period) and its changes."""
@@ -232,7 +234,7 @@ class _Ledgers:
         games = pa.concat_tables([g for _, g, _ in self.pending], promote_options="permissive")
         found = [c for _, _, c in self.pending if c is not None and c.num_rows]
         changes = pa.concat_tables(found, promote_options="permissive") if found else None
-        frame = pages.game_frame(games, changes, self.cap)
+        frame = pages.game_frame(games, changes, self.cap, self.style)
         self.buckets.add("games", pages.player_sides(frame))
         rows = rows_mod.ledger_html(frame, self.names, self.data)
         codes, counted = list(frame["codes"]), frame["counted"].tolist()
