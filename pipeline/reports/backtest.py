@@ -167,7 +167,7 @@ def backtest(plans_: Sequence[Plan], options: IngestOptions | None = None, steps
     if not plans_:
         raise ValueError("no rule set to backtest")
     ingested = ingest(plans_[0].raw, plans_[0].out, options)
-    games, frames = ingested.games, {}
+    games, frames = ingested.games, dict[str, pd.DataFrame]()
     with steps.step("rule sets", len(plans_)) as advance:
         for checked in plans_:
             frames[checked.rule_set] = predictions(checked, games, steps)

@@ -125,8 +125,8 @@ def write_periods(
         Picker(source.played, ledger_files, "games.html"),
     )
     cap = pages.cap_of(source.manifest)
-    ledgers = _Ledgers(cap, links, write, pickers[1], done, buckets)
-    ledgers.style = number_format(source.rule_set)
+    style = number_format(source.rule_set)
+    ledgers = _Ledgers(cap, links, write, pickers[1], done, buckets, style)
     names = rows_mod.NameCells(links)
     with steps.step("writing the pages of each period", total=len(source.periods)) as advance:
         for label in source.periods:
@@ -205,7 +205,14 @@ class _Ledgers:
     period, whichever is more."""
 
     def __init__(
-        self, cap: str, links: pages.Links, write: Write, pick: Picker, done: PeriodsWritten, buckets: Buckets
+        self,
+        cap: str,
+        links: pages.Links,
+        write: Write,
+        pick: Picker,
+        done: PeriodsWritten,
+        buckets: Buckets,
+        style: NumberFormat,
     ) -> None:
         self.cap, self.links, self.write, self.pick, self.done, self.buckets = (
             cap,
@@ -218,7 +225,7 @@ class _Ledgers:
         self.pending: list[tuple[str | None, pa.Table, pa.Table | None]] = []
         self.rows = 0
         self.names, self.data = rows_mod.NameCells(links, "../"), rows_mod.NameData()
-        self.style: NumberFormat = rows_mod.TRIMMED  # how the points are written: the rule set's
+        self.style = style  # how the points are written: the rule set's
 
     def add(self, label: str | None, games: pa.Table, changes: pa.Table | None) -> None:
         """The games of ``label`` (None: the records without a period) and its changes."""
