@@ -141,7 +141,7 @@ def stage_child(path: Path, roster_kind: str, repeat: int) -> dict[str, Any]:
     import pipeline
     from pipeline.audit import pieces
     from pipeline.config.roster import Roster
-    from pipeline.output import tables
+    from pipeline.core import tables
     from pipeline.reports.summary import Counts
 
     games = pq.read_table(path)

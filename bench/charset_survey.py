@@ -2,7 +2,7 @@
 
 Records are the project's synthetic ones (pipeline.synth, every East-Asian style) with their CA removed,
 cut to the header and the first moves, as short club records are; plus the corpora's fixtures whose CA
-names their encoding. Compares pipeline.ingest.charset.detect with charset-normalizer on its own.
+names their encoding. Compares pipeline.core.charset.detect with charset-normalizer on its own.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from charset_normalizer import from_bytes
 
-from pipeline.ingest.charset import detect
+from pipeline.core.charset import detect
 from pipeline.ingest.decode import codec_for
 from pipeline.synth import CODECS, game_record, player_pool, render_rank
 
@@ -84,7 +84,7 @@ def survey(name: str, cases: list[tuple[str, bytes]]) -> None:
         misses[(expected, got)] += not right(expected, got)
     total = Counter(e for e, _ in cases)
     print(f"\n{name}: {len(cases)} records without CA")
-    print("| encoding | records | pipeline.ingest.charset | charset-normalizer |\n|---|---|---|---|")
+    print("| encoding | records | pipeline.core.charset | charset-normalizer |\n|---|---|---|---|")
     for enc in sorted(total):
         share = {
             name: f"{100 * hits[enc] / total[enc]:.1f}%" for name, hits in (("ours", ours), ("cn", theirs))

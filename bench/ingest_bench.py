@@ -27,8 +27,8 @@ from pathlib import Path
 from sgfmill import sgf
 
 from pipeline.config import RunConfig
+from pipeline.core import store
 from pipeline.ingest import IngestOptions, discover, ingest
-from pipeline.output import store
 from pipeline.run import plan, run_all
 from pipeline.synth import synthetic_corpus, write_records
 

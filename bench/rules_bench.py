@@ -38,10 +38,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pipeline import rules
-from pipeline.audit.periods import period_of
 from pipeline.config.events import Event
 from pipeline.config.roster import Roster
-from pipeline.ingest.normalise.ranks import Rank, parse_rank
+from pipeline.core.periods import period_of
+from pipeline.core.ranks import Rank, parse_rank
 from pipeline.rules.base import Game, PeriodOutcome, PlayerState, RuleSet, Validity
 
 GAMES_PER_PLAYER = 12

@@ -22,14 +22,15 @@ from pipeline.audit import audit, pieces
 from pipeline.config import ConfigError, RunConfig, recorded
 from pipeline.config.events import Events, load_events
 from pipeline.config.roster import Roster, load_roster
+from pipeline.core import store as store_
+from pipeline.core import tables
+from pipeline.core.progress import SILENT, Steps
+from pipeline.core.tables import GAMES
 from pipeline.ingest import IngestOptions, IngestResult, cache, ingest
-from pipeline.output import memory, snapshots, state, tables
-from pipeline.output import store as store_
+from pipeline.output import memory, snapshots, state
 from pipeline.output.carried_games import CarriedGames, Piece, audit_digest
 from pipeline.output.carry import PartitionWriter
 from pipeline.output.spill import PeriodFiles
-from pipeline.output.tables import GAMES
-from pipeline.progress import SILENT, Steps
 from pipeline.reports.summary import Counts
 from pipeline.rules.base import RuleSet, Validity
 from pipeline.rules.prepare import Prepared, Preparer

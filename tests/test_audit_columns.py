@@ -1,11 +1,11 @@
-"""pipeline.audit.columns: per-distinct mapping, group codes, window functions and list columns."""
+"""pipeline.core.arrays: per-distinct mapping, group codes, window functions and list columns."""
 
 from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
 
-from pipeline.audit.columns import (
+from pipeline.core.arrays import (
     codes,
     groups,
     later_copies,

@@ -20,12 +20,12 @@ import pyarrow.compute as pc
 import pytest
 
 from pipeline.audit import audit
-from pipeline.audit.periods import period_of
 from pipeline.config.events import INTER_CLUB, Event, Events
 from pipeline.config.roster import Player, Roster
+from pipeline.core.periods import period_of
+from pipeline.core.tables import GAMES
+from pipeline.core.text import fold
 from pipeline.ingest import IngestOptions, ingest
-from pipeline.ingest.normalise.text import fold
-from pipeline.output.tables import GAMES
 from pipeline.rules.base import REASONS, Validity
 from pipeline.synth.records import write_records
 from pipeline.synth.server import server_archive

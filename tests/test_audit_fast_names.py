@@ -12,7 +12,7 @@ import pipeline.config.roster as roster_module
 from pipeline.audit import audit
 from pipeline.config.events import Events
 from pipeline.config.roster import Player, Roster
-from pipeline.ingest.schema import GAMES_INGEST
+from pipeline.core.schema import GAMES_INGEST
 from pipeline.rules.base import Validity
 
 

@@ -8,7 +8,7 @@ import uuid
 import pyarrow as pa
 import pytest
 
-import pipeline.output.tables as tables
+import pipeline.core.tables as tables
 
 
 def test_storing_tables_of_one_schema_again_works_out_no_dtype(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,8 +14,8 @@ from sgfmake import sgf
 from typer.testing import CliRunner
 
 from pipeline.cli import app
+from pipeline.core.tables import GAMES
 from pipeline.output.carried_games import CarriedGames, audit_digest
-from pipeline.output.tables import GAMES
 
 runner = CliRunner()
 MONTHS = ("03", "04", "05", "06")

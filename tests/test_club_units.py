@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.ingest.normalise.ranks import Rank
+from pipeline.core.ranks import Rank
 from pipeline.rules.club import club_rank, coefficient, rank_for_rating
 
 # (label, base score, coefficient) by hand, lowest first

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.ingest.charset import detect
+from pipeline.core.charset import detect
 from pipeline.ingest.decode import codec_for, decode
 
 

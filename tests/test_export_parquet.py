@@ -19,8 +19,8 @@ from sgfmake import sgf
 from typer.testing import CliRunner
 
 from pipeline.cli import app
+from pipeline.core.progress import Advance
 from pipeline.output import plain_copy, snapshots
-from pipeline.progress import Advance
 from pipeline.reports import ReportError, export
 
 runner = CliRunner()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.ingest.normalise.ranks import Rank
+from pipeline.core.ranks import Rank
 from pipeline.rules.gor import Classic, Egd2021, con_table, rank_for_rating, rating_for_rank
 
 HKGA = Classic(epsilon=0.014, split=False)

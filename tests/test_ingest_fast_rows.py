@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pipeline.core.schema import CACHE
 from pipeline.ingest import sources, workers
 from pipeline.ingest.discover import FileEntry
 from pipeline.ingest.record import error_row
-from pipeline.ingest.schema import CACHE
 
 
 def test_a_file_that_grew_since_it_was_listed_is_read_whole(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 """The double-byte tables of the detector and of the mojibake repair are decoded in one pass (issue 11).
 
-:func:`pipeline.ingest.charset.pair_texts` decodes every two-byte sequence of a codec at once; each must
+:func:`pipeline.core.charset.pair_texts` decodes every two-byte sequence of a codec at once; each must
 read as it reads alone.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.ingest.charset import pair_texts
+from pipeline.core.charset import pair_texts
 
 CODECS = ("gb18030", "cp950", "big5", "cp949", "cp932")
 

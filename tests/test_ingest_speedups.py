@@ -4,7 +4,7 @@
   without tokenising it: the same tree as the tokens give, or None (then the tokens are read).
 - :func:`pipeline.ingest.sgftext.run_moves` reads the moves of a run of move nodes with string methods
   when it can, and node by node otherwise: both give every node's colour and point.
-- :func:`pipeline.ingest.charset._scores` scores a file's non-ASCII runs one by one (cached): the
+- :func:`pipeline.core.charset._scores` scores a file's non-ASCII runs one by one (cached): the
   scores equal those of the runs read as one text.
 """
 
@@ -16,7 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.ingest import charset, sgftext
+from pipeline.core import charset
+from pipeline.ingest import sgftext
 from pipeline.ingest.sgftext import _TOKEN, run_moves
 
 SPACE = st.sampled_from(["", "", " ", "\n", "\r\n", "\t", "\r"])

@@ -10,8 +10,8 @@ import pytest
 
 from pipeline import rules
 from pipeline.config.roster import Roster
-from pipeline.ingest import schema
-from pipeline.output import columns, tables
+from pipeline.core import schema, tables
+from pipeline.output import columns
 from pipeline.reports.leaderboards import LEADERBOARD
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""pipeline.output.store: files written atomically get the mode the umask gives, like any other file."""
+"""pipeline.core.store: files written atomically get the mode the umask gives, like any other file."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from pipeline.output import store
+from pipeline.core import store
 
 
 @pytest.fixture(params=[0o022, 0o002], ids=["umask-022", "umask-002"])

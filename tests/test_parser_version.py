@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pipeline.ingest
@@ -18,3 +19,12 @@ def test_every_ingest_module_is_either_a_parser_module_or_declared_not_one() -> 
 
 def test_a_parser_module_and_a_module_not_declared_never_overlap() -> None:
     assert not set(cache._PARSER_MODULES) & set(cache.OTHER_MODULES)
+
+
+def test_every_core_module_an_ingest_module_imports_is_in_the_parser_version() -> None:
+    root = Path(pipeline.ingest.__file__).parent
+    imported = set()
+    for path in root.rglob("*.py"):
+        imported |= set(re.findall(r"pipeline\.core(?:\.(\w+)| import (\w+))", path.read_text()))
+    names = {a or b for a, b in imported} - {"progress", "store"}  # (they report and store: no rows made)
+    assert names <= set(cache.CORE_MODULES)

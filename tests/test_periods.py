@@ -1,4 +1,4 @@
-"""pipeline.audit.periods: dates to period labels and back, for the four period kinds."""
+"""pipeline.core.periods: dates to period labels and back, for the four period kinds."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import datetime as dt
 import pyarrow as pa
 import pytest
 
-from pipeline.audit.periods import (
+from pipeline.core.periods import (
     KINDS,
     PeriodError,
     bounds,

@@ -1,4 +1,4 @@
-"""Progress on every long step: the stages tell a pipeline.progress.Steps what they do and how far they
+"""Progress on every long step: the stages tell a pipeline.core.progress.Steps what they do and how far they
 are; the command line draws them as rich bars on standard error, and nothing when it is not a terminal."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 from pipeline.cli import app
 from pipeline.cli import progress as cli_progress
 from pipeline.config import RunConfig
+from pipeline.core.progress import SILENT, Advance
 from pipeline.ingest import IngestOptions
-from pipeline.progress import SILENT, Advance
 from pipeline.reports import backtest
 from pipeline.run import plan, run_all
 

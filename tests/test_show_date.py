@@ -18,8 +18,8 @@ from sgfmake import sgf
 from typer.testing import CliRunner
 
 from pipeline import reports
-from pipeline.audit import periods
 from pipeline.cli import app
+from pipeline.core import periods
 from pipeline.output.folder import read_partition
 
 runner = CliRunner()

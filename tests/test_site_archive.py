@@ -18,7 +18,7 @@ import pytest
 from site_fixtures import ROOT, links, rated_years, tables
 
 from pipeline import reports
-from pipeline.progress import Advance
+from pipeline.core.progress import Advance
 from pipeline.site import build_site, periods
 
 

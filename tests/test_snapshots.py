@@ -18,7 +18,8 @@ from sgfmake import sgf
 from typer.testing import CliRunner, Result
 
 from pipeline.cli import app
-from pipeline.output import snapshots, store
+from pipeline.core import store
+from pipeline.output import snapshots
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent

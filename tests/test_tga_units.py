@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from test_tga import OPEN, g, promotions, rank, run
 
-from pipeline.ingest.normalise.ranks import parse_rank
+from pipeline.core.ranks import parse_rank
 from pipeline.rules import tga_rules as t
 from pipeline.rules.tga import fee
 

@@ -21,7 +21,7 @@ which games count. Decisions (RULES.md is silent):
   earlier copy in ``seq`` order is kept; a missing name matches no name (such rows are ``parse_error``);
 - the opponent cap counts only games that pass every other rule, per unordered pair and period.
 
-How: columnar work over the whole table (Arrow compute and numpy, :mod:`~pipeline.audit.columns`): one
+How: columnar work over the whole table (Arrow compute and numpy, :mod:`~pipeline.core.arrays`): one
 sort for ``seq``, Python only once per distinct name, event, (event, round) and date, the duplicates and
 the cap as window functions over integer group codes, ``reasons``/``notes`` built from flag columns. The
 players are resolved in one pass per table (:func:`~pipeline.audit.checks.sides`: canonical names,
@@ -45,22 +45,22 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.audit.checks import Rows, Sides, flags, over_cap, sides, vague
-from pipeline.audit.columns import Flags, distinct, flag, listed, mapped_together
-from pipeline.audit.periods import periods_of
 from pipeline.config.events import Event, Events
 from pipeline.config.roster import Roster
-from pipeline.ingest.schema import GAMES_INGEST
-from pipeline.output.tables import GAMES
+from pipeline.core.arrays import Flags, distinct, flag, listed, mapped_together
+from pipeline.core.periods import periods_of
+from pipeline.core.schema import GAMES_INGEST
+from pipeline.core.tables import GAMES
 from pipeline.rules.base import REASONS, Validity
 
 
 def audit(games: pa.Table, roster: Roster, events: Events, valid: Validity, seq_start: int = 0) -> pa.Table:
-    """``games`` (schema :data:`~pipeline.ingest.schema.GAMES_INGEST`) with the audit columns of
-    :data:`~pipeline.output.tables.GAMES`, in ``seq`` order, ``seq`` counting from ``seq_start`` (for
+    """``games`` (schema :data:`~pipeline.core.schema.GAMES_INGEST`) with the audit columns of
+    :data:`~pipeline.core.tables.GAMES`, in ``seq`` order, ``seq`` counting from ``seq_start`` (for
     one period's rows of a run audited period by period: :mod:`~pipeline.audit.pieces`). Never raises
     for any row's values.
 
-    Raises :class:`~pipeline.audit.periods.PeriodError` if ``valid.period`` is not a period kind, and
+    Raises :class:`~pipeline.core.periods.PeriodError` if ``valid.period`` is not a period kind, and
     KeyError if ``games`` lacks a column of the schema.
     """
     ordered = _ordered(games.select(list(GAMES_INGEST.names)))

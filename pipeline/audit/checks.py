@@ -18,7 +18,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.audit.columns import (
+from pipeline.config.events import INTER_CLUB
+from pipeline.config.roster import Roster
+from pipeline.core.arrays import (
     Codes,
     Flags,
     codes,
@@ -29,8 +31,6 @@ from pipeline.audit.columns import (
     nth_in_group,
     stacked,
 )
-from pipeline.config.events import INTER_CLUB
-from pipeline.config.roster import Roster
 from pipeline.rules.base import Validity
 
 

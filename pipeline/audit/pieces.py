@@ -4,7 +4,7 @@ The audit's rules never look across two periods: a duplicate has the same date, 
 games of one period, and the ``seq`` order sorts by date first. So the audit of each period's rows, in
 period order with ``seq`` continuing from the piece before, equals the audit of the whole table, and a
 run holds one period's games at a time. Every period kind is a run of whole months
-(:mod:`~pipeline.audit.periods`), so a source only has to read by month.
+(:mod:`~pipeline.core.periods`), so a source only has to read by month.
 
 Knows nothing of where the rows are kept: a :class:`Source` says which months it has and reads some.
 """
@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.audit.periods import period_of
+from pipeline.core.periods import period_of
 from pipeline.ingest.shelf import UNDATED, month_keys
 
 __all__ = ["UNDATED", "Source", "TableSource", "by_period", "groups", "month_keys"]
@@ -45,7 +45,7 @@ def groups(source: Source, kind: str) -> list[tuple[str, list[str]]]:
     """The pieces of ``source`` for ``kind`` periods, each as its key (the period's label, or
     :data:`UNDATED`) and its months, periods in date order, then the undated.
 
-    Raises :class:`~pipeline.audit.periods.PeriodError` if ``kind`` is not a period kind."""
+    Raises :class:`~pipeline.core.periods.PeriodError` if ``kind`` is not a period kind."""
     months = source.months()
     found: dict[str, list[str]] = {}
     for month in sorted(m for m in months if m != UNDATED):
@@ -56,7 +56,7 @@ def groups(source: Source, kind: str) -> list[tuple[str, list[str]]]:
 def by_period(source: Source, kind: str) -> Iterator[pa.Table]:
     """The rows of ``source`` one ``kind`` period at a time (:func:`groups`' order).
 
-    Raises :class:`~pipeline.audit.periods.PeriodError` if ``kind`` is not a period kind."""
+    Raises :class:`~pipeline.core.periods.PeriodError` if ``kind`` is not a period kind."""
     for _, months in groups(source, kind):
         yield source.read(months)
 

@@ -55,9 +55,9 @@ OutOpt = Annotated[
 
 def period_spelling(value: str | None) -> str | None:
     """A ``--period`` value as the label it spells (``2024-5`` is ``2024-05``, ``2024q2`` ``2024-Q2``:
-    :func:`pipeline.audit.periods.label_of`); a value that spells no period is passed on as typed, for
+    :func:`pipeline.core.periods.label_of`); a value that spells no period is passed on as typed, for
     the command to say it is unknown and list the periods the output has."""
-    from pipeline.audit.periods import PeriodError, label_of
+    from pipeline.core.periods import PeriodError, label_of
 
     if value is None:
         return None

@@ -1,4 +1,4 @@
-"""cli.progress: the command line's :class:`~pipeline.progress.Steps`, rich's progress bars on
+"""cli.progress: the command line's :class:`~pipeline.core.progress.Steps`, rich's progress bars on
 standard error.
 
 One bar a step, named for what it does, with how far it is (``12/120``) and the time it has taken;
@@ -25,7 +25,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from pipeline.progress import Advance, Steps
+from pipeline.core.progress import Advance, Steps
 
 
 class _Bar(ProgressColumn):
@@ -47,7 +47,7 @@ class _Count(MofNCompleteColumn):
 
 
 class Bars:
-    """:class:`~pipeline.progress.Steps` drawn on ``bar``: each step a task, removed when it ends."""
+    """:class:`~pipeline.core.progress.Steps` drawn on ``bar``: each step a task, removed when it ends."""
 
     def __init__(self, bar: Progress) -> None:
         self._bar = bar

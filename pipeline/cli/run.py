@@ -25,7 +25,7 @@ from pipeline import config as config_mod
 from pipeline.cli import progress
 from pipeline.cli.common import ConfigOpt, fail, rules_spelling, settings_of
 from pipeline.cli.lock import NoWaitOpt, holding
-from pipeline.progress import SILENT, Steps
+from pipeline.core.progress import SILENT, Steps
 
 if TYPE_CHECKING:
     from pipeline.ingest import IngestOptions, IngestResult

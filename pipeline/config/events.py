@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pipeline.config.roster import name_key
 from pipeline.config.toml import Table, date, integer, list_of, number, one_of, rank, read_toml, text
-from pipeline.ingest.normalise.text import fold
+from pipeline.core.text import fold
 
 #: The last four are the ``tga`` rule set's: promotion tournament (晉段賽), low-dan event (1–3d), an event
 #: recognised for promotion by points, an event giving kyu awards by ``group``.

@@ -1,6 +1,6 @@
 """roster: the club's players (``config/roster.toml``) and how SGF player names map to them.
 
-A name matches a player when, NFKC-folded (:func:`pipeline.ingest.normalise.text.fold`) and casefolded, it
+A name matches a player when, NFKC-folded (:func:`pipeline.core.text.fold`) and casefolded, it
 equals the player's canonical name or one of their aliases.
 
 A starting ``rating`` is a plain number, or a table of numbers by rule set or scale family
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.config.toml import Kind, Table, boolean, list_of, number, rank, read_toml, text
-from pipeline.ingest.normalise.text import fold
+from pipeline.core.text import fold
 
 PLAYER_KEYS = ("name", "aliases", "rank", "member", "rating", "fixed")
 

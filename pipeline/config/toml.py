@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, NoReturn, TypeVar
 
-from pipeline.ingest.charset import detect
-from pipeline.ingest.normalise.ranks import parse_rank
+from pipeline.core.charset import detect
+from pipeline.core.ranks import parse_rank
 
 T = TypeVar("T")
 
@@ -60,7 +60,7 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "UTF-16"),
     (codecs.BOM_UTF16_BE, "UTF-16"),
 )
-#: The codecs :func:`pipeline.ingest.charset.detect` names, as people know them.
+#: The codecs :func:`pipeline.core.charset.detect` names, as people know them.
 _KNOWN_AS = {
     "gb18030": "GB18030 (GBK, GB2312)",
     "cp950": "Big5",
@@ -100,7 +100,7 @@ def utf8_text(path: Path, data: bytes) -> str:
 
 def _looks_like(data: bytes) -> str:
     """What bytes that are not UTF-8 look like: UTF-16 without a byte-order mark (NUL bytes at every other
-    place of ASCII text), else the likeliest encoding (:func:`pipeline.ingest.charset.detect`)."""
+    place of ASCII text), else the likeliest encoding (:func:`pipeline.core.charset.detect`)."""
     head = data[:64]
     if len(head) >= 4 and head[1::2].count(0) * 2 >= len(head) // 2 and not head[0::2].count(0):
         return "UTF-16 (little-endian, no byte-order mark)"
@@ -168,7 +168,7 @@ def date() -> Kind[dt.date]:
 
 
 def rank() -> Kind[str]:
-    """Rank text that :func:`pipeline.ingest.normalise.ranks.parse_rank` reads, stored canonical (``1d``)."""
+    """Rank text that :func:`pipeline.core.ranks.parse_rank` reads, stored canonical (``1d``)."""
     return Kind(
         "a rank such as 5k, 1d, 9p or 三段",
         lambda v: isinstance(v, str) and parse_rank(v) is not None,

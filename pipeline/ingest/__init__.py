@@ -3,7 +3,7 @@
 The stage's modules, in order: :mod:`~pipeline.ingest.discover` (the files and their keys),
 :mod:`~pipeline.ingest.cache` (rows of unchanged files), :mod:`~pipeline.ingest.workers` (the files to
 parse, in batches and processes) or :mod:`~pipeline.ingest.cluster` (the same on a Dask cluster),
-:mod:`~pipeline.ingest.decode` and :mod:`~pipeline.ingest.charset` (bytes -> text),
+:mod:`~pipeline.ingest.decode` and :mod:`~pipeline.core.charset` (bytes -> text),
 :mod:`~pipeline.ingest.sgftext` (the grammar), :mod:`~pipeline.ingest.normalise` (values),
 :mod:`~pipeline.ingest.record` (one file -> rows). The table is always sorted by ``source_path,
 game_index``, so a re-run, a run with any number of workers and a run from scratch give equal tables.
@@ -30,6 +30,8 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.core.progress import SILENT, Advance, Steps
+from pipeline.core.schema import CACHE, GAMES_INGEST
 from pipeline.ingest import cache
 from pipeline.ingest import ledger as ledger_mod
 from pipeline.ingest.cache import parser_version
@@ -42,11 +44,9 @@ from pipeline.ingest.discover import (
     expand,
     files_behind,
 )
-from pipeline.ingest.schema import CACHE, GAMES_INGEST
 from pipeline.ingest.shelf import Shelf
 from pipeline.ingest.walk import NO_SKIP, Skip
 from pipeline.ingest.workers import Batches, Progress, parse_all
-from pipeline.progress import SILENT, Advance, Steps
 
 __all__ = [
     "FileEntry",
@@ -72,7 +72,7 @@ class IngestOptions:
     checkpoints of the cache while parsing (0: after every batch). ``on_start`` is given the number of
     files to parse before the first, and a larger number each time an archive read for the first time
     is listed (an archive's members are listed when its turn comes, never all at once). ``steps``: where
-    the listing and the parse report how far they are (:mod:`pipeline.progress`).
+    the listing and the parse report how far they are (:mod:`pipeline.core.progress`).
     """
 
     workers: int | None = None
@@ -87,7 +87,7 @@ class IngestOptions:
 
 class Games:
     """The ingested games on the shelf, as the audit reads them (a :class:`~pipeline.audit.pieces.Source`):
-    by month, schema :data:`~pipeline.ingest.schema.GAMES_INGEST`, ``speed`` from ``threshold_s``."""
+    by month, schema :data:`~pipeline.core.schema.GAMES_INGEST`, ``speed`` from ``threshold_s``."""
 
     def __init__(self, shelf: Shelf, threshold_s: float) -> None:
         self.shelf, self.threshold_s = shelf, threshold_s

@@ -29,9 +29,10 @@ from pipeline.ingest import shelf
 from pipeline.ingest.discover import KEY_COLUMNS, FileEntry, Known, files_behind, is_unlisted, standing_for
 from pipeline.ingest.listing import LISTED, listing_of
 
-_PARSER_MODULES = (
-    "decode", "charset", "sgftext", "sgfprops", "record", "schema", "workers", "normalise", "archives"
-)  # fmt: skip
+_PARSER_MODULES = ("decode", "sgftext", "sgfprops", "record", "workers", "normalise", "archives")
+#: The modules of :mod:`pipeline.core` that the parser modules read (decoding, text folding, ranks, the
+#: rows' schema): a change to one changes the rows too (tests/test_parser_version.py checks the list).
+CORE_MODULES = ("charset", "text", "ranks", "schema")
 #: The ingest modules that do not change the rows of a file (tests/test_parser_version.py checks that
 #: every module is in one list or the other).
 OTHER_MODULES = (
@@ -60,6 +61,8 @@ def parser_version() -> str:
     for name in _PARSER_MODULES:
         for path in sorted((root / name).glob("*.py")) or [root / f"{name}.py"]:
             digest.update(path.read_bytes())
+    for name in CORE_MODULES:
+        digest.update((root.parent / "core" / f"{name}.py").read_bytes())
     return digest.hexdigest()
 
 

@@ -2,7 +2,7 @@
 
 Order of trust: a byte-order mark; then valid UTF-8 (a ``CA`` that names another charset over valid
 UTF-8 bytes is a lie: servers re-save records as UTF-8 and keep the old ``CA``); then the charset the
-``CA`` property names, when the bytes decode with it; then detection (:mod:`pipeline.ingest.charset`).
+``CA`` property names, when the bytes decode with it; then detection (:mod:`pipeline.core.charset`).
 UTF-8 with a few broken sequences (a Fox name cut mid-character) stays UTF-8, with U+FFFD in place
 of the broken bytes, so one bad name never loses a game.
 
@@ -16,7 +16,7 @@ import functools
 import re
 from typing import NamedTuple
 
-from pipeline.ingest.charset import detect
+from pipeline.core.charset import detect
 
 _CA = re.compile(rb"CA\s*\[([^\]]{0,40})\]")
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))

@@ -15,6 +15,8 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
+from pipeline.core.ranks import Rank, parse_rank, split_name_rank
+from pipeline.core.text import repair_mojibake
 from pipeline.ingest.decode import Decoded, decode, utf16_codec
 from pipeline.ingest.normalise.dates import parse_date
 from pipeline.ingest.normalise.gameinfo import (
@@ -25,9 +27,7 @@ from pipeline.ingest.normalise.gameinfo import (
     parse_komi,
     parse_round,
 )
-from pipeline.ingest.normalise.ranks import Rank, parse_rank, split_name_rank
 from pipeline.ingest.normalise.result import parse_result
-from pipeline.ingest.normalise.text import repair_mojibake
 from pipeline.ingest.normalise.timecontrol import parse_time_control
 from pipeline.ingest.sgfprops import Properties
 from pipeline.ingest.sgftext import GameTree, SgfSyntaxError, read_collection

@@ -30,8 +30,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from pipeline.ingest.schema import CACHE
-from pipeline.output import store
+from pipeline.core import store
+from pipeline.core.schema import CACHE
 
 SHELF = Path(".cache") / "ingest"
 MANIFEST = "manifest.json"

@@ -35,12 +35,12 @@ from typing import Any
 
 import pyarrow as pa
 
+from pipeline.core.schema import CACHE
 from pipeline.ingest import sources
 from pipeline.ingest.budget import FileBudget, FileTimeout
 from pipeline.ingest.discover import FileEntry
 from pipeline.ingest.pool import WorkerDied, in_fresh_process, ordered_map
 from pipeline.ingest.record import Row, error_row, rows_for_bytes
-from pipeline.ingest.schema import CACHE
 
 #: Files per batch (a worker's task). A batch costs about 1.8 ms whatever its size (an Arrow table of
 #: the CACHE schema's 60 columns, made, pickled and sent): at 128 files that was 14% of a worker's time.

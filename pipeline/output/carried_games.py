@@ -27,7 +27,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from pipeline.output.tables import GAMES
+from pipeline.core.tables import GAMES
 
 #: A piece as the state index keeps it: its key, its audit digest (None: unknown), its row count.
 Piece = tuple[str, str | None, int]

@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Protocol
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.output import memory, snapshots, state, store
-from pipeline.progress import SILENT, Steps
+from pipeline.core import store
+from pipeline.core.progress import SILENT, Steps
+from pipeline.output import memory, snapshots, state
 from pipeline.reports.leaderboards import LEADERBOARD, Boards
 from pipeline.rules.base import PlayerState, RuleSet
 from pipeline.rules.replay import PeriodTables, Prepared, replay

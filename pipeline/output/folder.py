@@ -22,12 +22,12 @@ these calls (tested in ``tests/test_output_periods.py``)::
 They hold because each dataset has the partition ``period=-`` without rows
 (:data:`pipeline.output.snapshots.SCHEMA_PARTITION`): with only all-digit labels (a yearly run) each
 reader would infer an integer type; and because every file's pandas metadata names ``period`` with
-:data:`pipeline.output.tables.PARTITION_DTYPE` (else pandas gives an unordered categorical, ``-`` among
+:data:`pipeline.core.tables.PARTITION_DTYPE` (else pandas gives an unordered categorical, ``-`` among
 its categories). ``-`` is no period: :func:`partition_labels` passes over it, and a script that lists
 the folders must too. Naming the type also works, with or without it: ``hive_types={'period':
 'VARCHAR'}`` (DuckDB), ``hive_schema={"period": pl.String}`` (polars), ``partitioning=ds.partitioning(
 pa.schema([("period", pa.string())]), flavor="hive")`` (pyarrow, pandas). Plain ``pd.read_parquet`` gives
-every day (``date``) as datetime64 and nullable integers as ``Int32`` (:func:`pipeline.output.tables.stored`);
+every day (``date``) as datetime64 and nullable integers as ``Int32`` (:func:`pipeline.core.tables.stored`);
 :func:`read_games`, :func:`read_partition` and :func:`read_report` give days as ``datetime.date``.
 
 Knows nothing of the questions put to the folder (which games counted, the standings: those are
@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline.audit import periods as periods_mod
+from pipeline.core import periods as periods_mod
 from pipeline.output import snapshots
 
 if TYPE_CHECKING:
@@ -240,7 +240,7 @@ def read_manifest(out: Path) -> dict[str, Any]:
 
 def _frame(table: pa.Table) -> pd.DataFrame:
     """``table`` in pandas with its days as ``datetime.date``: the files store every day as a timestamp at
-    midnight (:data:`pipeline.output.tables.DAY`), the tables were computed with dates."""
+    midnight (:data:`pipeline.core.tables.DAY`), the tables were computed with dates."""
     for index, field in enumerate(table.schema):
         if pa.types.is_timestamp(field.type):
             table = table.set_column(index, field.name, table.column(index).cast(pa.date32()))

@@ -20,9 +20,9 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.core.progress import SILENT, Steps
 from pipeline.output import snapshots
 from pipeline.output.folder import MANIFEST_FILE, ReportError
-from pipeline.progress import SILENT, Steps
 
 
 @dataclass(frozen=True, slots=True)

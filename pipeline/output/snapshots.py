@@ -31,7 +31,7 @@ makes every reader type ``period`` as text with its defaults (pyarrow: a diction
 VARCHAR, polars: String), for every period kind; as it has no rows, no query sees it, and it still
 gives the columns of a dataset without rows. pandas would make pyarrow's dictionary an unordered
 categorical (``max()`` raises, ``-`` is among its categories): every partition file's pandas metadata
-names ``period`` with pandas' Arrow string (:data:`pipeline.output.tables.PARTITION_DTYPE`), which
+names ``period`` with pandas' Arrow string (:data:`pipeline.core.tables.PARTITION_DTYPE`), which
 pyarrow applies, so ``max()`` is the latest period and no placeholder shows. ``-`` sorts before every
 digit, for readers that would look at the first folders only. (Measured with pyarrow 26, pandas 3.1,
 DuckDB 2.0, polars 2.1: writing ``period`` inside the files as well makes pyarrow refuse to merge the
@@ -39,7 +39,7 @@ two, as a string or as an ordered dictionary; a ``_common_metadata`` file is ign
 stops polars reading the folder; no file can make pyarrow's discovery give an ordered dictionary, and
 pandas' own ``str`` dtype named in the metadata is passed over for a dictionary column.)
 
-Knows nothing of what the tables mean; each table is stored as :func:`pipeline.output.tables.stored`
+Knows nothing of what the tables mean; each table is stored as :func:`pipeline.core.tables.stored`
 gives it (types for analysts' readers, pandas metadata).
 """
 
@@ -58,7 +58,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from pipeline.output import store, tables
+from pipeline.core import store, tables
 
 GENERATIONS = ".gen"
 CURRENT = "current"
@@ -84,7 +84,7 @@ def write_generation(
     ``period`` column (text), written as ``<name>/period=<P>/part-0.parquet`` plus the partition
     without rows ``period=-`` (:data:`SCHEMA_PARTITION`); a dataset with no rows gets an empty
     partition for each label ``periods[name]`` lists, so that it still has partitions; ``manifest``
-    goes to ``manifest.json``. Each table is stored as :func:`pipeline.output.tables.stored` gives it.
+    goes to ``manifest.json``. Each table is stored as :func:`pipeline.core.tables.stored` gives it.
     ``keep``: the generations kept after the switch, this one included (:class:`Generation`).
     Raises OSError if the folder cannot be written (the old output stays), ValueError if ``keep`` < 1.
     """
@@ -125,7 +125,7 @@ class Generation:
 
     def file_path(self, name: str) -> Path:
         """The path of the file ``name`` in this generation, for a writer that streams into it
-        (:class:`~pipeline.output.store.ParquetStream`); ``name`` becomes an entry of the output."""
+        (:class:`~pipeline.core.store.ParquetStream`); ``name`` becomes an entry of the output."""
         self.entries[name] = None
         return self.path / name
 

@@ -13,9 +13,9 @@ Inside every generation, ``state/`` holds:
 
 The configuration digest covers everything but the games that the output depends on: the settings (rule
 set, validity, ``[rules]``, roster and events digests, speed threshold), the parser version, the package
-version and a digest of the source of every module after ingest (audit, rules, output, reports,
-configuration), so that a pickle is never read by code other than the code that wrote it, and a change
-of the rating code replays everything. A period's replay input is
+version and a digest of the source of every module after ingest (the core, audit, rules, output,
+reports, configuration), so that a pickle is never read by code other than the code that wrote it, and
+a change of the rating code replays everything. A period's replay input is
 :meth:`pipeline.rules.prepare.Prepared.rows` (every column the rule set reads, the streak resets and
 ``closes`` included) as uncompressed Parquet bytes (:func:`values_digest`). Equal digests mean
 equal inputs; unequal ones may only cost a needless replay, never a wrong output.
@@ -44,7 +44,7 @@ from pipeline.rules.prepare import Prepared
 FOLDER = "state"
 INDEX = "index.json"
 #: The packages whose source the output depends on after ingest (relative to ``pipeline/``).
-CODE = ("audit", "rules", "output", "reports", "config", "run.py")
+CODE = ("core", "audit", "rules", "output", "reports", "config", "run.py")
 EVERY = 12  # periods between two kept standings
 LAST = 3  # the latest periods whose standings are always kept
 CHUNK = 1 << 16  # players a pickle of kept standings holds

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipeline.audit import periods
+from pipeline.core import periods
 from pipeline.output import folder as outputs
 
 #: The columns of the standings (:func:`stored_standings`, :func:`standings_on`), in order.

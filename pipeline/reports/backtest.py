@@ -46,12 +46,12 @@ import pandas as pd
 import pyarrow as pa
 
 from pipeline import rules
-from pipeline.audit import audit, periods
+from pipeline.audit import audit
 from pipeline.config import RunConfig, readback
+from pipeline.core import periods, store
+from pipeline.core.progress import SILENT, Steps
+from pipeline.core.schema import described as _f
 from pipeline.ingest import IngestOptions, IngestResult, ingest
-from pipeline.ingest.schema import described as _f
-from pipeline.output import store
-from pipeline.progress import SILENT, Steps
 from pipeline.reports import forecast
 from pipeline.rules.replay import rate
 from pipeline.rules.scales import SCALES, starting_ratings

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
-from pipeline.ingest.schema import described as _f
+from pipeline.core.schema import described as _f
 from pipeline.reports.tally import joined, ranked, tally
 
 if TYPE_CHECKING:

@@ -133,7 +133,7 @@ def save(figure: Figure, target: Path) -> Path:
 
     Raises ReportError if the suffix is not one of :data:`FORMATS`, OSError if the file cannot be written.
     """
-    from pipeline.output.store import atomic_path
+    from pipeline.core.store import atomic_path
 
     kind = chart_format(target)
     with _style(), atomic_path(target) as temporary:
@@ -267,7 +267,7 @@ def _history(tables: dict[str, pd.DataFrame], name: str) -> list[tuple[dt.date, 
     """``(date, rating)`` points of ``name``: the start of the first period holding them, then each end."""
     import pandas as pd
 
-    from pipeline.audit import periods as periods_mod
+    from pipeline.core import periods as periods_mod
 
     points: list[tuple[dt.date, float]] = []
     for label, table in tables.items():
@@ -313,7 +313,7 @@ def _draw_history(
     the y axis in ranks when ``scale`` is given."""
     from matplotlib.dates import date2num
 
-    from pipeline.audit import periods as periods_mod
+    from pipeline.core import periods as periods_mod
 
     for name, points in series.items():
         days, values = zip(*points, strict=True)

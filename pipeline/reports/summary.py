@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.audit.pieces import Source
-from pipeline.output.tables import GAMES
+from pipeline.core.tables import GAMES
 
 
 class Counts:

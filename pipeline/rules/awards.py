@@ -17,9 +17,9 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
-from pipeline.audit import periods
 from pipeline.config.events import Award, Events
 from pipeline.config.roster import Roster, name_key
+from pipeline.core import periods
 from pipeline.rules.base import DueAward
 
 

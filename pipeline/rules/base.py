@@ -19,7 +19,7 @@ import pyarrow as pa
 
 from pipeline.config.events import Award, Event
 from pipeline.config.roster import Player, Roster
-from pipeline.ingest.normalise.ranks import Rank, parse_rank
+from pipeline.core.ranks import Rank, parse_rank
 
 #: Reason codes a configuration may turn from "exclude" to "count"; the others always exclude.
 OPTIONAL_REASONS = ("draw", "no_show", "handicap", "non_member")

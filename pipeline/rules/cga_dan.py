@@ -34,8 +34,8 @@ from types import MappingProxyType
 import pyarrow as pa
 
 from pipeline.config.toml import Table
-from pipeline.ingest.normalise.ranks import Rank, parse_rank
-from pipeline.ingest.schema import described as _f
+from pipeline.core.ranks import Rank, parse_rank
+from pipeline.core.schema import described as _f
 from pipeline.rules.base import (
     AwardGiven,
     Change,

@@ -19,8 +19,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from pipeline.ingest.normalise.ranks import Rank
-from pipeline.ingest.schema import described as _f
+from pipeline.core.ranks import Rank
+from pipeline.core.schema import described as _f
 from pipeline.rules.base import (
     AwardGiven,
     Change,

@@ -26,7 +26,7 @@ import math
 from dataclasses import dataclass
 from typing import Protocol
 
-from pipeline.ingest.normalise.ranks import Rank
+from pipeline.core.ranks import Rank
 from pipeline.rules.base import Validity
 
 DEFAULTS = Validity(excluded=frozenset())

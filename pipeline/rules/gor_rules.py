@@ -14,8 +14,8 @@ import pyarrow as pa
 
 from pipeline.config.roster import Roster, name_key
 from pipeline.config.toml import Table, boolean, one_of
-from pipeline.ingest.normalise.ranks import Rank
-from pipeline.ingest.schema import described as _f
+from pipeline.core.ranks import Rank
+from pipeline.core.schema import described as _f
 from pipeline.rules.base import (
     Change,
     Context,

@@ -36,7 +36,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.config.roster import Roster
-from pipeline.ingest.schema import described as _f
+from pipeline.core.schema import described as _f
 
 #: The ``note`` of a no-show winner's change row (written by :mod:`pipeline.rules.gor_rules`).
 NO_SHOW_WIN = "no-show: not rated for the winner"

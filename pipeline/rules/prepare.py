@@ -13,10 +13,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.audit import periods
 from pipeline.config.events import Events
 from pipeline.config.roster import Roster
-from pipeline.output.tables import GAMES
+from pipeline.core import periods
+from pipeline.core.tables import GAMES
 from pipeline.rules.awards import due_awards
 from pipeline.rules.base import NOT_A_GAME, DueAward, RuleSet
 
@@ -60,7 +60,7 @@ COUNTED = pa.schema(
 
 
 def prepare(games: pa.Table, rules: RuleSet, roster: Roster, events: Events) -> Prepared:
-    """``games`` (schema :data:`~pipeline.output.tables.GAMES`, in ``seq`` order) ready to replay under
+    """``games`` (schema :data:`~pipeline.core.tables.GAMES`, in ``seq`` order) ready to replay under
     ``rules``: see :class:`Prepared` (its periods in memory). The same as a :class:`Preparer` given
     the table in one piece."""
     preparer = Preparer({})

@@ -25,9 +25,9 @@ import pyarrow.compute as pc
 
 from pipeline.config.events import Event, Events
 from pipeline.config.roster import Roster
-from pipeline.ingest.normalise.ranks import Rank, parse_rank
-from pipeline.output.tables import AWARDS, CHANGES, PROMOTIONS, RATINGS
-from pipeline.progress import SILENT, Steps
+from pipeline.core.progress import SILENT, Steps
+from pipeline.core.ranks import Rank, parse_rank
+from pipeline.core.tables import AWARDS, CHANGES, PROMOTIONS, RATINGS
 from pipeline.rules.base import Game, PlayerState, RuleSet
 from pipeline.rules.collect import period_tables
 from pipeline.rules.prepare import GAME_COLUMNS, Prepared, prepare
@@ -80,7 +80,7 @@ def rate(
     steps: Steps = SILENT,
     what: str = "rating periods",
 ) -> Rated:
-    """Replay the counted rows of ``games`` (schema :data:`~pipeline.output.tables.GAMES`) under
+    """Replay the counted rows of ``games`` (schema :data:`~pipeline.core.tables.GAMES`) under
     ``rules``, each period told to ``steps`` as the step ``what``."""
     prepared = prepare(games, rules, roster, events)
     found: dict[str, list[pa.Table]] = {name: [] for name in DATASETS}

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from pipeline.config.roster import Player, Roster
-from pipeline.ingest.normalise.ranks import Rank, parse_rank
+from pipeline.core.ranks import Rank, parse_rank
 from pipeline.rules import club, gor
 
 

@@ -50,8 +50,8 @@ from dataclasses import replace
 import pyarrow as pa
 
 from pipeline.config.toml import Table
-from pipeline.ingest.normalise.ranks import Rank, parse_rank
-from pipeline.ingest.schema import described as _f
+from pipeline.core.ranks import Rank, parse_rank
+from pipeline.core.schema import described as _f
 from pipeline.rules import tga_rules as t
 from pipeline.rules.base import (
     AwardGiven,

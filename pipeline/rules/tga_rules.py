@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from pipeline.config.events import Event
 from pipeline.config.roster import name_key
-from pipeline.ingest.normalise.ranks import Rank
+from pipeline.core.ranks import Rank
 from pipeline.rules.base import Game, Promotion
 
 UNKNOWN = "?"

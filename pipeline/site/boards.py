@@ -14,8 +14,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.core.progress import SILENT, Steps
 from pipeline.output import folder as outputs
-from pipeline.progress import SILENT, Steps
 from pipeline.reports.explain.terms import number
 from pipeline.site.periods import Picker
 from pipeline.site.slugs import period_file

@@ -41,8 +41,8 @@ import jinja2
 import pyarrow.parquet as pq
 
 from pipeline import __version__
+from pipeline.core.progress import SILENT, Steps
 from pipeline.output import folder as outputs
-from pipeline.progress import SILENT, Steps
 from pipeline.reports import REPORT_RULE_SETS, rule_set_report
 from pipeline.site import boards, pages, periods, players
 from pipeline.site import source as source_mod

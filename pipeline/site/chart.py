@@ -14,7 +14,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from pipeline.audit import periods as periods_mod
+from pipeline.core import periods as periods_mod
 from pipeline.reports.explain.terms import number
 
 WIDTH, HEIGHT = 1000, 600

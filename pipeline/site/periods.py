@@ -20,8 +20,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from markupsafe import Markup, escape
 
+from pipeline.core.progress import SILENT, Steps
 from pipeline.output.memory import release_unused_memory
-from pipeline.progress import SILENT, Steps
 from pipeline.reports.numbers import NumberFormat, number_format
 from pipeline.site import pages
 from pipeline.site import rows as rows_mod

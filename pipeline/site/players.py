@@ -19,8 +19,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from markupsafe import Markup
 
+from pipeline.core.progress import SILENT, Steps
 from pipeline.output.memory import release_unused_memory
-from pipeline.progress import SILENT, Steps
 from pipeline.reports.explain import explanation
 from pipeline.site import chart as chart_mod
 from pipeline.site import explained, pages

@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from pipeline.audit import periods as periods_mod
+from pipeline.core import periods as periods_mod
 from pipeline.output import folder as outputs
 
 #: The columns of ``games.parquet`` the site reads.

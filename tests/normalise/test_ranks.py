@@ -1,4 +1,4 @@
-"""Tests for pipeline.ingest.normalise.ranks: BR/WR values and ranks inside player names."""
+"""Tests for pipeline.core.ranks: BR/WR values and ranks inside player names."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.ingest.normalise.ranks import Rank, RankKind, parse_rank, split_name_rank
+from pipeline.core.ranks import Rank, RankKind, parse_rank, split_name_rank
 
 K: RankKind = "k"
 D: RankKind = "d"

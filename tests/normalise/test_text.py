@@ -1,4 +1,4 @@
-"""Tests for pipeline.ingest.normalise.text: numeral and number bounds, and the repair of mojibake names."""
+"""Tests for pipeline.core.text: numeral and number bounds, and the repair of mojibake names."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pipeline.core.text import cjk_numeral, repair_mojibake, within
 from pipeline.ingest.decode import decode
-from pipeline.ingest.normalise.text import cjk_numeral, repair_mojibake, within
 from pipeline.ingest.sgftext import SgfSyntaxError, read_collection
 
 # --- bounds -------------------------------------------------------------------------------------

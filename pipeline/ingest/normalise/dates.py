@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from pipeline.ingest.normalise.text import cjk_numeral, fold
+from pipeline.core.text import cjk_numeral, fold
 
 Precision = Literal["day", "month", "year"]
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 
-from pipeline.ingest.normalise.text import CJK_NUMERAL_CHARS, cjk_numeral, fold, within
+from pipeline.core.text import CJK_NUMERAL_CHARS, cjk_numeral, fold, within
 
 _PLAIN_NUMBER = re.compile(r"[+-]?\d{1,6}(?:\.\d{1,12})?")
 _DECIMAL_MARK = re.compile(r"。|(?<=\d),(?=\d)")  # '5。5', '6,5'

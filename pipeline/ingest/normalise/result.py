@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from pipeline.ingest.normalise.text import CJK_NUMERAL_CHARS, cjk_numeral, fold, within
+from pipeline.core.text import CJK_NUMERAL_CHARS, cjk_numeral, fold, within
 
 Winner = Literal["B", "W", "draw"]
 

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from pipeline.ingest.normalise.text import CJK_NUMERAL_CHARS, cjk_numeral, fold, within
+from pipeline.core.text import CJK_NUMERAL_CHARS, cjk_numeral, fold, within
 
 SpeedClass = Literal["slow", "fast", "unknown"]
 

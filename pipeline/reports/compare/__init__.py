@@ -23,8 +23,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.audit import audit
+from pipeline.core.progress import SILENT, Steps
 from pipeline.ingest import IngestOptions, IngestResult, ingest
-from pipeline.progress import SILENT, Steps
 from pipeline.reports.backtest import predictions
 from pipeline.reports.compare.settings import Side, label, parse_assignments, side
 from pipeline.reports.compare.standings import OVERALL, movers, periods, players, standings

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pipeline.audit import periods as periods_mod
+from pipeline.core import periods as periods_mod
 from pipeline.output import snapshots
 
 

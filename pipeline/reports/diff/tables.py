@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
-from pipeline.ingest.schema import GAMES_INGEST
+from pipeline.core.schema import GAMES_INGEST
 from pipeline.output.folder import GAMES_FILE
 from pipeline.reports.diff.causes import _in_order
 

@@ -20,7 +20,7 @@ from typing import Any
 import pandas as pd
 
 from pipeline.config.roster import Roster, name_key
-from pipeline.ingest.normalise.text import fold
+from pipeline.core.text import fold
 from pipeline.output import folder as outputs
 from pipeline.output.folder import ReportError
 

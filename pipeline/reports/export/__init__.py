@@ -4,7 +4,7 @@ Sheets, in this order: ``Standings`` (every rated period, one row per player and
 ``Games`` (the audit of every game record, counted or not, with the reasons and each side's points),
 ``Changes`` (one row per counted game x rated player), ``Awards``, then ``Promotions`` and the rule set's
 own report tables (``Fees``, ``Certification``) only when they have rows, under every rule set. The file
-gets the mode the umask gives (:func:`pipeline.output.store.atomic_path`). This module chooses the sheets and
+gets the mode the umask gives (:func:`pipeline.core.store.atomic_path`). This module chooses the sheets and
 their tables and saves the file; how a table becomes cells (header, widths, number and date cells, text a
 spreadsheet must never evaluate as a formula) is :mod:`pipeline.reports.export.cells`, whose names it
 re-exports.
@@ -13,7 +13,7 @@ Reads the output folder through :mod:`pipeline.reports`, :mod:`pipeline.output.f
 dataset (the standings' ratings too) in one scan of its partitions, not a read or a query per period (a
 run of two centuries of months has 2,280 of them: 196 s of CPU before, 34 s after, on the corpus, most
 of it openpyxl writing the 1.2 million cells of 90,000 standings rows). Reports its progress to the
-``steps`` it is given (:mod:`pipeline.progress`): the reading, each sheet's rows, the saving. Knows
+``steps`` it is given (:mod:`pipeline.core.progress`): the reading, each sheet's rows, the saving. Knows
 nothing of how the tables were computed, of the configuration, or of the command line.
 """
 
@@ -29,10 +29,10 @@ import pandas as pd
 from openpyxl import Workbook
 
 from pipeline import reports
-from pipeline.audit import periods as periods_mod
+from pipeline.core import periods as periods_mod
+from pipeline.core.progress import SILENT, Steps
+from pipeline.core.store import atomic_path
 from pipeline.output import folder as outputs
-from pipeline.output.store import atomic_path
-from pipeline.progress import SILENT, Steps
 from pipeline.reports import REPORT_FILES, ReportError, asof
 from pipeline.reports.export.cells import (
     FORMULA_PREFIXES,

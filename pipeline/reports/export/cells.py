@@ -27,7 +27,7 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
-from pipeline.progress import Advance
+from pipeline.core.progress import Advance
 
 #: What a cell holds.
 CellValue = str | int | float | bool | dt.date | dt.datetime | None

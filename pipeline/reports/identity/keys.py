@@ -37,8 +37,8 @@ import pandas as pd
 import pycountry
 
 from pipeline.config.roster import name_key
-from pipeline.ingest.normalise.ranks import parse_rank
-from pipeline.ingest.normalise.text import fold
+from pipeline.core.ranks import parse_rank
+from pipeline.core.text import fold
 
 #: The kinds of name evidence, strongest first.
 KINDS = ("case_width", "script", "tail", "nickname", "romanisation")

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from pipeline.ingest.normalise.text import CJK_NUMERAL_CHARS, cjk_numeral, fold
+from pipeline.core.text import CJK_NUMERAL_CHARS, cjk_numeral, fold
 
 RankKind = Literal["k", "d", "p"]
 

@@ -1,9 +1,9 @@
 """tables: the explicit Arrow schemas of the tables written after ingest (audit, rating, awards), and how
 the output files store them.
 
-Kept apart from :mod:`pipeline.ingest.schema` (the ingest and cache schemas), whose source is part of the
+Kept apart from :mod:`pipeline.core.schema` (the ingest and cache schemas), whose source is part of the
 parser version: changing an output table must not force every file to be parsed again. Every field
-carries a short description (:data:`~pipeline.ingest.schema.DESCRIPTION` in its metadata), from which
+carries a short description (:data:`~pipeline.core.schema.DESCRIPTION` in its metadata), from which
 ``docs/columns.md`` is generated (:mod:`pipeline.output.columns`).
 
 :func:`stored` gives a table as its output file holds it, for analysts' plain ``pd.read_parquet``: every
@@ -23,8 +23,8 @@ import json
 
 import pyarrow as pa
 
-from pipeline.ingest.schema import GAMES_INGEST
-from pipeline.ingest.schema import described as _f
+from pipeline.core.schema import GAMES_INGEST
+from pipeline.core.schema import described as _f
 
 #: ``games.parquet``: the ingest columns plus the audit's (the output contract: README.md, "Outputs").
 GAMES = pa.schema(

@@ -12,7 +12,7 @@ import unicodedata
 
 import pyarrow as pa
 
-from pipeline.audit.columns import mapped
+from pipeline.core.arrays import mapped
 
 KINDS = ("month", "quarter", "half", "year")
 _LABEL = re.compile(r"(\d{4})(?:-(\d{2})|-Q([1-4])|-H([12]))?\Z")

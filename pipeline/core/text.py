@@ -14,7 +14,7 @@ import re
 import unicodedata
 from typing import TypeVar
 
-from pipeline.ingest.charset import pair_texts
+from pipeline.core.charset import pair_texts
 
 _CJK_DIGITS = {
     "零": 0,
