@@ -54,7 +54,7 @@ from test_audit_equivalence import (  # noqa: E402  (the reference lives beside 
 )
 
 from pipeline.audit import audit  # noqa: E402
-from pipeline.rules.base import Validity  # noqa: E402
+from pipeline.core.reasons import Validity  # noqa: E402
 
 IMPLEMENTATIONS = {"pandas (before)": reference_audit, "columnar": audit}
 
@@ -140,9 +140,9 @@ def stage_child(path: Path, roster_kind: str, repeat: int) -> dict[str, Any]:
     the median CPU seconds of each step per 100,000 games and which ``pipeline`` package ran."""
     import pipeline
     from pipeline.audit import pieces
+    from pipeline.audit.counts import Counts
     from pipeline.config.roster import Roster
     from pipeline.core import tables
-    from pipeline.reports.summary import Counts
 
     games = pq.read_table(path)
     base = roster_for(games) if roster_kind == "synthetic" else Roster()

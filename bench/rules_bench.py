@@ -42,7 +42,9 @@ from pipeline.config.events import Event
 from pipeline.config.roster import Roster
 from pipeline.core.periods import period_of
 from pipeline.core.ranks import Rank, parse_rank
-from pipeline.rules.base import Game, PeriodOutcome, PlayerState, RuleSet, Validity
+from pipeline.core.reasons import Validity
+from pipeline.core.standings import PlayerState
+from pipeline.rules.base import Game, PeriodOutcome, RuleSet
 
 GAMES_PER_PLAYER = 12
 RIVALS, REMATCH = 3, 0.35

@@ -19,20 +19,21 @@ from typing import Any
 
 from pipeline import __version__, rules
 from pipeline.audit import audit, pieces
+from pipeline.audit.counts import Counts
 from pipeline.config import ConfigError, RunConfig, recorded
 from pipeline.config.events import Events, load_events
 from pipeline.config.roster import Roster, load_roster
 from pipeline.core import store as store_
 from pipeline.core import tables
 from pipeline.core.progress import SILENT, Steps
+from pipeline.core.reasons import Validity
 from pipeline.core.tables import GAMES
 from pipeline.ingest import IngestOptions, IngestResult, cache, ingest
 from pipeline.output import memory, snapshots, state
 from pipeline.output.carried_games import CarriedGames, Piece, audit_digest
 from pipeline.output.carry import PartitionWriter
 from pipeline.output.spill import PeriodFiles
-from pipeline.reports.summary import Counts
-from pipeline.rules.base import RuleSet, Validity
+from pipeline.rules.base import RuleSet
 from pipeline.rules.prepare import Prepared, Preparer
 from pipeline.rules.replay import schemas_of
 from pipeline.rules.scales import RATING_KEYS, SCALES, starting_ratings

@@ -23,10 +23,10 @@ from pipeline.audit import audit
 from pipeline.config.events import INTER_CLUB, Event, Events
 from pipeline.config.roster import Player, Roster
 from pipeline.core.periods import period_of
+from pipeline.core.reasons import REASONS, Validity
 from pipeline.core.tables import GAMES
 from pipeline.core.text import fold
 from pipeline.ingest import IngestOptions, ingest
-from pipeline.rules.base import REASONS, Validity
 from pipeline.synth.records import write_records
 from pipeline.synth.server import server_archive
 

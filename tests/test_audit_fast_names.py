@@ -12,8 +12,8 @@ import pipeline.config.roster as roster_module
 from pipeline.audit import audit
 from pipeline.config.events import Events
 from pipeline.config.roster import Player, Roster
+from pipeline.core.reasons import Validity
 from pipeline.core.schema import GAMES_INGEST
-from pipeline.rules.base import Validity
 
 
 @pytest.fixture

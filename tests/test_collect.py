@@ -10,7 +10,8 @@ import pytest
 from pipeline import rules
 from pipeline.config.events import Award
 from pipeline.config.roster import Roster
-from pipeline.rules.base import AwardGiven, Change, Game, PeriodOutcome, PlayerState
+from pipeline.core.standings import PlayerState
+from pipeline.rules.base import AwardGiven, Change, Game, PeriodOutcome
 from pipeline.rules.collect import period_tables
 from pipeline.rules.replay import schemas_of
 

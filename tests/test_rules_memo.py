@@ -8,7 +8,8 @@ import pytest
 
 from bench import rules_bench
 from pipeline import rules
-from pipeline.rules.base import PlayerState, same_standings
+from pipeline.core.standings import PlayerState
+from pipeline.rules.base import same_standings
 
 
 def test_same_standings_holds_only_for_the_very_objects_in_order() -> None:

@@ -8,9 +8,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
+from pipeline.core.periods import UNDATED, month_keys
 from pipeline.ingest import IngestOptions, cache, ingest
 from pipeline.ingest import shelf as shelf_mod
-from pipeline.ingest.shelf import SHELF, UNDATED, Shelf, month_keys
+from pipeline.ingest.shelf import SHELF, Shelf
 
 ROOT = Path(__file__).resolve().parents[1]
 

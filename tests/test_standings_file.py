@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.core.standings import PlayerState
 from pipeline.output import state
-from pipeline.rules.base import PlayerState
 
 
 def _standings(n: int) -> dict[str, PlayerState]:

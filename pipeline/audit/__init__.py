@@ -2,7 +2,7 @@
 
 Adds to every row its canonical player names (roster aliases), configured event and stage, the
 period, a deterministic order (``seq``), whether it is counted and every reason it is not. Pure:
-a table, the roster, the events and the :class:`~pipeline.rules.base.Validity` in, a table out.
+a table, the roster, the events and the :class:`~pipeline.core.reasons.Validity` in, a table out.
 
 Knows nothing of SGF text or of ratings: it reads the normalised columns of ingest and decides
 which games count. Decisions (RULES.md is silent):
@@ -49,9 +49,9 @@ from pipeline.config.events import Event, Events
 from pipeline.config.roster import Roster
 from pipeline.core.arrays import Flags, distinct, flag, listed, mapped_together
 from pipeline.core.periods import periods_of
+from pipeline.core.reasons import REASONS, Validity
 from pipeline.core.schema import GAMES_INGEST
 from pipeline.core.tables import GAMES
-from pipeline.rules.base import REASONS, Validity
 
 
 def audit(games: pa.Table, roster: Roster, events: Events, valid: Validity, seq_start: int = 0) -> pa.Table:

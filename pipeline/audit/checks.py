@@ -31,7 +31,7 @@ from pipeline.core.arrays import (
     nth_in_group,
     stacked,
 )
-from pipeline.rules.base import Validity
+from pipeline.core.reasons import Validity
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,8 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.core.periods import period_of
-from pipeline.ingest.shelf import UNDATED, month_keys
+from pipeline.core.periods import UNDATED, month_keys, period_of
 
 __all__ = ["UNDATED", "Source", "TableSource", "by_period", "groups", "month_keys"]
 

@@ -43,8 +43,8 @@ from pipeline.cli.tables import (
     print_fitted,
     print_frame,
 )
+from pipeline.core.reasons import REASONS
 from pipeline.reports.numbers import NumberFormat, number_format
-from pipeline.rules.base import REASONS
 
 if TYPE_CHECKING:
     import pandas as pd

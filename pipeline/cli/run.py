@@ -4,7 +4,7 @@ end-of-run tables out.
 
 Ctrl-C (or SIGTERM), at any time, stops the bars and exits 130 with one line saying how many files
 parsed so far are kept in the cache for the next run and that nothing was published. Knows nothing of
-how the stages work; the end-of-run warnings about awards come from :mod:`pipeline.reports.summary`.
+how the stages work; the end-of-run counts come from :mod:`pipeline.audit.counts`.
 The stages are imported when a command runs them (:func:`run_all`), not when the command line starts.
 """
 
@@ -108,8 +108,8 @@ def ingest_command(
 
     Example: ratings ingest --raw data/raw --out data/processed --workers 2
     """
+    from pipeline.audit.counts import source_counts
     from pipeline.ingest import ingest as ingest_stage
-    from pipeline.reports.summary import source_counts
     from pipeline.run import check_folders
 
     settings = _settings(None, raw, out, workers, scheduler)

@@ -114,7 +114,7 @@ def _raw(written: str, folder: Path) -> tuple[Path, bool]:
 def _validity(manifest: Path, recorded: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
     """The ``[validity]`` keys (all of them) and the period of the run's recorded validity. Raises
     ConfigError naming ``manifest`` if a value is not one a configuration could give."""
-    from pipeline.rules.base import OPTIONAL_REASONS  # (the registry: only when a setup is read back)
+    from pipeline.core.reasons import OPTIONAL_REASONS
 
     excluded = set(recorded.get("excluded", ()))
     given = {k: v for k, v in recorded.items() if k not in ("period", "excluded")}

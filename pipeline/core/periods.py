@@ -11,6 +11,7 @@ import re
 import unicodedata
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.core.arrays import mapped
 
@@ -19,6 +20,10 @@ _LABEL = re.compile(r"(\d{4})(?:-(\d{2})|-Q([1-4])|-H([12]))?\Z")
 #: The spellings :func:`label_of` reads: a year, then a month (1 or 2 digits), a quarter or a half, after
 #: a hyphen, slash, dot, space or nothing (casefolded, full-width forms NFKC-folded first).
 _SPELLING = re.compile(r"(\d{4})(?:[-/. ]?(?:(\d{1,2})|q([1-4])|h([12])))?\Z")
+
+
+#: The month key of a row without a date (:func:`month_keys`).
+UNDATED = "undated"
 
 
 class PeriodError(ValueError):
@@ -120,3 +125,9 @@ def _parse(label: str) -> re.Match[str]:
     if not match or (match[2] and not 1 <= int(match[2]) <= 12):
         raise PeriodError(f"bad period label: {label!r} (expected 2024-05, 2024-Q2, 2024-H1 or 2024)")
     return match
+
+
+def month_keys(dates: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """The month key (``YYYY-MM``, :data:`UNDATED` for null) of each date of a ``date32`` column: the
+    unit the ingest cache keeps rows by and the audit reads them by (every period is whole months)."""
+    return pc.fill_null(pc.strftime(dates, format="%Y-%m"), UNDATED)

@@ -31,6 +31,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.core import store
+from pipeline.core.periods import UNDATED, month_keys
 from pipeline.core.schema import CACHE
 
 SHELF = Path(".cache") / "ingest"
@@ -40,15 +41,9 @@ KEYS = ("source_path", "game_index", "source_path_bytes", "file_size", "file_mti
         "file_ctime_ns", "error_kind", "parse_error")  # fmt: skip
 FLUSH_ROWS = 65_536  # rows buffered before they are written as parts (memory: a few tens of MB)
 COMPACT_PARTS = 8  # parts of one month above which a save merges them
+
+
 #: The month key of the rows without a date.
-UNDATED = "undated"
-
-
-def month_keys(dates: pa.Array | pa.ChunkedArray) -> pa.Array:
-    """The month key (``YYYY-MM``, :data:`UNDATED` for null) of each date of a ``date32`` column."""
-    return pc.fill_null(pc.strftime(dates, format="%Y-%m"), UNDATED)
-
-
 class Shelf:
     """The cache's rows in ``out`` for parser version ``version``. Raises OSError if a part cannot be
     written or read (a damaged shelf is detected by :meth:`open`, never by a reader)."""

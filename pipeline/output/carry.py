@@ -24,9 +24,10 @@ import pyarrow.compute as pc
 
 from pipeline.core import store
 from pipeline.core.progress import SILENT, Steps
+from pipeline.core.standings import PlayerState
 from pipeline.output import memory, snapshots, state
 from pipeline.reports.leaderboards import LEADERBOARD, Boards
-from pipeline.rules.base import PlayerState, RuleSet
+from pipeline.rules.base import RuleSet
 from pipeline.rules.replay import PeriodTables, Prepared, replay
 
 if TYPE_CHECKING:

@@ -30,16 +30,16 @@ import itertools
 import json
 import operator
 import pickle
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline import __version__
-from pipeline.rules.base import PlayerState
-from pipeline.rules.prepare import Prepared
+from pipeline.core.standings import PlayerState
 
 FOLDER = "state"
 INDEX = "index.json"
@@ -51,6 +51,17 @@ CHUNK = 1 << 16  # players a pickle of kept standings holds
 #: The fields of :class:`PlayerState` in the order of its constructor: a kept standings file holds one
 #: list per field (:func:`save_standings`).
 STATE_FIELDS = ("rating", "rank", "games_total", "fixed", "extra")
+
+
+class ReplayInput(Protocol):
+    """What a replay is fed, period by period (:class:`pipeline.rules.prepare.Prepared`): the labels in
+    order, each period's rows, and the awards due in each (compared by their ``repr``)."""
+
+    @property
+    def labels(self) -> Sequence[str]: ...
+    @property
+    def due(self) -> Mapping[str, Sequence[object]]: ...
+    def rows(self, label: str) -> pa.Table: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +102,7 @@ def values_digest(table: pa.Table) -> str:
     return hashlib.blake2b(memoryview(sink.getvalue()), digest_size=16).hexdigest()
 
 
-def chained(config: str, prepared: Prepared) -> list[tuple[str, str]]:
+def chained(config: str, prepared: ReplayInput) -> list[tuple[str, str]]:
     """Each period label of ``prepared`` with its chained digest (see the module docstring)."""
     found: list[tuple[str, str]] = []
     previous = config

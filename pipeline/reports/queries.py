@@ -17,12 +17,12 @@ from typing import Any
 import pandas as pd
 
 from pipeline.config.roster import Roster
+from pipeline.core.reasons import REASONS
 from pipeline.output import folder as outputs
 from pipeline.output.folder import ReportError, check_period, game_periods, rated_periods, read_games
 from pipeline.reports import asof
 from pipeline.reports.asof import STANDINGS_COLUMNS, DayStandings
 from pipeline.reports.explain.names import resolve_player
-from pipeline.rules.base import REASONS
 
 #: The columns of :func:`audit_games`, in order.
 AUDIT_COLUMNS = (
@@ -64,7 +64,7 @@ def audit_games(
             name, a ``roster`` name or alias; case and width aside); a game matches when either side is
             that player, whichever spelling that game's record used.
         period: a period label (``2024-05``); records without a usable date have no period.
-        reasons: reason codes (docs/rules.md ("Reason codes"), :data:`~pipeline.rules.base.REASONS`); a game
+        reasons: reason codes (docs/rules.md ("Reason codes"), :data:`~pipeline.core.reasons.REASONS`); a game
             matches when one of them applies to it: it was excluded for it, or it was counted although the
             rule applies because the configuration counts such games (the code is then among its ``notes``).
         counted: True keeps the counted games only, False the games not counted (None: both).

@@ -15,8 +15,9 @@ from typing import Any
 
 from pipeline.config.roster import Roster
 from pipeline.config.toml import Table, number
+from pipeline.core.reasons import Validity
 from pipeline.rules import cga_dan, club, gor, gor_rules, hkga_reports, tga
-from pipeline.rules.base import Context, RuleSet, Validity
+from pipeline.rules.base import Context, RuleSet
 
 Build = Callable[[Context, Table], RuleSet]
 GOR_KEYS = ("class_weights", "default_class", "stage_weights", "batch_events")

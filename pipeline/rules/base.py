@@ -20,59 +20,8 @@ import pyarrow as pa
 from pipeline.config.events import Award, Event
 from pipeline.config.roster import Player, Roster
 from pipeline.core.ranks import Rank, parse_rank
-
-#: Reason codes a configuration may turn from "exclude" to "count"; the others always exclude.
-OPTIONAL_REASONS = ("draw", "no_show", "handicap", "non_member")
-#: Every reason code (docs/rules.md ("Reason codes")), in the order ``reasons`` lists them.
-REASONS = (
-    "parse_error",
-    "wrong_game_type",
-    "missing_date",
-    "no_result",
-    "draw",
-    "no_show",
-    "handicap",
-    "non_member",
-    "self_play",
-    "duplicate",
-    "opponent_cap",
-)
-#: Reasons that mean a row is no game a rule set could have rated at all (unreadable, another game,
-#: undated, a second copy), as opposed to a game played but not counted (a draw, a no-show, ...).
-NOT_A_GAME = frozenset({"parse_error", "wrong_game_type", "missing_date", "duplicate"})
-
-
-@dataclass(frozen=True, slots=True)
-class Validity:
-    """Which games count: the period kind, the optional reasons that exclude, and the audit's thresholds."""
-
-    period: str = "month"
-    excluded: frozenset[str] = frozenset(OPTIONAL_REASONS)
-    opponent_cap: int = 10
-    game_types: tuple[int, ...] = (1,)
-    min_moves: int = 2
-    handicap_from: int = 2
-    unknown_speed: str = "fast"
-
-    def excludes(self, code: str) -> bool:
-        """True if a game with reason ``code`` is not counted."""
-        return code not in OPTIONAL_REASONS or code in self.excluded
-
-    def overridden(self, values: Mapping[str, Any], period: str | None = None) -> Validity:
-        """A copy with the configuration's ``[validity]`` ``values`` (and ``period``) applied.
-
-        ``values`` holds already-checked keys (see :mod:`pipeline.config`): the optional reason
-        codes map to ``"exclude"`` or ``"count"``, the others replace the field of that name.
-        """
-        excluded = {
-            c
-            for c in OPTIONAL_REASONS
-            if values.get(c, "exclude" if c in self.excluded else "count") == "exclude"
-        }
-        fields = {k: v for k, v in values.items() if k not in OPTIONAL_REASONS}
-        if "game_types" in fields:
-            fields["game_types"] = tuple(fields["game_types"])
-        return dataclasses.replace(self, excluded=frozenset(excluded), period=period or self.period, **fields)
+from pipeline.core.reasons import Validity
+from pipeline.core.standings import PlayerState
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,18 +73,6 @@ class Game:
     def score(self, color: str) -> float:
         """1.0 if ``color`` won, 0.0 if it lost, 0.5 for a draw."""
         return 0.5 if self.winner == "draw" else float(self.winner == color)
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerState:
-    """A rated player between periods: rating, the rule set's rank label, games so far, and any
-    rule-set-specific carry-over in ``extra`` (treated as immutable: copy to change)."""
-
-    rating: float
-    rank: str
-    games_total: int = 0
-    fixed: bool = False
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,9 @@ import pyarrow as pa
 
 from pipeline.config.toml import Table
 from pipeline.core.ranks import Rank, parse_rank
+from pipeline.core.reasons import Validity
 from pipeline.core.schema import described as _f
+from pipeline.core.standings import PlayerState
 from pipeline.rules.base import (
     AwardGiven,
     Change,
@@ -43,10 +45,8 @@ from pipeline.rules.base import (
     DueAward,
     Game,
     PeriodOutcome,
-    PlayerState,
     Promotion,
     RosterRules,
-    Validity,
     by_date,
     noted,
     same_standings,

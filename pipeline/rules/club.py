@@ -20,18 +20,10 @@ from typing import Any
 import pyarrow as pa
 
 from pipeline.core.ranks import Rank
+from pipeline.core.reasons import Validity
 from pipeline.core.schema import described as _f
-from pipeline.rules.base import (
-    AwardGiven,
-    Change,
-    DueAward,
-    Game,
-    PeriodOutcome,
-    PlayerState,
-    RosterRules,
-    Validity,
-    noted,
-)
+from pipeline.core.standings import PlayerState
+from pipeline.rules.base import AwardGiven, Change, DueAward, Game, PeriodOutcome, RosterRules, noted
 
 #: (label, base score, coefficient), from the lowest rank up (the club proposal's internal rank table).
 TABLE: tuple[tuple[str, float, float], ...] = (

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from pipeline.core.ranks import Rank
-from pipeline.rules.base import Validity
+from pipeline.core.reasons import Validity
 
 DEFAULTS = Validity(excluded=frozenset())
 #: cga: half-yearly lists; games not actually played (no-shows) are not rated (docs/rules.md ("cga")).

@@ -16,16 +16,8 @@ from pipeline.config.roster import Roster, name_key
 from pipeline.config.toml import Table, boolean, one_of
 from pipeline.core.ranks import Rank
 from pipeline.core.schema import described as _f
-from pipeline.rules.base import (
-    Change,
-    Context,
-    DueAward,
-    Game,
-    PeriodOutcome,
-    PlayerState,
-    RosterRules,
-    same_standings,
-)
+from pipeline.core.standings import PlayerState
+from pipeline.rules.base import Change, Context, DueAward, Game, PeriodOutcome, RosterRules, same_standings
 from pipeline.rules.gor import CLASS_WEIGHTS, Formula
 
 #: A rule set's reports: every period's changes and the roster -> tables by file name.

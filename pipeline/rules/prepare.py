@@ -16,9 +16,10 @@ import pyarrow.compute as pc
 from pipeline.config.events import Events
 from pipeline.config.roster import Roster
 from pipeline.core import periods
+from pipeline.core.reasons import NOT_A_GAME
 from pipeline.core.tables import GAMES
 from pipeline.rules.awards import due_awards
-from pipeline.rules.base import NOT_A_GAME, DueAward, RuleSet
+from pipeline.rules.base import DueAward, RuleSet
 
 #: The columns of the games table a Game is built from (with ``resets`` and ``closes``, added here).
 GAME_COLUMNS = (
@@ -119,7 +120,7 @@ def _in_event(column: pa.ChunkedArray) -> pa.ChunkedArray:
 
 
 def _not_a_game(games: pa.Table) -> np.ndarray[Any, np.dtype[np.bool_]]:
-    """True for the rows whose ``reasons`` hold a code of :data:`~pipeline.rules.base.NOT_A_GAME`."""
+    """True for the rows whose ``reasons`` hold a code of :data:`~pipeline.core.reasons.NOT_A_GAME`."""
     reasons = games["reasons"].combine_chunks()
     hit = pc.is_in(pc.list_flatten(reasons), pa.array(sorted(NOT_A_GAME))).to_numpy(zero_copy_only=False)
     found = np.zeros(games.num_rows, dtype=bool)

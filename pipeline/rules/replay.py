@@ -27,8 +27,9 @@ from pipeline.config.events import Event, Events
 from pipeline.config.roster import Roster
 from pipeline.core.progress import SILENT, Steps
 from pipeline.core.ranks import Rank, parse_rank
+from pipeline.core.standings import PlayerState
 from pipeline.core.tables import AWARDS, CHANGES, PROMOTIONS, RATINGS
-from pipeline.rules.base import Game, PlayerState, RuleSet
+from pipeline.rules.base import Game, RuleSet
 from pipeline.rules.collect import period_tables
 from pipeline.rules.prepare import GAME_COLUMNS, Prepared, prepare
 

@@ -51,7 +51,9 @@ import pyarrow as pa
 
 from pipeline.config.toml import Table
 from pipeline.core.ranks import Rank, parse_rank
+from pipeline.core.reasons import Validity
 from pipeline.core.schema import described as _f
+from pipeline.core.standings import PlayerState
 from pipeline.rules import tga_rules as t
 from pipeline.rules.base import (
     AwardGiven,
@@ -60,10 +62,8 @@ from pipeline.rules.base import (
     DueAward,
     Game,
     PeriodOutcome,
-    PlayerState,
     Promotion,
     RosterRules,
-    Validity,
     by_date,
     noted,
 )

@@ -17,10 +17,10 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
+from pipeline.core.reasons import REASONS
 from pipeline.reports.explain import REASON_WORDS
 from pipeline.reports.explain.terms import number, signed
 from pipeline.reports.numbers import MINUS, NumberFormat
-from pipeline.rules.base import REASONS
 from pipeline.site.rows import TRIMMED
 
 #: Links of the site's pages, relative to its root.

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pipeline.core.reasons import REASONS
 from pipeline.reports.explain import REASON_WORDS
 from pipeline.reports.explain.terms import number
-from pipeline.rules.base import REASONS
 
 #: Each rule set in a sentence (README.md, "Rule sets").
 RULE_SETS = {

@@ -29,8 +29,8 @@ from pipeline import config as config_mod
 from pipeline import rules
 from pipeline.config import ConfigError, RunConfig
 from pipeline.config.toml import Table, one_of
+from pipeline.core.reasons import OPTIONAL_REASONS, Validity
 from pipeline.reports.backtest import plan_for
-from pipeline.rules.base import OPTIONAL_REASONS, Validity
 from pipeline.run import DEFAULT_RULE_SET, Plan
 
 #: The value of an assignment that removes its key (the rule set's default applies).

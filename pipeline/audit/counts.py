@@ -1,5 +1,5 @@
-"""summary: counts that describe a games table, for the manifest and the end-of-run table, and the
-warnings a finished run's tables call for.
+"""counts: what a games table holds, for the manifest and the end-of-run table (files, records, parse
+errors by kind, encodings, unknown values, speeds; counted and excluded games by reason).
 
 Knows the games and awards tables' columns; nothing of how they were filled.
 """

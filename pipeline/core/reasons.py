@@ -1,0 +1,66 @@
+"""reasons: why a game is not counted (the reason codes) and which games count (:class:`Validity`).
+
+The codes are the contract's (docs/rules.md, "Reason codes"; the ``reasons`` column of ``games.parquet``):
+a configuration may turn the optional ones from "exclude" to "count", the others always exclude. Knows
+nothing of how the audit finds a reason, nor of what a rule set does with a counted game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+#: Reason codes a configuration may turn from "exclude" to "count"; the others always exclude.
+OPTIONAL_REASONS = ("draw", "no_show", "handicap", "non_member")
+#: Every reason code (docs/rules.md ("Reason codes")), in the order ``reasons`` lists them.
+REASONS = (
+    "parse_error",
+    "wrong_game_type",
+    "missing_date",
+    "no_result",
+    "draw",
+    "no_show",
+    "handicap",
+    "non_member",
+    "self_play",
+    "duplicate",
+    "opponent_cap",
+)
+#: Reasons that mean a row is no game a rule set could have rated at all (unreadable, another game,
+#: undated, a second copy), as opposed to a game played but not counted (a draw, a no-show, ...).
+NOT_A_GAME = frozenset({"parse_error", "wrong_game_type", "missing_date", "duplicate"})
+
+
+@dataclass(frozen=True, slots=True)
+class Validity:
+    """Which games count: the period kind, the optional reasons that exclude, and the audit's thresholds."""
+
+    period: str = "month"
+    excluded: frozenset[str] = frozenset(OPTIONAL_REASONS)
+    opponent_cap: int = 10
+    game_types: tuple[int, ...] = (1,)
+    min_moves: int = 2
+    handicap_from: int = 2
+    unknown_speed: str = "fast"
+
+    def excludes(self, code: str) -> bool:
+        """True if a game with reason ``code`` is not counted."""
+        return code not in OPTIONAL_REASONS or code in self.excluded
+
+    def overridden(self, values: Mapping[str, Any], period: str | None = None) -> Validity:
+        """A copy with the configuration's ``[validity]`` ``values`` (and ``period``) applied.
+
+        ``values`` holds already-checked keys (see :mod:`pipeline.config`): the optional reason
+        codes map to ``"exclude"`` or ``"count"``, the others replace the field of that name.
+        """
+        excluded = {
+            c
+            for c in OPTIONAL_REASONS
+            if values.get(c, "exclude" if c in self.excluded else "count") == "exclude"
+        }
+        fields = {k: v for k, v in values.items() if k not in OPTIONAL_REASONS}
+        if "game_types" in fields:
+            fields["game_types"] = tuple(fields["game_types"])
+        return dataclasses.replace(self, excluded=frozenset(excluded), period=period or self.period, **fields)
