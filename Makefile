@@ -64,7 +64,7 @@ fuzz: $(STAMP) ## Fuzz the whole `ratings run` with FUZZ_N mutated records (repo
 	$(BIN)/python -m fuzz.driver --inputs $(FUZZ_N) --batch 10000 --seed 1 --report fuzz/out/report.md
 
 docs: $(STAMP) ## Regenerate docs/columns.md (the column dictionary) from the Arrow schemas
-	$(BIN)/python -m pipeline.output.columns > docs/columns.md
+	$(BIN)/python -m pipeline.reports.columns > docs/columns.md
 
 clean: ## Remove outputs, their generations and caches (keeps .venv)
 	rm -rf data/processed/* data/processed/.gen data/processed/.cache .pytest_cache .mypy_cache .ruff_cache bench/out fuzz/out data/site site-screenshots

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.reports.leaderboards import Boards, leaderboards
-from pipeline.reports.tally import joined, tally
+from pipeline.boards.leaderboards import Boards, leaderboards
+from pipeline.boards.tally import joined, tally
 
 _PERIODS = ["2023-11", "2023-12", "2024-01", "2024-02"]
 

@@ -8,7 +8,8 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from pipeline.reports.leaderboards import LEADERBOARD, leaderboards
+from pipeline.boards.leaderboards import leaderboards
+from pipeline.core.tables import LEADERBOARD
 
 W, L, D = 1.0, 0.0, 0.5
 

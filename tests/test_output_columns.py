@@ -11,8 +11,8 @@ import pytest
 from pipeline import rules
 from pipeline.config.roster import Roster
 from pipeline.core import schema, tables
-from pipeline.output import columns
-from pipeline.reports.leaderboards import LEADERBOARD
+from pipeline.core.tables import LEADERBOARD
+from pipeline.reports import columns
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = {

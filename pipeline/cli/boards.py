@@ -1,7 +1,7 @@
 """cli.boards: ``ratings show --report leaderboards``: the leaderboards a run wrote, as tables.
 
 The boards of one period (``--period``, default the latest rated) and of its calendar year
-(``leaderboards/``, :data:`pipeline.reports.leaderboards.LEADERBOARD`): games played, wins, win rate
+(``leaderboards/``, :data:`pipeline.core.tables.LEADERBOARD`): games played, wins, win rate
 and the longest winning streak, each with its place; provisional players are not on them. A table per
 board, best by games first, ``--top N`` rows each, fitted to the terminal; ``--format csv|json`` gives
 both boards' rows with every column. Knows nothing of how the boards are computed.
@@ -31,7 +31,7 @@ BOARD_TABLE = (
 )
 NAME = "leaderboards"
 _MIN_GAMES = (
-    5  # the least games of a placed win rate: pipeline.reports.leaderboards.Boards' default, the run's
+    5  # the least games of a placed win rate: pipeline.boards.leaderboards.Boards' default, the run's
 )
 _PLACES = ("games_place", "wins_place", "win_rate_place", "streak_place")
 

@@ -3,7 +3,7 @@
 Columns named in DESIGN.md's output contract are a promise to analysts; the rest are extras that
 explain the contract columns (raw values, how the encoding was found, ...). Every field carries a
 short description in its metadata (:data:`DESCRIPTION`), from which ``docs/columns.md`` is generated
-(:mod:`pipeline.output.columns`). Knows nothing of how the values are computed.
+(:mod:`pipeline.reports.columns`). Knows nothing of how the values are computed.
 """
 
 from __future__ import annotations

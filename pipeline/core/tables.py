@@ -4,7 +4,7 @@ the output files store them.
 Kept apart from :mod:`pipeline.core.schema` (the ingest and cache schemas), whose source is part of the
 parser version: changing an output table must not force every file to be parsed again. Every field
 carries a short description (:data:`~pipeline.core.schema.DESCRIPTION` in its metadata), from which
-``docs/columns.md`` is generated (:mod:`pipeline.output.columns`).
+``docs/columns.md`` is generated (:mod:`pipeline.reports.columns`).
 
 :func:`stored` gives a table as its output file holds it, for analysts' plain ``pd.read_parquet``: every
 day (``date32``: the ``date`` of ``games.parquet``, ``changes``, ``awards``, ``promotions.parquet``, a rule
@@ -226,3 +226,29 @@ def _pandas_type(arrow_type: pa.DataType) -> str:
     from pyarrow import pandas_compat
 
     return str(pandas_compat.get_logical_type(arrow_type))
+
+
+#: One row per player x board. ``scope`` is "period" (``period`` is a rating period such as "2024-05") or
+#: "year" (``period`` is a calendar year such as "2024"). Places: 1 = best, ties share the lowest place.
+LEADERBOARD = pa.schema(
+    [
+        _f(
+            "period",
+            pa.string(),
+            "the board's period: a rating period, or a calendar year (scope year)",
+            False,
+        ),
+        _f("scope", pa.string(), "period (the rating period's board) or year (the calendar year's)", False),
+        _f("player", pa.string(), "the player", False),
+        _f("games", pa.int32(), "counted games on the board", False),
+        _f("wins", pa.int32(), "games won", False),
+        _f("losses", pa.int32(), "games lost", False),
+        _f("draws", pa.int32(), "games drawn", False),
+        _f("win_rate", pa.float64(), "wins / games", False),
+        _f("longest_streak", pa.int32(), "longest run of consecutive wins (a loss or a draw ends it)", False),
+        _f("games_place", pa.int32(), "place by games (1 = most; ties share the lowest place)", False),
+        _f("wins_place", pa.int32(), "place by wins", False),
+        _f("win_rate_place", pa.int32(), "place by win rate; null below the minimum of games (5)"),
+        _f("streak_place", pa.int32(), "place by longest streak", False),
+    ]
+)

@@ -22,11 +22,12 @@ from typing import TYPE_CHECKING, Protocol
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.boards.leaderboards import Boards
 from pipeline.core import store
 from pipeline.core.progress import SILENT, Steps
 from pipeline.core.standings import PlayerState
+from pipeline.core.tables import LEADERBOARD
 from pipeline.output import memory, snapshots, state
-from pipeline.reports.leaderboards import LEADERBOARD, Boards
 from pipeline.rules.base import RuleSet
 from pipeline.rules.replay import PeriodTables, Prepared, replay
 
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 RATED = ("ratings", "changes", "awards")
-#: The columns of the changes the leaderboards read (:func:`pipeline.reports.leaderboards.leaderboards`).
+#: The columns of the changes the leaderboards read (:func:`pipeline.boards.leaderboards.leaderboards`).
 _BOARD_COLUMNS = ("seq", "player", "score", "date")
 #: Datasets that get one empty partition per period when they have no rows at all.
 PLACEHOLDERS = ("ratings", "changes")

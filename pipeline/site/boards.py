@@ -3,7 +3,7 @@
 One page per board period (a rating period, or a calendar year under scope ``year``), with the first
 :data:`TOP` of each board: most games, most wins, best win rate (players with enough games only) and
 longest winning streak; ``leaderboards.html`` is the latest period's. Each partition is read once.
-Knows nothing of how the boards are computed (:mod:`pipeline.reports.leaderboards`).
+Knows nothing of how the boards are computed (:mod:`pipeline.boards.leaderboards`).
 """
 
 from __future__ import annotations

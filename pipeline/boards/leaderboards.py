@@ -6,9 +6,9 @@ every row it is given is a counted game, and ``score`` (1 win, 0 loss, 0.5 draw)
 result. Provisional players (fewer than ``provisional_games`` counted games by the end of a board's period,
 all periods) are left off the board: how many games a player has is read from the ratings' ``games_total``
 it is given, not counted here. :class:`Boards` takes the changes a chunk (a period) at a time and keeps
-only each open year's tally (:mod:`pipeline.reports.tally`), so a server's year of games is never held
+only each open year's tally (:mod:`pipeline.boards.tally`), so a server's year of games is never held
 at once; :func:`leaderboards` is the same over one table. Does no I/O. pandas is imported when boards
-are computed: the run's modules import :data:`LEADERBOARD` to write and carry the boards.
+are computed. The boards' schema is :data:`pipeline.core.tables.LEADERBOARD`.
 """
 
 from __future__ import annotations
@@ -17,36 +17,11 @@ from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
-from pipeline.core.schema import described as _f
-from pipeline.reports.tally import joined, ranked, tally
+from pipeline.boards.tally import joined, ranked, tally
+from pipeline.core.tables import LEADERBOARD
 
 if TYPE_CHECKING:
     import pandas as pd
-
-#: One row per player x board. ``scope`` is "period" (``period`` is a rating period such as "2024-05") or
-#: "year" (``period`` is a calendar year such as "2024"). Places: 1 = best, ties share the lowest place.
-LEADERBOARD = pa.schema(
-    [
-        _f(
-            "period",
-            pa.string(),
-            "the board's period: a rating period, or a calendar year (scope year)",
-            False,
-        ),
-        _f("scope", pa.string(), "period (the rating period's board) or year (the calendar year's)", False),
-        _f("player", pa.string(), "the player", False),
-        _f("games", pa.int32(), "counted games on the board", False),
-        _f("wins", pa.int32(), "games won", False),
-        _f("losses", pa.int32(), "games lost", False),
-        _f("draws", pa.int32(), "games drawn", False),
-        _f("win_rate", pa.float64(), "wins / games", False),
-        _f("longest_streak", pa.int32(), "longest run of consecutive wins (a loss or a draw ends it)", False),
-        _f("games_place", pa.int32(), "place by games (1 = most; ties share the lowest place)", False),
-        _f("wins_place", pa.int32(), "place by wins", False),
-        _f("win_rate_place", pa.int32(), "place by win rate; null below the minimum of games (5)"),
-        _f("streak_place", pa.int32(), "place by longest streak", False),
-    ]
-)
 
 _REQUIRED = ("period", "seq", "player", "score", "date")
 _SCORES = (0.0, 0.5, 1.0)
