@@ -1,15 +1,15 @@
-"""audit: the validity rules of RULES.md §0 over the ingested games table.
+"""audit: the validity rules of docs/rules.md ("Validity") over the ingested games table.
 
 Adds to every row its canonical player names (roster aliases), configured event and stage, the
 period, a deterministic order (``seq``), whether it is counted and every reason it is not. Pure:
 a table, the roster, the events and the :class:`~pipeline.rules.base.Validity` in, a table out.
 
 Knows nothing of SGF text or of ratings: it reads the normalised columns of ingest and decides
-which games count. Decisions (RULES.md is silent):
+which games count. Decisions (the sources are silent; docs/rules.md ("Reason codes") states each):
 
 - a parse error is the only reason given for a game that could not be parsed;
 - a game without a player name on either side (no ``PB``/``PW``) cannot be rated: it gets
-  ``parse_error`` (the reason codes are RULES.md's: it has none of its own for it) and the note
+  ``parse_error`` (docs/rules.md ("Reason codes") has no code of its own for it) and the note
   ``missing_player``, and is told apart from a record that could not be read by its own ``error_kind``,
   ``no_players``, and a ``parse_error`` text naming what is missing (:func:`_nameless`), so that every
   count of parse errors by kind shows it on its own;
@@ -172,8 +172,9 @@ def _kind(event: Event | None) -> str | None:
 
 
 def _listed(found: dict[str, Flags], valid: Validity, rows: int) -> dict[str, pa.Array]:
-    """``reasons`` (the excluding codes that apply, RULES.md order), ``notes`` (the codes that apply
-    but do not exclude, then ``speed_unknown`` and ``missing_player``) and ``counted``."""
+    """``reasons`` (the excluding codes that apply, in the order of docs/rules.md ("Reason codes")),
+    ``notes`` (the codes that apply but do not exclude, then ``speed_unknown`` and ``missing_player``)
+    and ``counted``."""
     reasons = [code for code in REASONS if valid.excludes(code)]
     notes = [*(code for code in REASONS if not valid.excludes(code)), "speed_unknown", "missing_player"]
     counted = ~np.any([found[code] for code in reasons], axis=0)
