@@ -23,19 +23,12 @@ which games count. Decisions (the sources are silent; docs/rules.md ("Reason cod
 
 How: columnar work over the whole table (Arrow compute and numpy, :mod:`~pipeline.audit.columns`): one
 sort for ``seq``, Python only once per distinct name, event, (event, round) and date, the duplicates and
-the cap as window functions over integer group codes, ``reasons``/``notes`` built from flag columns. The
-players are resolved in one pass per table (:func:`~pipeline.audit.checks.sides`: canonical names,
-membership and pairs for every check), through the roster's memo, so a run that audits period by period
-folds each spelling once, not once per period and check: at 10^5 server games in 120 months
-(``bench/audit_bench.py --periods``) the audit took 1.71x less CPU than when it resolved every period afresh.
-Measured by ``bench/audit_bench.py`` on 10^6 games (2 cores shared with other work, median of 3): the
-pandas version with per-row Python it replaced took 20.8 s and 1,040 MB over the loaded table; this one
-1.9 s and 558 MB, 447 MB of which is the output itself: the copy of the table into ``seq`` order (a table
-already in that order is not copied, 1.4 s). The engine was chosen by timing the same steps at 10^6 on
-the same integer codes: duplicates 0.37 s here, 0.17 s in polars, 0.78 s in DuckDB; the cap 0.26, 1.9 and
-0.65 s; the sort 0.2-0.6, 1.2 and 0.9 s (polars and DuckDB first convert the string keys, 100-300 MB
-more). Arrow with numpy was as fast or faster but for the duplicates (0.2 s), kept memory flat (no
-second copy of the columns in another format) and needs no new dependency.
+the cap as window functions over integer group codes, ``reasons``/``notes`` built from flag columns
+(Arrow and numpy rather than pandas, polars or DuckDB: docs/design.md#columnar-audit). The players are
+resolved in one pass per table (:func:`~pipeline.audit.checks.sides`: canonical names, membership and
+pairs for every check), through the roster's memo, so a run that audits period by period folds each
+spelling once, not once per period and check (docs/design.md#roster-memo). A table already in ``seq``
+order is not copied.
 """
 
 from __future__ import annotations
