@@ -230,7 +230,7 @@ def _rated(
         first = state.first_changed(previous.index, digests[0], periods) if previous.path else 0
         begin = state.restart(previous.index, labels, first)
         writer = PartitionWriter(generation, previous, labels[:first], schemas_of(plan_.rules))
-        gc.freeze()  # the objects so far are never garbage: the collector skips them (2-3 us a game less)
+        gc.freeze()  # objects so far are never garbage: the collector skips them (docs/design.md#gc-freeze)
         try:
             start = state.load_standings(previous.path, labels[begin - 1]) if begin and previous.path else {}
             players = len(writer.replay(prepared, plan_, begin, first, start, steps))

@@ -1,15 +1,15 @@
-"""audit: the validity rules of RULES.md §0 over the ingested games table.
+"""audit: the validity rules of docs/rules.md ("Validity") over the ingested games table.
 
 Adds to every row its canonical player names (roster aliases), configured event and stage, the
 period, a deterministic order (``seq``), whether it is counted and every reason it is not. Pure:
 a table, the roster, the events and the :class:`~pipeline.core.reasons.Validity` in, a table out.
 
 Knows nothing of SGF text or of ratings: it reads the normalised columns of ingest and decides
-which games count. Decisions (RULES.md is silent):
+which games count. Decisions (the sources are silent; docs/rules.md ("Reason codes") states each):
 
 - a parse error is the only reason given for a game that could not be parsed;
 - a game without a player name on either side (no ``PB``/``PW``) cannot be rated: it gets
-  ``parse_error`` (the reason codes are RULES.md's: it has none of its own for it) and the note
+  ``parse_error`` (docs/rules.md ("Reason codes") has no code of its own for it) and the note
   ``missing_player``, and is told apart from a record that could not be read by its own ``error_kind``,
   ``no_players``, and a ``parse_error`` text naming what is missing (:func:`_nameless`), so that every
   count of parse errors by kind shows it on its own;
@@ -23,19 +23,12 @@ which games count. Decisions (RULES.md is silent):
 
 How: columnar work over the whole table (Arrow compute and numpy, :mod:`~pipeline.core.arrays`): one
 sort for ``seq``, Python only once per distinct name, event, (event, round) and date, the duplicates and
-the cap as window functions over integer group codes, ``reasons``/``notes`` built from flag columns. The
-players are resolved in one pass per table (:func:`~pipeline.audit.checks.sides`: canonical names,
-membership and pairs for every check), through the roster's memo, so a run that audits period by period
-folds each spelling once, not once per period and check: at 10^5 server games in 120 months
-(``bench/audit_bench.py --periods``) the audit took 1.71x less CPU than when it resolved every period afresh.
-Measured by ``bench/audit_bench.py`` on 10^6 games (2 cores shared with other work, median of 3): the
-pandas version with per-row Python it replaced took 20.8 s and 1,040 MB over the loaded table; this one
-1.9 s and 558 MB, 447 MB of which is the output itself: the copy of the table into ``seq`` order (a table
-already in that order is not copied, 1.4 s). The engine was chosen by timing the same steps at 10^6 on
-the same integer codes: duplicates 0.37 s here, 0.17 s in polars, 0.78 s in DuckDB; the cap 0.26, 1.9 and
-0.65 s; the sort 0.2-0.6, 1.2 and 0.9 s (polars and DuckDB first convert the string keys, 100-300 MB
-more). Arrow with numpy was as fast or faster but for the duplicates (0.2 s), kept memory flat (no
-second copy of the columns in another format) and needs no new dependency.
+the cap as window functions over integer group codes, ``reasons``/``notes`` built from flag columns
+(Arrow and numpy rather than pandas, polars or DuckDB: docs/design.md#columnar-audit). The players are
+resolved in one pass per table (:func:`~pipeline.audit.checks.sides`: canonical names, membership and
+pairs for every check), through the roster's memo, so a run that audits period by period folds each
+spelling once, not once per period and check (docs/design.md#roster-memo). A table already in ``seq``
+order is not copied.
 """
 
 from __future__ import annotations
@@ -172,8 +165,9 @@ def _kind(event: Event | None) -> str | None:
 
 
 def _listed(found: dict[str, Flags], valid: Validity, rows: int) -> dict[str, pa.Array]:
-    """``reasons`` (the excluding codes that apply, RULES.md order), ``notes`` (the codes that apply
-    but do not exclude, then ``speed_unknown`` and ``missing_player``) and ``counted``."""
+    """``reasons`` (the excluding codes that apply, in the order of docs/rules.md ("Reason codes")),
+    ``notes`` (the codes that apply but do not exclude, then ``speed_unknown`` and ``missing_player``)
+    and ``counted``."""
     reasons = [code for code in REASONS if valid.excludes(code)]
     notes = [*(code for code in REASONS if not valid.excludes(code)), "speed_unknown", "missing_player"]
     counted = ~np.any([found[code] for code in reasons], axis=0)

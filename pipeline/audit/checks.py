@@ -1,4 +1,5 @@
-"""checks: one boolean column per reason code of RULES.md §0, computed over the whole games table.
+"""checks: one boolean column per reason code of docs/rules.md ("Reason codes"), computed over the
+whole games table.
 
 :func:`sides` resolves the players once per distinct spelling (canonical names, membership, pairs), for
 every check to share. Each check reads the ordered table (ingest columns plus the canonical names and the
@@ -89,7 +90,8 @@ def _halves(mask: Flags) -> tuple[Flags, Flags]:
 
 
 def flags(rows: Rows) -> dict[str, Flags]:
-    """The mask of every reason code but ``opponent_cap``, in RULES.md order (``parse_error`` first)."""
+    """The mask of every reason code but ``opponent_cap``, in the order of docs/rules.md ("Reason
+    codes"): ``parse_error`` first."""
     black, white = _halves(rows.sides.named)
     parsed = flag(pc.is_null(rows.table["parse_error"])) & black & white
     return {"parse_error": ~parsed} | {code: check(rows) & parsed for code, check in _CHECKS.items()}

@@ -71,8 +71,8 @@ class Roster:
     :meth:`is_member` and :meth:`identities` share a memo of the spellings seen): a run holds one
     roster, so a player who plays in every period costs one look-up, not one per period and check. The
     memo only ever holds what the players (immutable) give a spelling, at most :data:`MEMO_LIMIT` of
-    them (it starts again when full: a period's players fit in it many times over, a server's 800,000
-    would cost 200 MB); it takes no part in equality or ``repr``.
+    them (it starts again when full: a period's players fit in it many times over, a server's every
+    player would not: docs/design.md#roster-memo); it takes no part in equality or ``repr``.
 
     Raises ValueError if two players share a name, or a spelling names two players.
     """

@@ -148,8 +148,8 @@ def pair_texts(codec: str, leads: Iterable[int], trails: Iterable[int]) -> tuple
     when they do not decode: ``(pairs, texts)``, two lists of one length.
 
     One decoding of them all, each pair between line breaks (which no double-byte codec takes for a trail
-    byte), not one per pair (a table of 24,000 pairs in a millisecond, not 20); pair by pair only if an
-    error took a line break with it. Raises ValueError if a lead or trail is a line break byte.
+    byte), not one per pair (docs/design.md#charset-pairs); pair by pair only if an error took a line
+    break with it. Raises ValueError if a lead or trail is a line break byte.
     """
     lead_bytes, trail_bytes = bytes(leads), bytes(trails)
     if b"\n" in lead_bytes + trail_bytes:

@@ -46,7 +46,7 @@ GAMES = pa.schema(
         _f(
             "reasons",
             pa.list_(pa.string()),
-            "why the game does not count (RULES.md §0 codes; empty if counted)",
+            "why the game does not count (the reason codes of docs/rules.md; empty if counted)",
             False,
         ),
         _f(

@@ -115,10 +115,9 @@ def repair_mojibake(text: str) -> str | None:
     codecs, no character below U+0800 (Latin, Greek, Cyrillic), and (4) has fewer characters outside
     the everyday set of its script (see ``_uncommon``) than ``text`` has. None for ASCII, for text with
     U+FFFD or ``?`` where bytes were lost (nothing can be repaired faithfully), for text with a
-    character that several byte sequences decode to (CP932's NEC/IBM duplicates), and, as measured,
-    for legitimate names: of 3,000 random two- to four-character names per script (one character in
-    ten from all of CJK) none was changed, and 96-97 % of their lossless mojibake was repaired, none
-    wrongly. (ftfy, the usual library, repairs only single-byte codecs, not GBK, Big5 or Shift-JIS.)
+    character that several byte sequences decode to (CP932's NEC/IBM duplicates), and, as measured
+    (docs/design.md#mojibake-repair), for legitimate names. (ftfy, the usual library, repairs only
+    single-byte codecs, not GBK, Big5 or Shift-JIS.)
     """
     if text.isascii() or "\ufffd" in text:
         return None

@@ -266,7 +266,7 @@ def _parse(todo: Iterable[FileEntry], shelf: Shelf, options: IngestOptions, adva
             for batch, table in batches:
                 shelf.add(table)
                 retried = table.filter(cache.retried(table))
-                if retried.num_rows:  # (an empty table per batch is 10 KB: 1 GB at 10^7 files)
+                if retried.num_rows:  # (no empty table kept per batch: docs/design.md#retried-rows)
                     again.append(retried)
                 files += len(batch)
                 advance(len(batch))

@@ -94,8 +94,8 @@ def reusable(keys: pa.Table, files: list[FileEntry], listed: pa.Table | None = N
     entry) and no row of its file is of a :data:`RETRIED` kind; a cache written before a key column was
     filled (null ``file_inode``, ``file_ctime_ns``) matches nothing. A discovered file is parsed when
     no row is kept for it. Rows find their file by path (one hash of the paths), then the stat columns
-    are compared as numbers: at 10^6 files this holds a third of the memory that joining each side's
-    key into one string did.
+    are compared as numbers, not joined with the path into one string a key (less memory:
+    docs/design.md#cache-keys).
     """
     listing = listing_of(files) if listed is None else listed  # (the caller's, when it has one)
     whole = [f for f in files if is_unlisted(f.member)]

@@ -8,9 +8,10 @@ it stands for an archive's members (``archive``: its rows are ``<rel>`` and ``<r
 files it stands for (``members``). The next run compares its own listing with the ledger
 (:func:`compare`): entries with an equal key are kept, the ledger's others are ``gone`` (their rows
 are dropped), and the run's others are parsed; an archive of the ledger whose key is unchanged is not
-opened (:func:`known`). With a ledger a run reads no cached key, whatever the number of rows: at 10^7
-games the key columns alone are about a gigabyte. Without one (the last run left files to read again,
-was interrupted, or a shelf written before ledgers) the rows' keys decide (:mod:`pipeline.ingest.cache`).
+opened (:func:`known`). With a ledger a run reads no cached key, whatever the number of rows (the key
+columns alone grow with the rows: docs/design.md#ledger). Without one (the last run left files to read
+again, was interrupted, or a shelf written before ledgers) the rows' keys decide
+(:mod:`pipeline.ingest.cache`).
 
 Knows nothing of what the rows hold or how the shelf keeps them.
 """

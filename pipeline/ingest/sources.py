@@ -7,10 +7,11 @@ Decisions:
   back in the batch's (discovery lists members in the archive's order, so none waits for another).
 - The archive a thread read last stays open for the thread's next batch. Batches are consecutive slices
   of the entries, so one large archive spans many batches: reopening would parse a zip's whole central
-  directory again (0.1 s for 20,000 members) and decompress a tar.gz/bz2/xz from its start (quadratic).
-  With it a worker makes one forward pass over a compressed tar, however many batches it reads of it.
-  One archive a thread (a forked worker opens its own, never its parent's), closed when the thread
-  reads from another one; it is the only state kept between calls, and it changes nothing but speed.
+  directory again (docs/design.md#open-archives) and decompress a tar.gz/bz2/xz from its start
+  (quadratic). With it a worker makes one forward pass over a compressed tar, however many batches it
+  reads of it. One archive a thread (a forked worker opens its own, never its parent's), closed when the
+  thread reads from another one; it is the only state kept between calls, and it changes nothing but
+  speed.
 
 - Files are opened :data:`AHEAD` files before their turn, and the system is told their pages will be
   needed (``posix_fadvise(WILLNEED)``), so that when they are not in the page cache (a first ingest) the

@@ -42,9 +42,8 @@ from pipeline.ingest.discover import FileEntry
 from pipeline.ingest.pool import WorkerDied, in_fresh_process, ordered_map
 from pipeline.ingest.record import Row, error_row, rows_for_bytes
 
-#: Files per batch (a worker's task). A batch costs about 1.8 ms whatever its size (an Arrow table of
-#: the CACHE schema's 60 columns, made, pickled and sent): at 128 files that was 14% of a worker's time.
-#: 10^5 files, 2 workers, median of 3 side by side: 8.29 s at 128, 6.36 s at 512, 6.18 s at 1,024.
+#: Files per batch (a worker's task). A batch has a cost of its own whatever its size (an Arrow table
+#: of the CACHE schema's columns, made, pickled and sent): docs/design.md#batch-size.
 BATCH = 512
 Progress = Callable[[int], None]
 Batches = Generator[tuple[list[FileEntry], pa.Table], None, None]

@@ -17,8 +17,8 @@ import pyarrow as pa
 
 def release_unused_memory() -> None:
     """Give back to the system the memory that freed tables leave with the allocators: Arrow's
-    (mimalloc keeps it for reuse: 475 MB of freed tables by the end of a 10^7-game audit) and, on
-    glibc, the C heap's (``malloc_trim``: 174 MB more there). Elsewhere only Arrow's."""
+    (mimalloc keeps it for reuse) and, on glibc, the C heap's (``malloc_trim``). Elsewhere only
+    Arrow's. What each gives back: docs/design.md#memory-release."""
     pa.default_memory_pool().release_unused()
     trim = _malloc_trim()
     if trim is not None:

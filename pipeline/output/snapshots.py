@@ -33,11 +33,8 @@ gives the columns of a dataset without rows. pandas would make pyarrow's diction
 categorical (``max()`` raises, ``-`` is among its categories): every partition file's pandas metadata
 names ``period`` with pandas' Arrow string (:data:`pipeline.core.tables.PARTITION_DTYPE`), which
 pyarrow applies, so ``max()`` is the latest period and no placeholder shows. ``-`` sorts before every
-digit, for readers that would look at the first folders only. (Measured with pyarrow 26, pandas 3.1,
-DuckDB 2.0, polars 2.1: writing ``period`` inside the files as well makes pyarrow refuse to merge the
-two, as a string or as an ordered dictionary; a ``_common_metadata`` file is ignored by pyarrow and
-stops polars reading the folder; no file can make pyarrow's discovery give an ordered dictionary, and
-pandas' own ``str`` dtype named in the metadata is passed over for a dictionary column.)
+digit, for readers that would look at the first folders only. (The alternatives, and why each fails:
+docs/design.md#period-partition.)
 
 Knows nothing of what the tables mean; each table is stored as :func:`pipeline.core.tables.stored`
 gives it (types for analysts' readers, pandas metadata).

@@ -147,10 +147,9 @@ def standings_path(generation: Path, label: str) -> Path:
 def save_standings(generation: Path, label: str, standings: dict[str, PlayerState]) -> None:
     """Write the standings at the end of ``label`` into ``generation``, as consecutive pickles of
     :data:`CHUNK` players each, each the players' names and then one list per field of
-    :data:`STATE_FIELDS`. By chunks: pickle remembers every object it wrote until the end of a dump,
-    which for 800,000 players is some 75 MB more at once. By fields: a list of floats or strings is
-    pickled at C speed, a dataclass through Python calls (812,250 players: 0.7 s against 2.6, and read
-    back in 1.4 s against 3.3). Raises OSError if it cannot."""
+    :data:`STATE_FIELDS`. By chunks: pickle remembers every object it wrote until the end of a dump. By
+    fields: a list of floats or strings is pickled at C speed, a dataclass through Python calls (see
+    docs/design.md#standings-pickles). Raises OSError if it cannot."""
     path = standings_path(generation, label)
     path.parent.mkdir(parents=True, exist_ok=True)
     fields = [operator.attrgetter(name) for name in STATE_FIELDS]

@@ -47,7 +47,7 @@ GAME_POINTS = {"slow": 10.0, "fast": 5.0}
 #: Bonus per win by event kind; the arena adds ARENA_STEP for each further consecutive win.
 WIN_BONUS = {"team_match": 10.0, "arena": 10.0, "server_open": 20.0}
 #: The ``extra`` of every player with no arena run going: one object shared by all of them (a state's
-#: ``extra`` is never changed, only replaced), not two dicts a player, 250 MB at 800,000 players.
+#: ``extra`` is never changed, only replaced), not two dicts a player (docs/design.md#club-state).
 NO_RUNS: Mapping[str, dict[str, int]] = {"arena": {}}
 QUALIFIER_WIN, MAIN_STAGE_WIN, ARENA_STEP = 10.0, 50.0, 5.0
 TITLE_BONUS = {"champion": 500.0, "runner_up": 100.0}
@@ -128,7 +128,7 @@ _Terms = tuple[dict[str, Any], float, float]
 
 class _Month:
     """The working ledger of one :meth:`ClubRules.rate_period` call: standings at the start (read,
-    never copied: 800,000 players are 31 MB a copy), the newcomers as they appear, the arena streaks
+    never copied: docs/design.md#club-state), the newcomers as they appear, the arena streaks
     (carried in ``PlayerState.extra``), each player's points and games so far this month, and the
     :data:`_Terms` of each pair of ranks and speed met this month (computed once; the ``detail`` dicts
     are shared by the changes, read-only)."""

@@ -3,11 +3,9 @@
 :func:`period_tables` turns a :class:`~pipeline.rules.base.PeriodOutcome` into the period's ``ratings``
 (one row per player of the standings, placed by rating), ``changes``, ``awards`` and ``promotions``
 tables. The standings hold every player seen so far, so ``ratings`` has far more rows than the period
-has games (at 10^6 games over 120 months, about 5 x 10^6 rows): its columns are read from the
-standings with one list comprehension per column, the players without a game in the period get their
-zero tallies from numpy, and the place comes from Arrow's sort and rank; no dict per row.
-(``bench/rules_bench.py``; 10^5 games, club: the dict-per-row version took 7.8 s of a 15.9 s rate
-stage.)
+has games: its columns are read from the standings with one list comprehension per column, the players
+without a game in the period get their zero tallies from numpy, and the place comes from Arrow's sort and
+rank; no dict per row (docs/design.md#period-tables).
 
 Knows nothing of how the outcome was reached, nor of files.
 """
@@ -106,8 +104,8 @@ def _unsorted(
     schema: pa.Schema,
 ) -> dict[str, pa.Array]:
     """The ratings columns of ``schema`` (``rating_place`` aside) by name, in standings order. Each column is
-    an Arrow array before the next list is built: at 800,000 players a list of Python values is 6.5 MB
-    of pointers, and often as much again of new objects."""
+    an Arrow array before the next list is built: a list of Python values is a pointer a player, and
+    often a new object a player too (docs/design.md#period-tables)."""
     names = list(outcome.end)
     end = list(outcome.end.values())
     before = outcome.start.get
@@ -120,7 +118,7 @@ def _unsorted(
         "rank": lambda: [s.rank for s in end],
         "rating": lambda: [s.rating for s in end],
         "rating_before": lambda: [s.rating for s in start],
-        "delta": lambda: [  # 0.0 at once for the players unchanged, most of them: round() costs 250 ns
+        "delta": lambda: [  # 0.0 at once for the players unchanged, most of them: no round() call each
             0.0 if e is s and e.rating == e.rating else round(e.rating - s.rating, 6)
             for e, s in zip(end, start, strict=True)
         ],

@@ -79,8 +79,8 @@ CERTIFICATION_FILE = "certification.parquet"
 def reports(changes: pa.Table, roster: Roster) -> dict[str, pa.Table]:
     """The ``hkga`` report tables from every period's ``changes`` and the run's ``roster``.
 
-    Columnar over the whole table (2 x 10^6 change rows at 10^6 games): Python runs once per player
-    (membership) and once per fee row, never once per change row (a dict per row was 1.2 GB more).
+    Columnar over the whole table: Python runs once per player (membership) and once per fee row, never
+    once per change row (docs/design.md#hkga-reports).
 
     Args:
         changes: the ``changes`` table (columns ``player date seq score`` used, ``note`` when present).

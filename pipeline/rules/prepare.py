@@ -172,7 +172,7 @@ def _last_counted(counted: pa.Table) -> dict[str, int]:
 def _names(games: pa.Table) -> pa.Array:
     """The distinct player names of ``games`` in the order first seen (black before white), allocated
     by the system's allocator: they live to the end of the audit, and each piece's left among the freed
-    tables in Arrow's (mimalloc) kept whole segments of it (at 10^6 games, 46 MB more by the last piece)."""
+    tables in Arrow's (mimalloc) kept whole segments of it (docs/design.md#prepared-names)."""
     black, white = games["black_player"].combine_chunks(), games["white_player"].combine_chunks()
     order = np.arange(2 * games.num_rows) // 2 + np.tile([0, games.num_rows], games.num_rows)
     found = pc.unique(pa.concat_arrays([black, white]).take(pa.array(order))).drop_null()

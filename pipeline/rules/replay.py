@@ -189,7 +189,7 @@ _NONE: frozenset[str] = frozenset()  # the streak resets of most games
 
 def _values(column: pa.ChunkedArray, repeated: bool) -> list[Any]:
     """The Python values of ``column``; when ``repeated``, one object per distinct value shared by its
-    rows (a period of 130,000 games names each player many times: 14 MB of copies of names at 10^7)."""
+    rows (a period names each player many times: docs/design.md#replay-values)."""
     if not repeated or not len(column):
         found: list[Any] = column.to_pylist()
         return found

@@ -1,11 +1,11 @@
 """site.chart: a player's rating history as a small SVG drawn from the points alone.
 
-The site draws a chart per rated player; matplotlib takes about 0.1 s a chart (an hour for the 10^6-game
-bench archive's tens of thousands of players), a template of lines and text a fraction of a millisecond.
-The line has a point at the end of each period in which the rating moved, flat between them (a rating
-that did not move in a period kept its value), starting from the rating the player began their first
-period with; the browser sets the text, so any name renders in the reader's fonts. The full chart, with
-ranks on the axis, stays ``ratings plot`` (:mod:`pipeline.reports.plots`). Knows nothing of files.
+The site draws a chart per rated player, so from a template of lines and text, not with matplotlib
+(docs/design.md#site-charts). The line has a point at the end of each period in which the rating moved,
+flat between them (a rating that did not move in a period kept its value), starting from the rating the
+player began their first period with; the browser sets the text, so any name renders in the reader's
+fonts. The full chart, with ranks on the axis, stays ``ratings plot`` (:mod:`pipeline.reports.plots`).
+Knows nothing of files.
 """
 
 from __future__ import annotations

@@ -182,7 +182,7 @@ def _grouped(rows: list[dict[str, Any]], key: str) -> dict[Any, list[dict[str, A
 
 class _Summaries:
     """Each player's row of the latest period's standings, as text cells with the ``period``, made when
-    their page asks (the 83,000 rows of the 10^6-game archive as dicts of text would take 125 MB)."""
+    their page asks (not every row at once as dicts of text: docs/design.md#site-summaries)."""
 
     def __init__(self, latest: pa.Table | None, label: str) -> None:
         self.label = label

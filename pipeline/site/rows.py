@@ -1,11 +1,11 @@
 """site.rows: the standings tables' rows as HTML, built column by column with Arrow.
 
-A period's standings are every player rated by then: 5 million rows over the 120 periods of the 10^6-game
-bench archive. A template loop costs about 60 µs a row there (5 minutes); joining the columns' texts
-with :func:`pyarrow.compute.binary_join_element_wise` costs well under 1 µs. The cells are the ones
-:func:`pipeline.site.pages.standings_rows` gives (numbers to two places with trailing zeros dropped, a
-change signed with a true minus, ``yes``/``no``), every text escaped for HTML; the player's cell is
-written once per name (:class:`NameCells`). Knows nothing of the page around the rows.
+A period's standings are every player rated by then, so a server's site has millions of rows: they are
+the columns' texts joined with :func:`pyarrow.compute.binary_join_element_wise`, not a template loop
+(docs/design.md#site-rows). The cells are the ones :func:`pipeline.site.pages.standings_rows` gives
+(numbers to two places with trailing zeros dropped, a change signed with a true minus, ``yes``/``no``),
+every text escaped for HTML; the player's cell is written once per name (:class:`NameCells`). Knows
+nothing of the page around the rows.
 """
 
 from __future__ import annotations

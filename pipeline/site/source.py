@@ -98,8 +98,8 @@ def player_names(source: Source) -> list[str]:
 
 def partition(out: Path, dataset: str, label: str, columns: Sequence[str] | None = None) -> pa.Table | None:
     """``label``'s partition of ``dataset`` in ``out`` (only ``columns`` when given), or None when the run
-    wrote none. One file, read on this thread: 0.7 ms a small partition, against 2.3 ms for
-    ``pq.read_table`` (the 2,281 ratings partitions of the corpora, December 2026)."""
+    wrote none. One file, read on this thread (faster than ``pq.read_table`` for a small partition:
+    docs/design.md#site-partitions)."""
     path = outputs.partition_path(out, dataset, label)
     if not path.exists():
         return None

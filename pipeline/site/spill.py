@@ -16,9 +16,8 @@ from pathlib import Path
 import pandas as pd
 import pyarrow as pa
 
-#: Rows of a bucket aimed at: a row is about 200 bytes as Arrow, and 1 to 2 KB as the records a page
-#: is written from (the 10^5-game archive's site: one bucket of 200,000 rows, 1.1 GB at its peak;
-#: buckets of 50,000, 541 MB).
+#: Rows of a bucket aimed at: one bucket's rows are held at once, as the records a page is written
+#: from, several times their size as Arrow (docs/design.md#site-buckets).
 BUCKET_ROWS = 50_000
 
 

@@ -31,7 +31,7 @@ GAMES_PER_PLAYER = 12
 _RIVALS = 3
 _REMATCH = 0.35  # share of games against one of the player's rivals
 _MAIN_TIMES = (60, 300, 600, 900, 1200, 1800, 2700, 3600, 5400)
-_BANK = 512  # main lines generated once: plausible moves cost 3 ms a game, too slow for 10^7 games
+_BANK = 512  # main lines made once: plausible moves are too slow for 10^7 games (docs/design.md#synth-bank)
 _POINTS = [chr(97 + x) + chr(97 + y) for x in range(19) for y in range(19)]
 _OPENING = 6  # moves of each game drawn afresh, so that no two games share a main line by chance
 

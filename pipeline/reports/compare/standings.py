@@ -130,7 +130,8 @@ def kendall_tau(place_a: pd.Series, place_b: pd.Series) -> float:
     """Kendall's τ-b of two rankings of the same players (NaN for fewer than two, or no variation)."""
     if len(place_a) < 2:
         return float("nan")
-    from scipy import stats  # here, not at import: scipy.stats takes 0.5 s, and every command imports us
+    # here, not at import: scipy.stats loads slowly and every command imports us (docs/design.md#lazy-imports)
+    from scipy import stats
 
     return float(stats.kendalltau(place_a.to_numpy(), place_b.to_numpy()).statistic)
 

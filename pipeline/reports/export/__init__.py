@@ -11,8 +11,7 @@ re-exports.
 
 Reads the output folder through :mod:`pipeline.reports`, :mod:`pipeline.output.folder` and pandas: each
 dataset (the standings' ratings too) in one scan of its partitions, not a read or a query per period (a
-run of two centuries of months has 2,280 of them: 196 s of CPU before, 34 s after, on the corpus, most
-of it openpyxl writing the 1.2 million cells of 90,000 standings rows). Reports its progress to the
+run may have thousands of periods: docs/design.md#export-scan). Reports its progress to the
 ``steps`` it is given (:mod:`pipeline.core.progress`): the reading, each sheet's rows, the saving. Knows
 nothing of how the tables were computed, of the configuration, or of the command line.
 """

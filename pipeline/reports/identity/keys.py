@@ -151,7 +151,7 @@ def romanised(name: str) -> list[str]:
     han = name.replace(" ", "")
     if not _HAN.fullmatch(han):
         return []
-    from pypinyin import Style, pinyin  # here: its dictionaries take half a second to load
+    from pypinyin import Style, pinyin  # here: its dictionaries load slowly (docs/design.md#lazy-imports)
 
     readings = pinyin(han, style=Style.NORMAL, heteronym=True)
     return ["".join(combo) for combo in itertools.islice(itertools.product(*readings), MAX_READINGS)]
