@@ -73,6 +73,12 @@ def bounds(label: str) -> tuple[dt.date, dt.date]:
     return first, after - dt.timedelta(days=1)
 
 
+def year_of(label: str) -> str:
+    """The calendar year (``2024``) of the period ``label`` (every period lies in one calendar year):
+    the year whose board holds it. Raises :class:`PeriodError` if ``label`` is not a period label."""
+    return _parse(label).group(1)
+
+
 def following(label: str) -> str:
     """The label of the period right after ``label`` (same kind). Raises :class:`PeriodError` if bad."""
     return period_of(bounds(label)[1] + dt.timedelta(days=1), kind_of(label))

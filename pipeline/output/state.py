@@ -44,7 +44,7 @@ from pipeline.core.standings import PlayerState
 FOLDER = "state"
 INDEX = "index.json"
 #: The packages whose source the output depends on after ingest (relative to ``pipeline/``).
-CODE = ("core", "audit", "rules", "output", "reports", "config", "run.py")
+CODE = ("core", "audit", "rules", "boards", "output", "reports", "config", "run")
 EVERY = 12  # periods between two kept standings
 LAST = 3  # the latest periods whose standings are always kept
 CHUNK = 1 << 16  # players a pickle of kept standings holds
@@ -144,7 +144,7 @@ def standings_path(generation: Path, label: str) -> Path:
     return generation / FOLDER / f"{label}.pickle"
 
 
-def save_standings(generation: Path, label: str, standings: dict[str, PlayerState]) -> None:
+def save_standings(generation: Path, label: str, standings: Mapping[str, PlayerState]) -> None:
     """Write the standings at the end of ``label`` into ``generation``, as consecutive pickles of
     :data:`CHUNK` players each, each the players' names and then one list per field of
     :data:`STATE_FIELDS`. By chunks: pickle remembers every object it wrote until the end of a dump. By

@@ -25,6 +25,7 @@ from pipeline.config.events import Events, load_events
 from pipeline.config.roster import Roster, load_roster
 from pipeline.core import store as store_
 from pipeline.core import tables
+from pipeline.core.periods import year_of
 from pipeline.core.progress import SILENT, Steps
 from pipeline.core.reasons import Validity
 from pipeline.core.tables import GAMES
@@ -37,6 +38,7 @@ from pipeline.rules.base import RuleSet
 from pipeline.rules.prepare import Prepared, Preparer
 from pipeline.rules.replay import schemas_of
 from pipeline.rules.scales import RATING_KEYS, SCALES, starting_ratings
+from pipeline.run import rating
 
 DEFAULT_RULE_SET = "club"
 
@@ -233,16 +235,19 @@ def _rated(
         gc.freeze()  # objects so far are never garbage: the collector skips them (docs/design.md#gc-freeze)
         try:
             start = state.load_standings(previous.path, labels[begin - 1]) if begin and previous.path else {}
-            players = len(writer.replay(prepared, plan_, begin, first, start, steps))
+            setup = (plan_.roster, plan_.events)
+            players = len(
+                rating.rate_periods(writer, prepared, plan_.rules, setup, (begin, first), start, steps)
+            )
             del start  # (10^6 standings are not held through the leaderboards)
         finally:
             gc.unfreeze()  # a caller that runs again (a test, a notebook) collects them as before
     empty = writer.finish(labels)
-    touched = {label[:4] for label in labels[first:]}
-    touched |= {label[:4] for label, _ in (previous.index.periods[first:] if previous.index else [])}
-    writer.leaderboards(touched if first else None, plan_.settings["provisional_games"], steps)
+    touched = {year_of(label) for label in labels[first:]}
+    touched |= {year_of(label) for label, _ in (previous.index.periods[first:] if previous.index else [])}
+    rating.leaderboards(writer, touched if first else None, plan_.settings["provisional_games"], steps)
     with steps.step("writing reports"):
-        reports = writer.reports(plan_.rules)
+        reports = rating.reports(writer, plan_.rules)
     kept = [label for label in labels if state.standings_path(generation.path, label).exists()]
     index = state.Index(digests[0], digests[1], periods, kept, empty, players, sorted(reports), audited)
     state.write_index(generation.path, index)
