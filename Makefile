@@ -38,10 +38,11 @@ site: $(STAMP) ## Write the club's static web site of the output (OUT, default d
 test: $(STAMP) ## Run the test suite (set SGF_CORPORA to read the real corpora from elsewhere)
 	$(BIN)/python -m pytest
 
-lint: $(STAMP) ## ruff, and mypy --strict on pipeline/ and fuzz/
+lint: $(STAMP) ## ruff, mypy --strict on pipeline/ and fuzz/, and the layers' import contracts (lint-imports)
 	$(BIN)/ruff check pipeline tests bench fuzz
 	$(BIN)/ruff format --check pipeline tests bench fuzz
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 bench: $(STAMP) ## Benchmark ingest (files/s, BENCH_N synthetic records and ../shared/corpora) and charset detection
 	$(BIN)/python bench/ingest_bench.py --n $(BENCH_N)

@@ -225,6 +225,7 @@ def run_setup(config: Path | None, raw: Path | None, out: Path | None) -> config
     the run ran in that no folder holding the output holds, when ``--raw`` is not given.
     """
     from pipeline.config import readback  # (brings pyarrow: only when a command rates again)
+    from pipeline.run import setup
 
     configured = _configuration(config, raw, out)
     folder = out if out is not None else configured.out if configured is not None else config_mod.DEFAULT_OUT
@@ -237,7 +238,7 @@ def run_setup(config: Path | None, raw: Path | None, out: Path | None) -> config
     mine = config_mod.with_overrides(kept.config, raw=raw, out=folder)
     if configured is None or configured.source is None:  # no configuration: nothing to differ from
         return _raw_found(kept, mine, raw is not None)
-    source, differs = configured.source, ", ".join(readback.differences(configured, mine))
+    source, differs = configured.source, ", ".join(setup.differences(configured, mine))
     if config is not None or out is None:
         if differs:
             _note(f"using the configuration of {source}, not the setup the run recorded in {kept.manifest}, "

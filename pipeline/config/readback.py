@@ -4,7 +4,8 @@ the games again (``ratings backtest``, ``ratings compare``) from ``--out`` alone
 :func:`read_setup` gives the run's settings (the manifest's ``raw``, ``settings``: rule set, period,
 validity, ``[rules]``, speed threshold, provisional games) as a :class:`~pipeline.config.RunConfig`
 whose roster and events are the tables the run recorded (:mod:`pipeline.config.recorded`), which
-:func:`tables_of` reads back; :func:`differences` says what a configuration sets otherwise. Knows
+:func:`tables_of` reads back (:func:`pipeline.run.setup.differences` says what a configuration sets
+otherwise). Knows
 nothing of how the output folder's files are switched in (it reads the generation the manifest is in),
 nor of what the commands do with the setup; which of a configuration and a recorded setup a command
 uses is the command line's choice (:func:`pipeline.cli.common.run_setup`).
@@ -18,16 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.config import PERIODS, ConfigError, Origin, RunConfig, validity_section
-from pipeline.config.events import Events, load_events
+from pipeline.config.events import Events
 from pipeline.config.recorded import (
     EVENTS_FILE,
     ROSTER_FILE,
-    events_table,
     read_events,
     read_roster,
-    same_names,
 )
-from pipeline.config.roster import Roster, load_roster
+from pipeline.config.roster import Roster
 from pipeline.config.toml import Table, one_of
 
 MANIFEST_FILE = "manifest.json"
@@ -148,48 +147,3 @@ def file_form(roster: Roster) -> Roster:
     of ratings had no plain number (the recorded one is the run's choice from the table). A plain number
     the run's rule set set aside is not recorded: another rule set starts that player from the rank."""
     return roster.with_ratings({p.name: None for p in roster.players if p.ratings})
-
-
-def differences(configured: RunConfig, kept: RunConfig) -> list[str]:
-    """What the configuration ``configured`` sets otherwise than the run's setup ``kept`` (from
-    :func:`read_setup`): among ``rule set``, ``validity``, ``[rules]``, ``speed threshold``,
-    ``provisional games``, ``raw folder``, ``roster``, ``events``; empty when they agree. A roster or
-    events file of ``configured`` that cannot be read differs (using it fails later, saying why)."""
-    from pipeline import rules  # (the registry: only when a setup is compared)
-    from pipeline.run import DEFAULT_RULE_SET
-
-    names = [c.rule_set or DEFAULT_RULE_SET for c in (configured, kept)]
-    try:
-        valid = [
-            rules.validity(n, c.validity, c.period) for n, c in zip(names, (configured, kept), strict=True)
-        ]
-    except rules.UnknownRuleSet:
-        valid = []
-    found = {
-        "rule set": names[0] != names[1],
-        "validity": len(valid) == 2 and valid[0] != valid[1],
-        "[rules]": _params(configured) != _params(kept),
-        "speed threshold": configured.speed_threshold_s != kept.speed_threshold_s,
-        "provisional games": configured.provisional_games != kept.provisional_games,
-        "raw folder": configured.raw.resolve() != kept.raw.resolve(),
-    }
-    found |= _setup_differences(configured, kept)
-    return [what for what, differs in found.items() if differs]
-
-
-def _params(config: RunConfig) -> dict[str, Any]:
-    return dict(config.rules.data) if config.rules is not None else {}
-
-
-def _setup_differences(configured: RunConfig, kept: RunConfig) -> dict[str, bool]:
-    """Whether the roster and the events of ``configured`` (files) differ from those ``kept`` recorded."""
-    tables = tables_of(kept) or (Roster(), None)
-    try:
-        roster = load_roster(configured.roster_path) if configured.roster_path else None
-        mine = load_events(configured.events_path) if configured.events_path else None
-    except ConfigError:
-        return {"roster": True, "events": True}
-    same_events = (mine is None) == (tables[1] is None) and (
-        mine is None or tables[1] is None or events_table(mine).equals(events_table(tables[1]))
-    )
-    return {"roster": not same_names(roster, tables[0]), "events": not same_events}
