@@ -6,6 +6,8 @@ Knows the games and awards tables' columns; nothing of how they were filled.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import pyarrow as pa
@@ -15,7 +17,64 @@ from pipeline.audit.pieces import Source
 from pipeline.core.tables import GAMES
 
 
-class Counts:
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    """Games (rows without a parse error) whose result, date, time setting or a player is unknown."""
+
+    result: int = 0
+    date: int = 0
+    time_setting: int = 0
+    players: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class IngestCounts:
+    """What an ingested games table holds (:func:`ingest_counts`): ``records`` every row (a game tree, or
+    a file without one), ``games`` the rows without a parse error, ``parse_errors`` the others by kind,
+    ``encodings`` the files by codec (``none``: not decoded), ``speed`` the games by class, ``warnings``
+    the rows with a parse warning; each tally by count (highest first), then key."""
+
+    files: int = 0
+    records: int = 0
+    games: int = 0
+    parse_errors: Mapping[str, int] = field(default_factory=dict)
+    encodings: Mapping[str, int] = field(default_factory=dict)
+    unknown: Unknown = Unknown()
+    speed: Mapping[str, int] = field(default_factory=dict)
+    warnings: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        """The manifest's ``counts`` (the fields in order, tallies as objects)."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> IngestCounts:
+        """The counts a manifest wrote (:meth:`as_json`). Raises KeyError or TypeError if they are not."""
+        return cls(**_typed(cls, data))
+
+
+@dataclass(frozen=True, slots=True)
+class Counts(IngestCounts):
+    """:class:`IngestCounts` and the audit's: ``counted`` and ``excluded`` games, ``reasons`` the excluded
+    ones by reason code (a game with several reasons counted under each)."""
+
+    counted: int = 0
+    excluded: int = 0
+    reasons: Mapping[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Counts:
+        """The counts a manifest wrote (:meth:`as_json`). Raises KeyError or TypeError if they are not."""
+        return cls(**_typed(cls, data))
+
+
+def _typed(cls: type[IngestCounts], data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data``'s values for the fields of ``cls``, the unknown counts as :class:`Unknown`."""
+    found = {name: data[name] for name in cls.__dataclass_fields__}
+    return found | {"unknown": Unknown(**found["unknown"])}
+
+
+class Tally:
     """:func:`ingest_counts` and :func:`audit_counts` of a games table given piece by piece (each file's
     rows in one piece): :meth:`add` each piece, then :attr:`counts` (the two merged)."""
 
@@ -27,22 +86,23 @@ class Counts:
         _add(self.found, ingest_counts(games) | audit_counts(games))
 
     @property
-    def counts(self) -> dict[str, Any]:
+    def counts(self) -> Counts:
         """The counts of every piece added (of an empty table when none was)."""
-        return (
+        found = (
             _sorted(self.found)
             if self.found
             else ingest_counts(GAMES.empty_table()) | audit_counts(GAMES.empty_table())
         )
+        return Counts.from_json(found)
 
 
-def source_counts(source: Source) -> dict[str, Any]:
+def source_counts(source: Source) -> IngestCounts:
     """:func:`ingest_counts` of an ingested source (:class:`~pipeline.ingest.Games`), read a month at a
     time (``source.months()``, ``source.read([month])``)."""
     found: dict[str, Any] = {}
     for month in source.months():
         _add(found, ingest_counts(source.read([month])))
-    return _sorted(found) if found else ingest_counts(GAMES.empty_table())
+    return IngestCounts.from_json(_sorted(found) if found else ingest_counts(GAMES.empty_table()))
 
 
 def _add(into: dict[str, Any], found: dict[str, Any]) -> None:

@@ -11,10 +11,11 @@ The stages are imported when a command runs them (:func:`run_all`), not when the
 from __future__ import annotations
 
 import signal
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -28,6 +29,7 @@ from pipeline.cli.lock import NoWaitOpt, holding
 from pipeline.core.progress import SILENT, Steps
 
 if TYPE_CHECKING:
+    from pipeline.audit.counts import IngestCounts
     from pipeline.ingest import IngestOptions, IngestResult
     from pipeline.run import Plan, RunReport
 
@@ -121,7 +123,7 @@ def ingest_command(
         result = ingest_stage(settings.raw, settings.out, options)
         counts = source_counts(result.source)  # (it reads the cache: before another run may change it)
     table = ingest_table(result, counts, settings.out)
-    table.add_row("warnings", f"{counts['warnings']} in records")
+    table.add_row("warnings", f"{counts.warnings} in records")
     Console().print(table)
 
 
@@ -212,19 +214,19 @@ def terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def ingest_table(result: IngestResult, c: dict[str, Any], out: Path) -> Table:
+def ingest_table(result: IngestResult, c: IngestCounts, out: Path) -> Table:
     """The ingest table: files, game records (read, and with a parse error by kind), the files'
     encodings, speeds, unknown fields, and the records' parse warnings."""
     table = Table(title=escape(f"ingest: {out}"), show_header=False)
     table.add_row(
-        "files", f"{c['files']} ({result.parsed} parsed, {result.reused} unchanged) in {result.seconds:.2f} s"
+        "files", f"{c.files} ({result.parsed} parsed, {result.reused} unchanged) in {result.seconds:.2f} s"
     )
-    unreadable = c["records"] - c["games"]
-    table.add_row("records", f"{c['records']} ({c['games']} games, {unreadable} with a parse error)")
-    table.add_row("parse errors", _pairs(c["parse_errors"]) or "none")
-    table.add_row("encodings", f"{_pairs(c['encodings']) or 'none'} (files)")
-    table.add_row("speed", _pairs(c["speed"]) or "none")
-    table.add_row("unknown", _pairs(c["unknown"]))
+    unreadable = c.records - c.games
+    table.add_row("records", f"{c.records} ({c.games} games, {unreadable} with a parse error)")
+    table.add_row("parse errors", _pairs(c.parse_errors) or "none")
+    table.add_row("encodings", f"{_pairs(c.encodings) or 'none'} (files)")
+    table.add_row("speed", _pairs(c.speed) or "none")
+    table.add_row("unknown", _pairs(asdict(c.unknown)))
     if result.skipped:
         table.add_row("skipped", escape(_skipped(result.skipped)))
     return table
@@ -243,15 +245,15 @@ def run_table(report: RunReport, extra_warnings: Sequence[str] = ()) -> Table:
     c = report.counts
     table = ingest_table(report.ingest, c, report.out)
     table.title = escape(f"ratings: {report.out}")
-    table.add_row("counted", f"{c['counted']} of {c['counted'] + c['excluded']} records")
-    reasons = _pairs(c["reasons"])
-    table.add_row("excluded", f"{c['excluded']}" + (f" ({reasons})" if reasons else ""))
+    table.add_row("counted", f"{c.counted} of {c.counted + c.excluded} records")
+    reasons = _pairs(c.reasons)
+    table.add_row("excluded", f"{c.excluded}" + (f" ({reasons})" if reasons else ""))
     table.add_row("players rated", str(report.players))
     table.add_row("periods", _periods(report.periods))
     warnings = [*report.warnings, *(w for w in extra_warnings if w not in report.warnings)]
     table.add_row(
         "warnings",
-        f"{c['warnings'] + len(warnings)} ({c['warnings']} in records, {len(warnings)} from the run)",
+        f"{c.warnings + len(warnings)} ({c.warnings} in records, {len(warnings)} from the run)",
     )
     for warning in warnings:
         table.add_row("warning", escape(warning))
@@ -270,5 +272,5 @@ def _periods(periods: list[str]) -> str:
     return f"{len(periods)} ({span})"
 
 
-def _pairs(counts: dict[str, int]) -> str:
+def _pairs(counts: Mapping[str, int]) -> str:
     return ", ".join(f"{k} {v}" for k, v in counts.items())

@@ -1,64 +1,43 @@
 """run: the stages in order, each configured once, writing the contract's outputs (README.md, "Outputs").
 
-:func:`plan` turns a configuration into everything the stages need (it checks the folders and the
-rule-set name, reads the roster and events files, so a bad configuration fails before any output is
-touched, and picks each player's starting rating on the rule set's scale); :func:`run_all` runs
-ingest -> audit -> rate -> write. Knows nothing of the command line: options come in, a report goes out.
+:func:`~pipeline.run.planning.plan` turns a configuration into everything the stages need (a
+:class:`~pipeline.run.planning.Plan`); :func:`run_all` runs ingest -> audit -> rate
+(:mod:`pipeline.run.rating`: the replay, the leaderboards, the rule set's reports), hands every table
+to the writer, then records the run (:mod:`pipeline.run.manifest`). The run drives; each stage is asked
+for its tables and knows nothing of the others. Knows nothing of the command line: options come in, a
+report goes out.
 """
 
 from __future__ import annotations
 
 import gc
-import hashlib
 import json
 import tempfile
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from pipeline import __version__, rules
+from pipeline import __version__
 from pipeline.audit import audit, pieces
-from pipeline.audit.counts import Counts
-from pipeline.config import ConfigError, RunConfig, recorded
-from pipeline.config.events import Events, load_events
-from pipeline.config.roster import Roster, load_roster
+from pipeline.audit.counts import Counts, Tally
+from pipeline.config import recorded
 from pipeline.core import store as store_
 from pipeline.core import tables
 from pipeline.core.periods import year_of
 from pipeline.core.progress import SILENT, Steps
-from pipeline.core.reasons import Validity
 from pipeline.core.tables import GAMES
 from pipeline.ingest import IngestOptions, IngestResult, cache, ingest
 from pipeline.output import memory, snapshots, state
 from pipeline.output.carried_games import CarriedGames, Piece, audit_digest
 from pipeline.output.carry import PartitionWriter
 from pipeline.output.spill import PeriodFiles
-from pipeline.rules.base import RuleSet
 from pipeline.rules.prepare import Prepared, Preparer
 from pipeline.rules.replay import schemas_of
-from pipeline.rules.scales import RATING_KEYS, SCALES, starting_ratings
 from pipeline.run import rating
+from pipeline.run.manifest import FILE, Incremental, Manifest
+from pipeline.run.planning import DEFAULT_RULE_SET, Plan, Settings, check_folders, plan
 
-DEFAULT_RULE_SET = "club"
-
-
-@dataclass(frozen=True, slots=True)
-class Plan:
-    """A checked configuration: folders, the rule set's name and validity, the roster (each player's
-    ``rating`` the one the rule set starts them at), the events, and the warnings of planning (starting
-    ratings set aside or out of range), which a run adds to its own."""
-
-    raw: Path
-    out: Path
-    rule_set: str
-    validity: Validity
-    rules: RuleSet
-    roster: Roster
-    events: Events
-    settings: dict[str, Any]
-    warnings: list[str] = field(default_factory=list)
-    keep_generations: int = snapshots.KEEP
+__all__ = ["DEFAULT_RULE_SET", "Plan", "RunReport", "Settings", "check_folders", "plan", "run_all"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,64 +45,12 @@ class RunReport:
     """What a run did: the ingest result, the counts written to the manifest, the periods, where it is."""
 
     ingest: IngestResult
-    counts: dict[str, Any]
+    counts: Counts
     periods: list[str]
     players: int
     out: Path
     warnings: list[str]
     reports: list[str]
-
-
-def plan(config: RunConfig, rule_set: str | None = None) -> Plan:
-    """Check ``config`` (``rule_set`` overrides its ``[run] rule_set``) and load its roster and events.
-
-    Raises :class:`ConfigError` if the rule set is unknown, the raw folder is not an existing folder, the
-    output folder exists but is not a folder (each named by where its value came from: the file and key,
-    the flag or the default), or the roster or events file is bad.
-    """
-    name = rule_set or config.rule_set or DEFAULT_RULE_SET
-    where = f"{config.source}: [run] rule_set" if config.source and not rule_set else "--rules"
-    try:
-        valid = rules.validity(name, config.validity, config.period)
-    except rules.UnknownRuleSet as e:
-        raise ConfigError(f"{where}: {e}") from None
-    check_folders(config)
-    roster = load_roster(config.roster_path, RATING_KEYS) if config.roster_path else Roster()
-    roster, warnings = starting_ratings(roster, SCALES.get(name))
-    events = (
-        load_events(config.events_path) if config.events_path else Events((), rules.implicit_event_kind(name))
-    )
-    rule_set_ = rules.create(name, roster, valid, config.rules)
-    settings = {
-        "rule_set": name,
-        "validity": asdict(valid) | {"excluded": sorted(valid.excluded)},
-        "rules": dict(config.rules.data) if config.rules else {},
-        "speed_threshold_s": config.speed_threshold_s,
-        "provisional_games": config.provisional_games,
-        "roster": _digest(config.roster_path),
-        "events": _digest(config.events_path),
-    }
-    keep = config.keep_generations  # not a setting: keeping more generations changes no output
-    return Plan(config.raw, config.out, name, valid, rule_set_, roster, events, settings, warnings, keep)
-
-
-def check_folders(config: RunConfig) -> None:
-    """Check ``config``'s folders (also for ``ratings ingest``, which needs no plan).
-
-    Raises :class:`ConfigError` if ``raw`` is not an existing folder or ``out`` exists but is not one, the
-    message starting with where the value came from (:meth:`~pipeline.config.RunConfig.origin`).
-    """
-    raw, out = config.origin("raw"), config.origin("out")
-    if not config.raw.is_dir():
-        found = (
-            f"{config.raw.absolute()} is a file"
-            if config.raw.exists()
-            else f"looked for {config.raw.absolute()}"
-        )
-        raise ConfigError(f"{raw.place} must be an existing folder, got {raw.written!r} ({found})")
-    if config.out.exists() and not config.out.is_dir():
-        found = f"{config.out.absolute()} is a file"
-        raise ConfigError(f"{out.place} must be a folder (or not exist yet), got {out.written!r} ({found})")
 
 
 def run_all(plan_: Plan, options: IngestOptions, steps: Steps = SILENT) -> RunReport:
@@ -144,7 +71,7 @@ def run_all(plan_: Plan, options: IngestOptions, steps: Steps = SILENT) -> RunRe
     """
     started = time.perf_counter()
     ingested = ingest(plan_.raw, plan_.out, options)
-    config = state.config_digest(plan_.settings, cache.parser_version())
+    config = state.config_digest(plan_.settings.as_json(), cache.parser_version())
     inputs = ingested.digest
     before = snapshots.current(plan_.out)
     index = state.read_index(before)
@@ -157,7 +84,7 @@ def run_all(plan_: Plan, options: IngestOptions, steps: Steps = SILENT) -> RunRe
         record_setup(generation, plan_)
         timings = {"ingest": ingested.seconds, "audit_rate": time.perf_counter() - started - ingested.seconds}
         manifest = _manifest(plan_, ingested, done, config, timings)
-        generation.commit(manifest)
+        generation.commit(manifest.as_json())
     warnings = [*plan_.warnings, *done.warnings]
     return RunReport(ingested, done.counts, done.periods, done.players, plan_.out, warnings, done.reports)
 
@@ -189,26 +116,27 @@ class Done:
     """What the rate and write stages did: the manifest's counts, the periods, the players rated, the
     rated warnings, the report files, and how much was carried from the previous generation."""
 
-    counts: dict[str, Any]
+    counts: Counts
     periods: list[str]
     players: int
     warnings: list[str]
     reports: list[str]
-    incremental: dict[str, Any]
+    incremental: Incremental
 
 
 def _carried_whole(generation: snapshots.Generation, before: Path, index: state.Index) -> Done:
     """Nothing changed: every file of ``before`` (its manifest aside) hard-linked into ``generation``."""
     for path in sorted(before.rglob("*")):
         relative = path.relative_to(before)
-        if path.is_file() and relative.as_posix() != "manifest.json":
+        if path.is_file() and relative.as_posix() != FILE:
             entry = relative.parts[0]
             generation.link(before, relative, None if entry == state.FOLDER else entry)
     state.write_index(generation.path, index)  # unchanged; written anew, not linked: it is this run's
-    old = json.loads((before / "manifest.json").read_text(encoding="utf-8"))
+    old = json.loads((before / FILE).read_text(encoding="utf-8"))
     labels = [label for label, _ in index.periods]
-    carried = {"reused_generation": True, "periods_replayed": 0, "periods_carried": len(labels)}
-    return Done(old["counts"], labels, index.players, old["rated_warnings"], index.reports, carried)
+    carried = Incremental(reused_generation=True, periods_replayed=0, periods_carried=len(labels))
+    counts = Counts.from_json(old["counts"])
+    return Done(counts, labels, index.players, old["rated_warnings"], index.reports, carried)
 
 
 def _rated(
@@ -245,15 +173,14 @@ def _rated(
     empty = writer.finish(labels)
     touched = {year_of(label) for label in labels[first:]}
     touched |= {year_of(label) for label, _ in (previous.index.periods[first:] if previous.index else [])}
-    rating.leaderboards(writer, touched if first else None, plan_.settings["provisional_games"], steps)
+    rating.leaderboards(writer, touched if first else None, plan_.settings.provisional_games, steps)
     with steps.step("writing reports"):
         reports = rating.reports(writer, plan_.rules)
     kept = [label for label in labels if state.standings_path(generation.path, label).exists()]
     index = state.Index(digests[0], digests[1], periods, kept, empty, players, sorted(reports), audited)
     state.write_index(generation.path, index)
     taken = carried.taken
-    incremental = {"reused_generation": False, "periods_replayed": len(labels) - first}
-    incremental |= {"periods_carried": first, "pieces_audited": len(audited) - taken, "pieces_carried": taken}
+    incremental = Incremental(False, len(labels) - first, first, len(audited) - taken, taken)
     return Done(counts, labels, players, prepared.warnings, sorted(reports), incremental)
 
 
@@ -264,12 +191,12 @@ def _audited(
     store: PeriodFiles,
     carried: CarriedGames,
     steps: Steps,
-) -> tuple[Prepared, dict[str, Any], list[Piece]]:
+) -> tuple[Prepared, Counts, list[Piece]]:
     """Audit ``source`` one piece (period) at a time (:mod:`pipeline.audit.pieces`), or take a piece's
     games from the previous generation (``carried``) when its inputs are unchanged: each piece's games
     written to ``games.parquet`` as they come, its counted rows to ``store``; returns the prepared
     periods, the manifest's counts and the pieces (key, audit digest, rows) for the state index."""
-    preparer, counts, seq, done = Preparer(store), Counts(), 0, []
+    preparer, counts, seq, done = Preparer(store), Tally(), 0, []
     empty = tables.stored("games.parquet", GAMES.empty_table())
     groups = pieces.groups(source, plan_.validity.period)
     with (
@@ -303,34 +230,20 @@ def _carried(previous: Previous, config: str) -> CarriedGames:
 
 def _manifest(
     plan_: Plan, ingested: IngestResult, done: Done, config: str, timings: dict[str, float]
-) -> dict[str, Any]:
-    return {
-        "package_version": __version__,
-        "parser_version": cache.parser_version(),
-        "rule_set": plan_.rule_set,
-        "raw": str(plan_.raw.absolute()),  # (a reader elsewhere finds it: ratings backtest --out O)
-        "settings": plan_.settings,
-        "config_digest": _digest_of(plan_.settings),
-        "state_digest": config,
-        "input_files": ingested.files,
-        "files_parsed": ingested.parsed,
-        "files_reused": ingested.reused,
-        "games": done.counts["games"],
-        "counts": done.counts,
-        "periods": done.periods,
-        "warnings": [*plan_.warnings, *done.warnings],
-        "rated_warnings": done.warnings,
-        "incremental": done.incremental,
-        "timings_s": {k: round(v, 3) for k, v in timings.items()},
-    }
-
-
-def _digest(path: Path | None) -> str | None:
-    """A digest of the file at ``path`` (None for no file): part of the configuration digest."""
-    return hashlib.blake2b(path.read_bytes(), digest_size=8).hexdigest() if path else None
-
-
-def _digest_of(settings: dict[str, Any]) -> str:
-    return hashlib.blake2b(
-        json.dumps(settings, sort_keys=True, default=str).encode(), digest_size=8
-    ).hexdigest()
+) -> Manifest:
+    return Manifest(
+        package_version=__version__,
+        parser_version=cache.parser_version(),
+        settings=plan_.settings,
+        raw=str(plan_.raw.absolute()),
+        state_digest=config,
+        input_files=ingested.files,
+        files_parsed=ingested.parsed,
+        files_reused=ingested.reused,
+        counts=done.counts,
+        periods=done.periods,
+        warnings=[*plan_.warnings, *done.warnings],
+        rated_warnings=done.warnings,
+        incremental=done.incremental,
+        timings=timings,
+    )
