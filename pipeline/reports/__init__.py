@@ -3,10 +3,12 @@
 Reads ``games.parquet``, ``ratings/`` and ``changes/`` as ``ratings run`` wrote them (README.md, "Outputs"),
 through the readers of :mod:`pipeline.output.folder` (whose names and constants it re-exports), and answers
 with pandas DataFrames (the standings on a day and the provisional mark: :mod:`pipeline.reports.asof`).
-Knows nothing of the configuration (the roster is seen only through the names the run
-wrote into ``games.parquet``), of how the audit decided or a rule set rated, of the folder's file layout
+The queries know nothing of the configuration (the roster is seen only through the names the run wrote
+into ``games.parquet``; the commands that rate again, ``backtest`` and ``compare``, read a configuration
+or the setup the run recorded), of how the audit decided or a rule set rated, of the folder's file layout
 beyond :mod:`pipeline.output.folder`, and of rendering (the command line's tables live in
-:mod:`pipeline.cli.reports`).
+:mod:`pipeline.cli.reports`). The reports stand above the run and the stages and below the site and the
+command line (docs/design.md, "Layers"; checked by import-linter).
 
 The queries are :mod:`pipeline.reports.queries`'s. The names this package re-exports are imported when
 first used (:mod:`pipeline.reports.lazy`): importing the package, or a light module of it such as
