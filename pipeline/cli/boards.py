@@ -68,9 +68,10 @@ def _boards(out: Path, period: str) -> pd.DataFrame:
     sorted by games place, then player."""
     import pandas as pd
 
+    from pipeline.core.periods import year_of
     from pipeline.output import folder as outputs
 
-    year = period[:4]
+    year = year_of(period)
     parts = []
     for label, scope in ((period, "period"), (year, "year")):
         board = outputs.read_partition(out, NAME, label)

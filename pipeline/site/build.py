@@ -41,6 +41,7 @@ import jinja2
 import pyarrow.parquet as pq
 
 from pipeline import __version__
+from pipeline.core.periods import year_of
 from pipeline.core.progress import SILENT, Steps
 from pipeline.output import folder as outputs
 from pipeline.reports import REPORT_RULE_SETS, rule_set_report
@@ -178,7 +179,7 @@ def _ledger_index(source: source_mod.Source, done: periods.PeriodsWritten) -> di
     years: dict[str, list[tuple[str, str, int, int]]] = {}
     for label in source.played:
         games, counted = done.counts.get(label, (0, 0))
-        years.setdefault(label[:4], []).append((label, periods.ledger_file(label), games, counted))
+        years.setdefault(year_of(label), []).append((label, periods.ledger_file(label), games, counted))
     undated = done.counts.get(None)
     total = sum(g for g, _ in done.counts.values())
     return {"section": "games", "years": list(reversed(years.items())), "undated": undated, "total": total}

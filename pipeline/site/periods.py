@@ -20,6 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from markupsafe import Markup, escape
 
+from pipeline.core.periods import year_of
 from pipeline.core.progress import SILENT, Steps
 from pipeline.output.memory import release_unused_memory
 from pipeline.reports.numbers import NumberFormat, number_format
@@ -78,12 +79,12 @@ class Picker:
         self.position = {label: i for i, label in enumerate(self.labels)}
         self.years: dict[str, list[str]] = {}
         for label in self.labels:
-            self.years.setdefault(label[:4], []).append(label)
+            self.years.setdefault(year_of(label), []).append(label)
         self._options: dict[tuple[str, str], Markup] = {}
 
     def __call__(self, current: str | None, root: str) -> dict[str, Any]:
         """The picker of the page of ``current`` (None: a page of no period; the latest year shown)."""
-        year = current[:4] if current else (self.labels[-1][:4] if self.labels else "")
+        year = year_of(current) if current else (year_of(self.labels[-1]) if self.labels else "")
         where = self.position.get(current) if current is not None else None
         labels, files = self.labels, self.files
         return {
@@ -314,5 +315,5 @@ def archive(labels: Sequence[str], files: Mapping[str, str]) -> list[tuple[str, 
     """``labels`` by year: (year, [(label, file)]), latest year first."""
     years: dict[str, list[tuple[str, str]]] = {}
     for label in labels:
-        years.setdefault(label[:4], []).append((label, files[label]))
+        years.setdefault(year_of(label), []).append((label, files[label]))
     return list(reversed(years.items()))
