@@ -163,11 +163,12 @@ def roster_of(out: Path | None, config: Path | None) -> Roster | None:
     :func:`pipeline.reports.resolve_player`).
     """
     from pipeline.config import recorded  # (brings pyarrow: only when a command asks for a roster)
+    from pipeline.core import setup_tables
 
     configured, settings = _configured_roster(config)
     source = settings.source if settings is not None else None
     folder = out if out is not None else settings.out if settings is not None else config_mod.DEFAULT_OUT
-    path = folder / recorded.ROSTER_FILE
+    path = folder / setup_tables.ROSTER_FILE
     try:
         kept = recorded.read_roster(path)
     except (OSError, ValueError) as e:  # (ArrowInvalid is a ValueError)

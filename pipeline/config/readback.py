@@ -20,14 +20,10 @@ from typing import Any
 
 from pipeline.config import PERIODS, ConfigError, Origin, RunConfig, validity_section
 from pipeline.config.events import Events
-from pipeline.config.recorded import (
-    EVENTS_FILE,
-    ROSTER_FILE,
-    read_events,
-    read_roster,
-)
+from pipeline.config.recorded import read_events, read_roster
 from pipeline.config.roster import Roster
 from pipeline.config.toml import Table, one_of
+from pipeline.core.setup_tables import EVENTS_FILE, ROSTER_FILE
 
 MANIFEST_FILE = "manifest.json"
 

@@ -26,45 +26,7 @@ import pyarrow.parquet as pq
 
 from pipeline.config.events import Award, Event, Events
 from pipeline.config.roster import Player, Roster
-
-ROSTER_FILE = "roster.parquet"
-EVENTS_FILE = "events.parquet"
-
-ROSTER_SCHEMA = pa.schema(
-    [
-        pa.field("name", pa.string(), nullable=False),
-        pa.field("aliases", pa.list_(pa.string()), nullable=False),
-        pa.field("rank", pa.string()),
-        pa.field("member", pa.bool_(), nullable=False),
-        pa.field("rating", pa.float64()),
-        pa.field("ratings", pa.map_(pa.string(), pa.float64()), nullable=False),
-        pa.field("fixed", pa.bool_(), nullable=False),
-    ]
-)
-AWARD_TYPE = pa.struct(
-    [
-        pa.field("player", pa.string(), nullable=False),
-        pa.field("date", pa.date32(), nullable=False),
-        pa.field("points", pa.float64()),
-        pa.field("rank", pa.string()),
-        pa.field("note", pa.string(), nullable=False),
-    ]
-)
-EVENTS_SCHEMA = pa.schema(
-    [
-        pa.field("name", pa.string(), nullable=False),
-        pa.field("match", pa.list_(pa.string()), nullable=False),
-        pa.field("kind", pa.string(), nullable=False),
-        pa.field("class", pa.string()),
-        pa.field("champion", pa.string()),
-        pa.field("runner_up", pa.string()),
-        pa.field("ends", pa.date32()),
-        pa.field("qualifier_rounds", pa.list_(pa.string()), nullable=False),
-        pa.field("group", pa.string()),
-        pa.field("rounds", pa.int32()),
-        pa.field("awards", pa.list_(AWARD_TYPE), nullable=False),
-    ]
-)
+from pipeline.core.setup_tables import EVENTS_SCHEMA, ROSTER_SCHEMA
 
 
 def roster_table(roster: Roster) -> pa.Table:

@@ -49,8 +49,8 @@ from pipeline import rules
 from pipeline.audit import audit
 from pipeline.config import RunConfig, readback
 from pipeline.core import periods, store
+from pipeline.core.backtest_tables import CALIBRATION, SUMMARY
 from pipeline.core.progress import SILENT, Steps
-from pipeline.core.schema import described as _f
 from pipeline.ingest import IngestOptions, IngestResult, ingest
 from pipeline.reports import forecast
 from pipeline.rules.replay import rate
@@ -60,34 +60,6 @@ from pipeline.run import DEFAULT_RULE_SET, Plan, plan
 FOLDER = "backtest"
 #: Fewer decisive games than this and a rule set's figures mean little (see the module docstring).
 MIN_SCORED = 200
-SUMMARY = pa.schema(
-    [
-        _f("rules", pa.string(), "the rule set", False),
-        _f(
-            "predictor",
-            pa.string(),
-            "se (the rule set's own expected score) or logistic (a fit on ratings)",
-            False,
-        ),
-        _f("games_rated", pa.int64(), "decisive games the rule set rated both players of", False),
-        _f("n", pa.int64(), "games it was scored on", False),
-        _f("higher_rated_wins", pa.float64(), "share of those won by the higher-rated player (equal: 0.5)"),
-        _f("log_loss", pa.float64(), "mean -ln of the probability given to what happened (coin toss 0.693)"),
-        _f("brier", pa.float64(), "mean squared error of the predicted probability"),
-        _f("too_few", pa.bool_(), "scored on 1 to 199 games: its figures are mostly noise", False),
-    ]
-)
-CALIBRATION = pa.schema(
-    [
-        _f("rules", pa.string(), "the rule set", False),
-        _f("bin", pa.int32(), "the bin of predicted P(Black wins): k for [k/10, (k+1)/10)", False),
-        _f("low", pa.float64(), "the bin's lowest probability", False),
-        _f("high", pa.float64(), "the bin's highest (excluded, but for the last bin)", False),
-        _f("n", pa.int64(), "games in the bin", False),
-        _f("mean_predicted", pa.float64(), "their mean predicted P(Black wins)", False),
-        _f("observed", pa.float64(), "the share of them Black won", False),
-    ]
-)
 _PER_GAME = ["game_id", "month", "black_won", "rating_black", "rating_white", "p"]
 
 

@@ -19,7 +19,9 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from pipeline.core import tables
+from pipeline.core.backtest_tables import CALIBRATION, SUMMARY
 from pipeline.core.schema import CACHE, DESCRIPTION, GAMES_INGEST
+from pipeline.core.setup_tables import EVENTS_SCHEMA, ROSTER_SCHEMA
 from pipeline.core.tables import LEADERBOARD
 
 _TYPE_NAMES = {"double": "float64", "float": "float32", "date32[day]": "date32"}
@@ -84,8 +86,6 @@ def outputs() -> list[Output]:
     """Every output the dictionary describes, in the order of the README's table, then the rule sets'
     own columns and reports, ``backtest/`` and the cache. Fields as the files store them
     (:func:`pipeline.core.tables.stored_schema`)."""
-    from pipeline.reports.backtest import CALIBRATION, SUMMARY
-
     common = [
         Output("games.parquet", "game tree found, or file without one", tables.GAMES),
         Output("ratings/period=<P>/", "player rated by the end of P", [tables.PERIOD, *tables.RATINGS], True),
@@ -108,6 +108,8 @@ def outputs() -> list[Output]:
             "promotion or rank award (cga-dan, tga; empty otherwise)",
             [tables.PERIOD, *tables.PROMOTIONS],
         ),
+        Output("roster.parquet", "player of the roster file the run used (none without one)", ROSTER_SCHEMA),
+        Output("events.parquet", "event of the events file the run used (none without one)", EVENTS_SCHEMA),
     ]
     later = [
         Output("backtest/summary.parquet", "rule set scored by `ratings backtest`", SUMMARY),

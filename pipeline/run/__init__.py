@@ -21,8 +21,8 @@ from pipeline import __version__
 from pipeline.audit import audit, pieces
 from pipeline.audit.counts import Counts, Tally
 from pipeline.config import recorded
+from pipeline.core import setup_tables, tables
 from pipeline.core import store as store_
-from pipeline.core import tables
 from pipeline.core.periods import year_of
 from pipeline.core.progress import SILENT, Steps
 from pipeline.core.tables import GAMES
@@ -95,8 +95,8 @@ def record_setup(generation: snapshots.Generation, plan_: Plan) -> None:
     ``settings``. A generation carried whole already holds them, linked from the previous one (its
     configuration was the same): they are not written again."""
     tables_ = {
-        recorded.ROSTER_FILE: recorded.roster_table(plan_.roster),
-        recorded.EVENTS_FILE: recorded.events_table(plan_.events),
+        setup_tables.ROSTER_FILE: recorded.roster_table(plan_.roster),
+        setup_tables.EVENTS_FILE: recorded.events_table(plan_.events),
     }
     for name, table in tables_.items():
         if not (generation.path / name).exists():  # (never written through a link: it is the old one's)
