@@ -15,7 +15,7 @@ SITE   ?= data/site
 PATHS  := $(if $(RAW),--raw $(RAW)) $(if $(OUT),--out $(OUT))
 
 .DEFAULT_GOAL := help
-.PHONY: help install ratings site test lint bench bench-scale bench-site fuzz sample check docs clean
+.PHONY: help install ratings site test lint bench bench-scale bench-site equivalence fuzz sample check docs clean
 
 help: ## List every target with what it does
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -53,6 +53,10 @@ bench-scale: $(STAMP) ## Full, no-change and incremental runs of every rule set 
 
 bench-site: $(STAMP) ## Time and peak memory of ratings site beside the run, on a SCALE_N-game archive and the corpora
 	$(BIN)/python bench/site_bench.py --n $(SCALE_N) --corpora
+
+equivalence: $(STAMP) ## Every table of every rule set's output on the sample, the corpora and a SCALE_N archive, as digests (BEFORE=DIR: compare with that checkout's)
+	$(BIN)/python bench/equivalence.py record --code . --scale-n $(SCALE_N) --out bench/out/equivalence-after.json
+	$(if $(BEFORE),$(BIN)/python bench/equivalence.py record --code $(BEFORE) --scale-n $(SCALE_N) --out bench/out/equivalence-before.json && $(BIN)/python bench/equivalence.py compare bench/out/equivalence-before.json bench/out/equivalence-after.json)
 
 sample: $(STAMP) ## Rewrite the sample records (Go: data/raw; Gomoku: data/gomoku/raw) from the project's own generator
 	$(BIN)/python -m pipeline.synth sample $(or $(RAW),data/raw)

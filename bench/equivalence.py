@@ -13,7 +13,7 @@ for each case × rule set, each into a fresh output folder ``<work>/<label>/<cas
 - ``sample``: the sample, ``data/raw`` (Gomoku: ``data/gomoku/raw``) with ``config/examples/<rule set>.toml``
   (the club's roster and events; tga's register and events), both from the ``--inputs`` checkout (by
   default the ``--code`` one);
-- ``corpora``: every file of ``--corpora`` (``/work/shared/corpora``, the real records) as the raw folder,
+- ``corpora``: every file of ``--corpora`` (``$SGF_CORPORA``, else ``../shared/corpora``: the real records) as the raw folder,
   no configuration file (the rule set's defaults: no roster, so every player is a member, no events);
 - ``scale``: a server archive of ``--scale-n`` games (``pipeline.synth.server.server_archive`` and
   ``write_records`` of the ``--code`` checkout, seed ``--seed``, as ``bench/scale_bench.py`` makes it),
@@ -49,7 +49,7 @@ Before and after a refactor::
         --inputs /work/base-BEFORE --work <the before record's --work, to reuse its scale archive>
     python bench/equivalence.py compare /work/notes/equivalence-before.json /work/notes/equivalence-after.json
 
-(``python``: ``/work/main/.venv/bin/python``, the venv with the pipeline's dependencies: the pipeline runs
+(``python``: ``.venv/bin/python``, the venv with the pipeline's dependencies: the pipeline runs
 in child processes of the same Python.) ``--cases sample,corpora`` and ``--rules club,hkga`` record a
 part (then ``compare --common``). Both records keep their output folders, for the rows ``compare`` shows.
 A whole record (3 cases × 7 rule sets, 10^5 games) took 6 to 9 minutes on two shared cores (20 under a
@@ -84,7 +84,8 @@ import pyarrow.parquet as pq
 CASES = ("sample", "corpora", "scale")
 #: The Python that runs the pipeline: this script's own (the venv that has the pipeline's dependencies).
 PYTHON = Path(sys.executable)
-CORPORA = Path("/work/shared/corpora")
+#: The real records: $SGF_CORPORA, else ../shared/corpora beside the repository (as the tests read them).
+CORPORA = Path(os.environ.get("SGF_CORPORA") or Path(__file__).resolve().parents[2] / "shared" / "corpora")
 GOMOKU = "tga"  # the rule set whose sample is data/gomoku/raw
 #: Kept from manifest.json: what the run found and rated (no digests, timings or paths).
 MANIFEST_KEYS = ("counts", "periods", "games", "warnings", "rated_warnings")
