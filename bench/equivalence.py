@@ -13,8 +13,9 @@ for each case × rule set, each into a fresh output folder ``<work>/<label>/<cas
 - ``sample``: the sample, ``data/raw`` (Gomoku: ``data/gomoku/raw``) with ``config/examples/<rule set>.toml``
   (the club's roster and events; tga's register and events), both from the ``--inputs`` checkout (by
   default the ``--code`` one);
-- ``corpora``: every file of ``--corpora`` (``$SGF_CORPORA``, else ``../shared/corpora``: the real records) as the raw folder,
-  no configuration file (the rule set's defaults: no roster, so every player is a member, no events);
+- ``corpora``: every file of ``--corpora`` (``$SGF_CORPORA``, else ``../shared/corpora``: the real
+  records) as the raw folder, no configuration file (the rule set's defaults: no roster, so every
+  player is a member, no events);
 - ``scale``: a server archive of ``--scale-n`` games (``pipeline.synth.server.server_archive`` and
   ``write_records`` of the ``--code`` checkout, seed ``--seed``, as ``bench/scale_bench.py`` makes it),
   generated once into ``<work>/scale-raw-<n>-<seed>`` and reused; no configuration file.
