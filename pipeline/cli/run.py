@@ -257,11 +257,29 @@ def run_table(report: RunReport, extra_warnings: Sequence[str] = ()) -> Table:
     )
     for warning in warnings:
         table.add_row("warning", escape(warning))
-    written = "games.parquet, ratings/, changes/, awards/, leaderboards/, promotions.parquet, "
-    written += "roster.parquet, events.parquet"
+    written = _written()
     extra = "".join(f", {name}" for name in report.reports)
     table.add_row("output", escape(f"{report.out}/ ({written}{extra})"))
     return table
+
+
+def _written() -> str:
+    """What every run writes: ``games.parquet``, the datasets by period, the boards, the whole-run
+    datasets, the recorded setup (:mod:`pipeline.core.tables`, :mod:`pipeline.core.setup_tables`)."""
+    from pipeline.core import setup_tables
+    from pipeline.core.tables import RATED
+
+    folders = [f"{d.name}/" for d in RATED if d.partitioned]
+    files = [d.file for d in RATED if not d.partitioned]
+    found = [
+        "games.parquet",
+        *folders,
+        "leaderboards/",
+        *files,
+        setup_tables.ROSTER_FILE,
+        setup_tables.EVENTS_FILE,
+    ]
+    return ", ".join(found)
 
 
 def _periods(periods: list[str]) -> str:

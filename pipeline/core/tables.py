@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import json
+from dataclasses import dataclass
 
 import pyarrow as pa
 
@@ -144,6 +145,35 @@ PROMOTIONS = pa.schema(
         _f("threshold", pa.float64(), "the value the rule required"),
         _f("games", pa.int32(), "games the rule counted"),
     ]
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Dataset:
+    """A table the rating produces for every period: its ``name`` (the folder ``<name>/period=<P>/`` when
+    ``partitioned``, else the whole-run file ``<name>.parquet`` with a ``period`` column), its ``schema``
+    without ``period`` (a rule set may add columns: ``changes``), and whether a run in which it has no
+    row at all writes an empty partition per period (``placeholder``), so that a reader finds every
+    period. Adding such a table is its schema, a line in :data:`RATED` and the step that fills it
+    (:mod:`pipeline.rules.collect`)."""
+
+    name: str
+    schema: pa.Schema
+    partitioned: bool = True
+    placeholder: bool = False
+
+    @property
+    def file(self) -> str:
+        """The whole-run file's name (``promotions.parquet``); for a partitioned dataset, its folder's."""
+        return self.name if self.partitioned else f"{self.name}.parquet"
+
+
+#: The tables the rating produces for every period, in the order the run writes them.
+RATED: tuple[Dataset, ...] = (
+    Dataset("ratings", RATINGS, placeholder=True),
+    Dataset("changes", CHANGES, placeholder=True),
+    Dataset("awards", AWARDS),
+    Dataset("promotions", PROMOTIONS, partitioned=False),
 )
 
 #: The type every day of an output file is stored as (a date becomes midnight of its day, no time zone).

@@ -25,14 +25,18 @@ from pipeline.core import store
 from pipeline.core.periods import year_of
 from pipeline.core.standings import PlayerState
 from pipeline.core.tables import LEADERBOARD
+from pipeline.core.tables import RATED as TABLES
 from pipeline.output import snapshots, state
 
 if TYPE_CHECKING:
     import pandas as pd
 
-RATED = ("ratings", "changes", "awards")
+#: The datasets written a partition per period (:data:`pipeline.core.tables.RATED`).
+PARTITIONED = tuple(d.name for d in TABLES if d.partitioned)
 #: Datasets that get one empty partition per period when they have no rows at all.
-PLACEHOLDERS = ("ratings", "changes")
+PLACEHOLDERS = tuple(d.name for d in TABLES if d.placeholder)
+#: The datasets written as one whole-run file, gathered from every period (``promotions``).
+WHOLE = tuple(d for d in TABLES if not d.partitioned)
 
 
 class Previous(Protocol):
@@ -58,11 +62,11 @@ class PartitionWriter:
         schemas: dict[str, pa.Schema],
     ) -> None:
         self.generation, self.before, self.carried, self.schemas = generation, previous.path, carried, schemas
-        self.rows = dict.fromkeys(RATED, 0)  # rows written, or partitions carried (each has rows)
-        self.new: dict[str, list[pa.Table]] = {"promotions": []}
+        self.rows = dict.fromkeys(PARTITIONED, 0)  # rows written, or partitions carried (each has rows)
+        self.new: dict[str, list[pa.Table]] = {d.name: [] for d in WHOLE}
         self.written: list[str] = []  # the labels replayed and written, in order
         skip = set(previous.index.placeholders) if previous.index else set()
-        for name in RATED:
+        for name in PARTITIONED:
             if name not in skip and self.before is not None:
                 self.rows[name] += self._link(name, carried)
 
@@ -78,10 +82,10 @@ class PartitionWriter:
     def write_period(
         self, label: str, tables: Mapping[str, pa.Table], end: Mapping[str, PlayerState], keep: bool
     ) -> None:
-        """Write period ``label``'s partitions of ``tables`` (each dataset of :data:`RATED` with rows, and
-        the promotions for :meth:`promotions`), and the standings ``end`` at its end when ``keep``."""
+        """Write period ``label``'s partitions of ``tables`` (each dataset of :data:`PARTITIONED` with rows;
+        those of :data:`WHOLE` are kept for :meth:`whole`), and the standings ``end`` when ``keep``."""
         self.written.append(label)
-        for name in RATED:
+        for name in PARTITIONED:
             if tables[name].num_rows:
                 self.generation.write_partition(name, label, tables[name])
                 self.rows[name] += tables[name].num_rows
@@ -102,7 +106,7 @@ class PartitionWriter:
         """Write each dataset's partition without rows, and one empty partition per label of ``labels``
         for a dataset of :data:`PLACEHOLDERS` with no rows at all; return those datasets."""
         empty = [name for name in PLACEHOLDERS if not self.rows[name]]
-        for name in RATED:
+        for name in PARTITIONED:
             table = self.schemas[name].empty_table()
             for label in [snapshots.SCHEMA_PARTITION, *(labels if name in empty else ())]:
                 self.generation.write_partition(name, label, table)
@@ -157,18 +161,18 @@ class PartitionWriter:
                 found.append(table.add_column(0, schema.field(0), period))
         return pa.concat_tables(found)
 
-    def promotions(self) -> pa.Table:
-        """The promotions of every period: the carried ones' (from the previous generation's file), then
-        those written."""
-        return pa.concat_tables([self._carried_promotions(), *self.new["promotions"]])
+    def whole(self, name: str) -> pa.Table:
+        """The whole-run dataset ``name`` (one of :data:`WHOLE`: ``promotions``) of every period: the
+        carried periods' rows (from the previous generation's file), then those written."""
+        return pa.concat_tables([self._carried_whole(name), *self.new[name]])
 
     def write_file(self, name: str, table: pa.Table) -> None:
         """Write the whole-run file ``name`` (``promotions.parquet``, a rule set's report)."""
         self.generation.write_file(name, table)
 
-    def _carried_promotions(self) -> pa.Table:
-        schema = self.schemas["promotions"]
-        path = self.before / "promotions.parquet" if self.before else None
+    def _carried_whole(self, name: str) -> pa.Table:
+        schema = self.schemas[name]
+        path = self.before / f"{name}.parquet" if self.before else None
         if path is None or not self.carried or not path.exists():
             return schema.empty_table()
         table = store.read_parquet(path, schema)

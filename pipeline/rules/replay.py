@@ -28,7 +28,7 @@ from pipeline.config.roster import Roster
 from pipeline.core.progress import SILENT, Steps
 from pipeline.core.ranks import Rank, parse_rank
 from pipeline.core.standings import PlayerState
-from pipeline.core.tables import AWARDS, CHANGES, PROMOTIONS, RATINGS
+from pipeline.core.tables import CHANGES, RATED
 from pipeline.rules.base import Game, RuleSet
 from pipeline.rules.collect import period_tables
 from pipeline.rules.prepare import GAME_COLUMNS, Prepared, prepare
@@ -45,7 +45,8 @@ __all__ = [
     "schemas_of",
 ]
 
-DATASETS = ("ratings", "changes", "awards", "promotions")
+#: The names of the tables each replayed period gives (:data:`pipeline.core.tables.RATED`).
+DATASETS = tuple(dataset.name for dataset in RATED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +98,7 @@ def rate(
 
 def schemas_of(rules: RuleSet) -> dict[str, pa.Schema]:
     """The schema (with ``period``) of each dataset of :data:`DATASETS` under ``rules``."""
-    found = {"ratings": RATINGS, "changes": pa.schema([*CHANGES, *rules.change_fields])}
-    found |= {"awards": AWARDS, "promotions": PROMOTIONS}
+    found = {d.name: d.schema for d in RATED} | {"changes": pa.schema([*CHANGES, *rules.change_fields])}
     return {
         name: pa.schema([pa.field("period", pa.string(), nullable=False), *s]) for name, s in found.items()
     }

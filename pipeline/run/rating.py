@@ -4,8 +4,8 @@ to the writer (:class:`~pipeline.output.carry.PartitionWriter`), which only writ
 :func:`rate_periods` replays the periods under the rule set (:func:`pipeline.rules.replay.replay`), one
 period's tables at a time; :func:`leaderboards` computes the boards of every year with a changed period
 (:class:`pipeline.boards.leaderboards.Boards`) from the changes the writer reads back, a period at a time;
-:func:`reports` writes ``promotions.parquet`` and the rule set's own reports. Knows nothing of files or
-formats: that is the writer's business.
+:func:`reports` writes the whole-run datasets (``promotions.parquet``) and the rule set's own reports.
+Knows nothing of files or formats: that is the writer's business.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pipeline.core.periods import year_of
 from pipeline.core.progress import SILENT, Steps
 from pipeline.core.standings import PlayerState
 from pipeline.output import memory, state
-from pipeline.output.carry import PartitionWriter
+from pipeline.output.carry import WHOLE, PartitionWriter
 from pipeline.rules.base import RuleSet
 from pipeline.rules.replay import Prepared, replay
 
@@ -89,15 +89,16 @@ def _year(writer: PartitionWriter, labels: list[str], provisional_games: int) ->
 
 
 def reports(writer: PartitionWriter, rules: RuleSet) -> dict[str, pa.Table]:
-    """Write ``promotions.parquet`` and the rule set's report files; return the reports by name. The
-    changes are read back (only :attr:`~pipeline.rules.base.RuleSet.report_columns`) when the rule set
-    has reports at all."""
-    promotions = writer.promotions()
-    writer.write_file("promotions.parquet", promotions)
+    """Write the whole-run datasets (``promotions.parquet``: :data:`pipeline.output.carry.WHOLE`) and the
+    rule set's report files; return the reports by name. The changes are read back (only
+    :attr:`~pipeline.rules.base.RuleSet.report_columns`) when the rule set has reports at all."""
+    whole = {dataset.name: writer.whole(dataset.name) for dataset in WHOLE}
+    for dataset in WHOLE:
+        writer.write_file(dataset.file, whole[dataset.name])
     empty = {name: writer.schemas[name].empty_table() for name in ("changes", "promotions")}
     if not rules.reports(empty["changes"], empty["promotions"]):
         return {}
-    found = rules.reports(writer.changes(writer.labels, rules.report_columns), promotions)
+    found = rules.reports(writer.changes(writer.labels, rules.report_columns), whole["promotions"])
     for name, table in found.items():
         writer.write_file(name, table)
     return found
