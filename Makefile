@@ -35,8 +35,8 @@ ratings: $(STAMP) ## Run the pipeline (CONFIG, RAW, OUT override config/ratings.
 site: $(STAMP) ## Write the club's static web site of the output (OUT, default data/processed) into SITE (default data/site)
 	$(BIN)/ratings site $(SITE) --config $(CONFIG) $(if $(OUT),--out $(OUT))
 
-test: $(STAMP) ## Run the test suite (set SGF_CORPORA to read the real corpora from elsewhere)
-	$(BIN)/python -m pytest
+test: $(STAMP) ## Run the test suite on every core (set SGF_CORPORA to read the real corpora from elsewhere)
+	$(BIN)/python -m pytest -n auto --dist loadgroup
 
 lint: $(STAMP) ## ruff, and mypy --strict on pipeline/ and fuzz/
 	$(BIN)/ruff check pipeline tests bench fuzz
