@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -33,16 +34,28 @@ WIDTH = 80
 
 
 @pytest.fixture(scope="module")
-def rated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def rate(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """rate(rules) -> the output folder of the sample rated under ``rules``: one run per rule set, made
+    when a test first asks for it and read by every test that asks again."""
+    found: dict[str, Path] = {}
+
+    def _rated(rules: str) -> Path:
+        if rules not in found:
+            out = tmp_path_factory.mktemp(rules) / "out"
+            config, raw = str(ROOT / "config" / "ratings.toml"), str(ROOT / "data" / "raw")
+            args = ["run", "--config", config, "--raw", raw]
+            result = runner.invoke(app, [*args, "--out", str(out), "--rules", rules, "--workers", "1"])
+            assert result.exit_code == 0, result.output
+            found[rules] = out
+        return found[rules]
+
+    return _rated
+
+
+@pytest.fixture(scope="module")
+def rated(rate: Callable[[str], Path]) -> dict[str, Path]:
     """The sample rated under club and under hkga: rule set -> output folder."""
-    found = {}
-    for rules in ("club", "hkga"):
-        out = tmp_path_factory.mktemp(rules) / "out"
-        args = ["run", "--config", str(ROOT / "config" / "ratings.toml"), "--raw", str(ROOT / "data" / "raw")]
-        result = runner.invoke(app, [*args, "--out", str(out), "--rules", rules, "--workers", "1"])
-        assert result.exit_code == 0, result.output
-        found[rules] = out
-    return found
+    return {rules: rate(rules) for rules in ("club", "hkga")}
 
 
 def shown(*args: str, columns: int = WIDTH) -> str:
@@ -190,11 +203,8 @@ def added(equation: str) -> tuple[float, float]:
 
 
 @pytest.mark.parametrize("rules", ["club", "hkga", "egf", "egf2021", "cga"])
-def test_explain_terms_add_up_to_the_result_as_printed(tmp_path: Path, rules: str) -> None:
-    out = tmp_path / "out"
-    config = str(ROOT / "config" / "ratings.toml")
-    args = ["run", "--config", config, "--raw", str(ROOT / "data" / "raw"), "--out", str(out)]
-    assert runner.invoke(app, [*args, "--rules", rules, "--workers", "1"]).exit_code == 0
+def test_explain_terms_add_up_to_the_result_as_printed(rate: Callable[[str], Path], rules: str) -> None:
+    out = rate(rules)  # (the run's exit code asserted)
     checked = 0
     for period in outputs.rated_periods(out):
         for player in outputs.read_partition(out, "ratings", period)["player"]:
