@@ -1,4 +1,9 @@
-"""Shared fixtures: where the real corpora are, and small helpers to write SGF files."""
+"""Shared fixtures: where the real corpora are, and small helpers to write SGF files.
+
+The ``slow`` mark (pyproject.toml's markers) is on the end-to-end runs, subprocesses, the browser, fuzz,
+many hypothesis examples and anything else over about a second: ``make test-quick`` leaves them out, and
+``make test`` runs them first.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +21,14 @@ def pytest_configure(config: pytest.Config) -> None:
     sets it."""
     for name in ("COLUMNS", "LINES"):
         os.environ.pop(name, None)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The modules that hold a test marked slow first, each whole and in its order (its module-scoped
+    fixtures made once): pytest-xdist's workers (``make test``) start on the long runs and finish
+    together on the short tests, instead of one worker running the last long run alone."""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)
 
 
 def corpora_dir() -> Path:

@@ -21,6 +21,8 @@ from pipeline.config import ConfigError, load
 from pipeline.ingest import IngestError, IngestOptions, cluster, ingest, workers
 from pipeline.ingest.cache import parser_version
 
+pytestmark = pytest.mark.slow
+
 distributed = pytest.importorskip("distributed")
 dask = pytest.importorskip("dask")
 

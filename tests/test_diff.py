@@ -17,6 +17,8 @@ from pipeline.cli import app
 from pipeline.output import snapshots
 from pipeline.reports import diff
 
+pytestmark = pytest.mark.slow
+
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
 ROSTER = "".join(f'[[player]]\nname = "{p}"\nrank = "1d"\n\n' for p in "ABCD")

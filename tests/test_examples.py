@@ -106,6 +106,7 @@ def test_example_ingest_keys_uncommented_name_the_samples_folders_from_the_repos
 
 
 @pytest.mark.parametrize("path", RUN_CONFIGS, ids=lambda p: p.name)
+@pytest.mark.slow
 def test_example_runs_on_the_sample_and_the_contract_holds(path: Path, tmp_path: Path) -> None:
     run(path, tmp_path / "out")
     if not CHECKER.exists():
@@ -157,6 +158,7 @@ EXPECTED = [
 ]
 
 
+@pytest.mark.slow
 def test_tga_gives_exactly_the_promotions_of_the_docs(tga: Path) -> None:
     found = promotions(tga)
     rows = {(r.player, r.date, r.rule, r.from_rank, r.to_rank) for r in found.itertuples()}

@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 from pipeline.ingest import charset, sgftext
 from pipeline.ingest.sgftext import _TOKEN, run_moves
 
+pytestmark = pytest.mark.slow
+
 SPACE = st.sampled_from(["", "", " ", "\n", "\r\n", "\t", "\r"])
 POINT = st.text(alphabet="abcdrs ;\nBW(", max_size=3)
 PIECE = st.sampled_from(["a", ";", "B[", "W[x", "\\]", "\\\\", "(", ")", "\n", " ", "中"])

@@ -17,6 +17,8 @@ from sgfmake import sgf
 
 from pipeline.output.lock import Holder, OutputBusy, held
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 CLI = "import sys; from pipeline.cli import app; sys.argv[0] = 'ratings'; app()"
 HOLD = """

@@ -14,6 +14,8 @@ from typer.testing import CliRunner
 from pipeline import rules
 from pipeline.cli import app
 
+pytestmark = pytest.mark.slow
+
 CHECKER = ROOT.parent / "shared" / "tools" / "check_output.py"
 
 

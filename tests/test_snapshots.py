@@ -20,6 +20,8 @@ from typer.testing import CliRunner, Result
 from pipeline.cli import app
 from pipeline.output import snapshots, store
 
+pytestmark = pytest.mark.slow
+
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
 CHECKER = ROOT.parent / "shared" / "tools" / "check_output.py"
