@@ -7,12 +7,19 @@ many hypothesis examples and anything else over about a second: ``make test-quic
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import io
 import os
+import runpy
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The output contract's checker (DESIGN.md), beside the repository.
+CHECKER = ROOT.parent / "shared" / "tools" / "check_output.py"
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -57,3 +64,19 @@ def write(tmp_path: Path):
         return path
 
     return _write
+
+
+@functools.cache
+def _checker_main() -> Callable[[str], int]:
+    main: Callable[[str], int] = runpy.run_path(str(CHECKER))["main"]
+    return main
+
+
+def check_output(out: Path) -> tuple[int, str]:
+    """:data:`CHECKER` on the output folder ``out``, run in this process (its ``main``, loaded once a
+    process: no interpreter and pandas started for each folder checked): its exit code (0: the contract
+    holds) and what it printed."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        code = _checker_main()(str(out))
+    return code, printed.getvalue()
