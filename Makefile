@@ -15,7 +15,7 @@ SITE   ?= data/site
 PATHS  := $(if $(RAW),--raw $(RAW)) $(if $(OUT),--out $(OUT))
 
 .DEFAULT_GOAL := help
-.PHONY: help install ratings site test lint bench bench-scale bench-site equivalence fuzz sample check docs clean
+.PHONY: help install ratings site test test-quick lint bench bench-scale bench-site equivalence fuzz sample check docs clean
 
 help: ## List every target with what it does
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -35,8 +35,11 @@ ratings: $(STAMP) ## Run the pipeline (CONFIG, RAW, OUT override config/ratings.
 site: $(STAMP) ## Write the club's static web site of the output (OUT, default data/processed) into SITE (default data/site)
 	$(BIN)/ratings site $(SITE) --config $(CONFIG) $(if $(OUT),--out $(OUT))
 
-test: $(STAMP) ## Run the test suite (set SGF_CORPORA to read the real corpora from elsewhere)
-	$(BIN)/python -m pytest
+test: $(STAMP) ## Run the test suite on every core (set SGF_CORPORA to read the real corpora from elsewhere)
+	$(BIN)/python -m pytest -n auto
+
+test-quick: $(STAMP) ## Run the unit tests (not marked slow) in under a minute
+	$(BIN)/python -m pytest -n auto -m "not slow"
 
 lint: $(STAMP) ## ruff, mypy --strict on pipeline/ and fuzz/, and the layers' import contracts (lint-imports)
 	$(BIN)/ruff check pipeline tests bench fuzz

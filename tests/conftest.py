@@ -1,13 +1,25 @@
-"""Shared fixtures: where the real corpora are, and small helpers to write SGF files."""
+"""Shared fixtures: where the real corpora are, and small helpers to write SGF files.
+
+The ``slow`` mark (pyproject.toml's markers) is on the end-to-end runs, subprocesses, the browser, fuzz,
+many hypothesis examples and anything else over about a second: ``make test-quick`` leaves them out, and
+``make test`` runs them first.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import io
 import os
+import runpy
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The output contract's checker (DESIGN.md), beside the repository.
+CHECKER = ROOT.parent / "shared" / "tools" / "check_output.py"
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -16,6 +28,14 @@ def pytest_configure(config: pytest.Config) -> None:
     sets it."""
     for name in ("COLUMNS", "LINES"):
         os.environ.pop(name, None)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The modules that hold a test marked slow first, each whole and in its order (its module-scoped
+    fixtures made once): pytest-xdist's workers (``make test``) start on the long runs and finish
+    together on the short tests, instead of one worker running the last long run alone."""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)
 
 
 def corpora_dir() -> Path:
@@ -44,3 +64,19 @@ def write(tmp_path: Path):
         return path
 
     return _write
+
+
+@functools.cache
+def _checker_main() -> Callable[[str], int]:
+    main: Callable[[str], int] = runpy.run_path(str(CHECKER))["main"]
+    return main
+
+
+def check_output(out: Path) -> tuple[int, str]:
+    """:data:`CHECKER` on the output folder ``out``, run in this process (its ``main``, loaded once a
+    process: no interpreter and pandas started for each folder checked): its exit code (0: the contract
+    holds) and what it printed."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        code = _checker_main()(str(out))
+    return code, printed.getvalue()

@@ -347,6 +347,7 @@ def test_members_are_given_in_the_batchs_order_whatever_the_archives(raw: Path) 
     ]
 
 
+@pytest.mark.slow
 def test_worker_count_does_not_change_the_output_of_archives(raw: Path) -> None:
     for month in range(3):
         write_zip(raw / f"2011-0{month + 1}.zip", {f"m/{i}.sgf": game(f"{month}.{i}") for i in range(150)})

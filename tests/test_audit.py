@@ -75,6 +75,7 @@ def notes(games: pd.DataFrame, path: str) -> list[str]:
 @pytest.mark.parametrize(
     "data", [b"(;GM[1]PB[a]PW[b]RE[B+R]DT[2024-05-01];B[aa];W[bb]", b"hello, not a game record\n"]
 )
+@pytest.mark.slow
 def test_unparsable_file_is_a_parse_error_only(data: bytes, write, tmp_path: Path) -> None:
     write("bad.sgf", data)
     games = run(tmp_path)
@@ -92,17 +93,20 @@ def test_unreadable_gm_is_the_wrong_game_type(write, tmp_path: Path) -> None:
     assert reasons(run(tmp_path), "g.sgf") == ["wrong_game_type"]
 
 
+@pytest.mark.slow
 def test_record_without_gm_is_go(write, tmp_path: Path) -> None:
     write("g.sgf", "(;PB[甲]PW[乙]RE[B+R]DT[2024-05-01];B[pd];W[dp];B[pp])".encode())
     assert reasons(run(tmp_path), "g.sgf") == []
 
 
+@pytest.mark.slow
 def test_game_without_date_is_missing_date(write, tmp_path: Path) -> None:
     put(write, "g.sgf", "a", "b", "B+R", date=None)
     assert reasons(run(tmp_path), "g.sgf") == ["missing_date"]
 
 
 @pytest.mark.parametrize("result", [None, "Void", "?"])
+@pytest.mark.slow
 def test_missing_void_or_unknown_result_is_no_result(result: str | None, write, tmp_path: Path) -> None:
     put(write, "g.sgf", "a", "b", result)
     assert reasons(run(tmp_path), "g.sgf") == ["no_result"]
@@ -129,6 +133,7 @@ def test_three_stone_game_is_handicap(write, tmp_path: Path) -> None:
     assert reasons(run(tmp_path), "g.sgf") == ["handicap"]
 
 
+@pytest.mark.slow
 def test_player_off_the_roster_is_non_member(write, tmp_path: Path) -> None:
     put(write, "in.sgf", "a", "b", "B+R")
     put(write, "out.sgf", "a", "stranger", "B+R")
@@ -149,6 +154,7 @@ def test_roster_alias_of_the_opponent_is_self_play(write, tmp_path: Path) -> Non
     assert row(games, "g.sgf")[["black_player", "white_player"]].tolist() == ["b", "b"]
 
 
+@pytest.mark.slow
 def test_later_copy_in_path_order_is_the_duplicate(write, tmp_path: Path) -> None:
     put(write, "b.sgf", "a", "b", "B+R")
     put(write, "a.sgf", "a", "b", "B+R")
@@ -157,6 +163,7 @@ def test_later_copy_in_path_order_is_the_duplicate(write, tmp_path: Path) -> Non
     assert reasons(games, "b.sgf") == ["duplicate"]
 
 
+@pytest.mark.slow
 def test_games_11_and_12_of_a_pair_in_a_month_are_over_the_cap(write, tmp_path: Path) -> None:
     # Files named against time order (g11 holds May 1, g00 May 12): the cap follows dates, not paths.
     for day in range(1, 13):
@@ -168,6 +175,7 @@ def test_games_11_and_12_of_a_pair_in_a_month_are_over_the_cap(write, tmp_path: 
     assert games["counted"].sum() == 10
 
 
+@pytest.mark.slow
 def test_cap_is_per_period(write, tmp_path: Path) -> None:
     for day in range(1, 12):  # 11 games in May
         put(write, f"may{day:02d}.sgf", "a", "b", "B+R", f"2024-05-{day:02d}", seed=day)
@@ -212,6 +220,7 @@ def test_outsider_is_non_member_in_a_server_open_event(write, tmp_path: Path) ->
     assert reasons(games, "g.sgf") == ["non_member"]
 
 
+@pytest.mark.slow
 def test_draw_count_setting_counts_the_draw_with_a_note(write, tmp_path: Path) -> None:
     put(write, "g.sgf", "a", "b", "Draw")
     games = run(tmp_path, validity='draw = "count"')
@@ -220,6 +229,7 @@ def test_draw_count_setting_counts_the_draw_with_a_note(write, tmp_path: Path) -
     assert notes(games, "g.sgf") == ["draw"]
 
 
+@pytest.mark.slow
 def test_counted_draw_gives_club_players_no_points(write, tmp_path: Path) -> None:
     put(write, "g.sgf", "a", "b", "Draw")
     run(tmp_path, validity='draw = "count"')
@@ -236,6 +246,7 @@ def test_opponent_cap_zero_disables_the_cap(write, tmp_path: Path) -> None:
     assert games["counted"].all()
 
 
+@pytest.mark.slow
 def test_missing_time_control_is_noted_and_assumed_fast(write, tmp_path: Path) -> None:
     put(write, "g.sgf", "a", "b", "B+R", tm=-1)
     games = run(tmp_path)
@@ -244,6 +255,7 @@ def test_missing_time_control_is_noted_and_assumed_fast(write, tmp_path: Path) -
     assert row(games, "g.sgf")["speed_used"] == "fast"
 
 
+@pytest.mark.slow
 def test_unknown_speed_slow_rates_an_untimed_game_as_slow(write, tmp_path: Path) -> None:
     put(write, "g.sgf", "a", "b", "B+R", tm=-1, black_rank="1d", white_rank="1d")
     games = run(tmp_path, validity='unknown_speed = "slow"')
@@ -256,6 +268,7 @@ def test_unknown_speed_slow_rates_an_untimed_game_as_slow(write, tmp_path: Path)
 # --- order and invariants -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_seq_follows_date_then_path_then_index(write, tmp_path: Path) -> None:
     put(write, "a.sgf", "a", "b", "B+R", "2024-05-02")
     put(write, "sub/a.sgf", "c", "d", "B+R", "2024-05-01")
@@ -282,6 +295,7 @@ def mixed(write: Write) -> None:
         put(write, f"cap/{day}.sgf", "a", "b", "W+R", f"2024-07-{day}", seed=day)
 
 
+@pytest.mark.slow
 def test_runs_give_identical_games_tables(write, tmp_path: Path) -> None:
     mixed(write)
     first = run(tmp_path)
@@ -291,6 +305,7 @@ def test_runs_give_identical_games_tables(write, tmp_path: Path) -> None:
     assert first.equals(fresh)
 
 
+@pytest.mark.slow
 def test_counted_games_have_no_reasons_and_the_others_at_least_one(write, tmp_path: Path) -> None:
     mixed(write)
     games = run(tmp_path)
@@ -302,6 +317,7 @@ def test_counted_games_have_no_reasons_and_the_others_at_least_one(write, tmp_pa
 
 
 @pytest.mark.skipif(not CHECK_OUTPUT.is_file(), reason=f"{CHECK_OUTPUT} not found")
+@pytest.mark.slow
 def test_output_of_a_mixed_folder_passes_check_output(write, tmp_path: Path) -> None:
     mixed(write)
     run(tmp_path)

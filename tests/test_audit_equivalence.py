@@ -30,6 +30,8 @@ from pipeline.ingest import IngestOptions, ingest
 from pipeline.synth.records import write_records
 from pipeline.synth.server import server_archive
 
+pytestmark = pytest.mark.slow
+
 # --- the reference: pipeline/audit/__init__.py as it was (pandas, per-row Python) ------------------
 
 RefCheck = Callable[[pd.DataFrame, Validity, Roster], "pd.Series[bool]"]

@@ -47,6 +47,7 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> backtest.Backtest:
 
 
 @pytest.mark.parametrize("rules", ["club", "hkga", "egf", "egf2021", "cga", "cga-dan"])
+@pytest.mark.slow
 def test_rule_set_beats_a_coin_toss_on_the_synthetic_league(league: backtest.Backtest, rules: str) -> None:
     row = summary_of(league).loc[rules]
     assert row["n"] > 1000
@@ -55,6 +56,7 @@ def test_rule_set_beats_a_coin_toss_on_the_synthetic_league(league: backtest.Bac
     assert row["higher_rated_wins"] > 0.5
 
 
+@pytest.mark.slow
 def test_a_rule_set_that_rates_no_game_is_left_out_of_the_comparison(league: backtest.Backtest) -> None:
     summary = summary_of(league)  # tga counts Gomoku (GM 4) only: none of the league's Go games
     assert (summary.loc["tga", "games_rated"], summary.loc["tga", "n"]) == (0, 0)
@@ -101,6 +103,7 @@ def test_points_system_fit_uses_only_earlier_months(write, tmp_path: Path) -> No
     assert p_of(run_backtest(tmp_path, ["club"]), "club") == [0.5] * 4 + [round(2 / 3, 6)] * 2
 
 
+@pytest.mark.slow
 def test_evaluation_set_is_the_decisive_games_every_rule_set_rated(write, tmp_path: Path) -> None:
     for k in range(3):  # counted and decisive under both
         write(f"g{k}.sgf", sgf("x", "y", "B+R", f"2024-05-0{k + 1}").encode())
@@ -151,6 +154,7 @@ def test_unknown_rule_set_exits_2_naming_it(write, tmp_path: Path) -> None:
     assert not (tmp_path / "out" / "backtest").exists()
 
 
+@pytest.mark.slow
 def test_parquet_files_are_written_with_their_schemas(write, tmp_path: Path) -> None:
     write("a.sgf", sgf("x", "y", "B+R").encode())
     result = cli(tmp_path, "--rules", "club,egf")
@@ -161,12 +165,14 @@ def test_parquet_files_are_written_with_their_schemas(write, tmp_path: Path) -> 
     assert pd.read_parquet(folder / "summary.parquet")["rules"].tolist() == ["club", "egf"]
 
 
+@pytest.mark.slow
 def test_backtest_writes_no_snapshot(write, tmp_path: Path) -> None:
     write("a.sgf", sgf("x", "y", "B+R").encode())
     assert cli(tmp_path, "--rules", "club").exit_code == 0
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".cache", ".lock", "backtest"]
 
 
+@pytest.mark.slow
 def test_rules_parameters_apply_to_the_configured_rule_set_only(write, tmp_path: Path) -> None:
     write("a.sgf", sgf("x", "y", "B+R").encode())  # club takes no [rules] key: it must not see hkga's
     (tmp_path / "ratings.toml").write_text('[run]\nrule_set = "hkga"\n[rules]\nepsilon = 0.0\n')
@@ -201,6 +207,7 @@ def test_rule_sets_scored_on_too_few_games_are_flagged_and_named_in_one_warning(
     ]
 
 
+@pytest.mark.slow
 def test_rule_sets_scored_on_enough_games_are_not_flagged(league: backtest.Backtest) -> None:
     assert not summary_of(league)["too_few"].any() and not league.warnings
 
@@ -217,6 +224,7 @@ def test_backtest_passes_on_the_warnings_about_starting_ratings(write, tmp_path:
     ]
 
 
+@pytest.mark.slow
 def test_the_printed_table_shows_the_games_scored_and_the_warning(write, tmp_path: Path) -> None:
     write("a.sgf", sgf("x", "y", "B+R").encode())
     result = cli(tmp_path, "--rules", "club,egf")

@@ -42,6 +42,7 @@ def _chunked(changes: pd.DataFrame, **options: int) -> pa.Table:
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10**6), st.integers(1, 80), st.integers(1, 6))
+@pytest.mark.slow
 def test_boards_a_period_at_a_time_equal_the_boards_of_one_table(seed: int, games: int, players: int) -> None:
     changes = _changes(seed, games, players)
     assert _chunked(changes, min_games=2).equals(leaderboards(changes, min_games=2))
@@ -49,6 +50,7 @@ def test_boards_a_period_at_a_time_equal_the_boards_of_one_table(seed: int, game
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10**6), st.integers(1, 60), st.integers(0, 60))
+@pytest.mark.slow
 def test_joined_tallies_equal_the_tally_of_the_games_end_to_end(seed: int, first: int, then: int) -> None:
     changes = _changes(seed, first + then, 3)
     player, score = changes["player"], changes["score"].to_numpy()

@@ -17,6 +17,8 @@ from pipeline.cli import app
 from pipeline.core.tables import GAMES
 from pipeline.output.carried_games import CarriedGames, audit_digest
 
+pytestmark = pytest.mark.slow
+
 runner = CliRunner()
 MONTHS = ("03", "04", "05", "06")
 

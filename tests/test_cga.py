@@ -14,6 +14,8 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 
+pytestmark = pytest.mark.slow
+
 
 def run(tmp_path: Path, games: dict[str, str], extra: str = "", roster: str = "", events: str = "") -> Path:
     raw, out = tmp_path / "raw", tmp_path / "out"

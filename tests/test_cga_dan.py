@@ -85,6 +85,7 @@ MAY = dt.date(2024, 5, 1)
 # ------------------------------------------------------------------------------------------ goldens
 
 
+@pytest.mark.slow
 def test_eight_straight_wins_against_1d_promote_a_1d_at_the_eighth_game(tmp_path: Path) -> None:
     out = run_dan(tmp_path, series("甲", "1d", "1d", "w" * 8, MAY))
     rows, promoted = changes(out, "甲"), promotions(out, "甲")
@@ -95,6 +96,7 @@ def test_eight_straight_wins_against_1d_promote_a_1d_at_the_eighth_game(tmp_path
     assert rating(out, "甲", "2024")["rank"] == "2d"
 
 
+@pytest.mark.slow
 def test_win_draw_draw_is_promoted_at_the_twelfth_game_with_average_70(tmp_path: Path) -> None:
     # 90 60 60 repeated: after 12 games 4*90 + 8*60 = 840, 840/12 = 70 (the 70 column, 12 games for 1d);
     # earlier, e.g. after 10: 720/10 = 72 < 75 and 10 < 12, so no promotion before.
@@ -130,6 +132,7 @@ def test_only_a_run_ending_at_the_latest_game_counts() -> None:
     assert met_standard(1, [90.0] * 7 + [30.0] * 9) is None  # 16 games: 900/16 = 56.25 < 67.5
 
 
+@pytest.mark.slow
 def test_the_evidence_names_a_run_shorter_than_the_history(tmp_path: Path) -> None:
     # 30 30 30 then 90s: after 8 games (3*30 + 5*90)/8 = 67.5, not 75; after 9 the last 8 are
     # 30 30 + 6*90 = 600, 600/8 = 75 >= 75: promoted on the last 8 of 9 games.
@@ -141,6 +144,7 @@ def test_the_evidence_names_a_run_shorter_than_the_history(tmp_path: Path) -> No
     assert promoted.loc[0, "game_id"] == changes(out, "甲").loc[8, "game_id"]
 
 
+@pytest.mark.slow
 def test_the_deciding_game_scores_the_opponent_against_the_old_dan(tmp_path: Path) -> None:
     out = run_dan(tmp_path, series("甲", "1d", "1d", "w" * 8, MAY))
     eighth = changes(out, "甲").loc[7]
@@ -148,6 +152,7 @@ def test_the_deciding_game_scores_the_opponent_against_the_old_dan(tmp_path: Pat
     assert (loser["opponent_dan"], loser["role"], loser["points"]) == (1, "equal", 30.0)  # equal loss: 30
 
 
+@pytest.mark.slow
 def test_a_3p_winning_every_game_is_promoted_at_the_twelfth_not_the_eleventh(tmp_path: Path) -> None:
     out = run_dan(tmp_path, series("丙", "3p", "P3", "w" * 12, MAY))
     rows, promoted = changes(out, "丙"), promotions(out, "丙")
@@ -156,6 +161,7 @@ def test_a_3p_winning_every_game_is_promoted_at_the_twelfth_not_the_eleventh(tmp
     assert (promoted.loc[0, "rule"], promoted.loc[0, "to_rank"]) == ("cga-dan: 75 over 12", "4d")
 
 
+@pytest.mark.slow
 def test_9d_is_never_promoted(tmp_path: Path) -> None:
     out = run_dan(tmp_path, series("丁", "九段", "9p", "w" * 30, MAY))
     assert promotions(out, "丁").empty
@@ -188,6 +194,7 @@ def table_run(tmp_path_factory: pytest.TempPathFactory) -> pd.DataFrame:
 
 @pytest.mark.parametrize("diff", range(5))
 @pytest.mark.parametrize("result", range(3))
+@pytest.mark.slow
 def test_points_follow_the_dan_difference_table(table_run: pd.DataFrame, diff: int, result: int) -> None:
     r = "wdl"[result]
     stronger = table_run[table_run["player"] == f"S{diff}{r}"].iloc[0]
@@ -202,6 +209,7 @@ def test_points_follow_the_dan_difference_table(table_run: pd.DataFrame, diff: i
 # ------------------------------------------------------------------------------ after promotion
 
 
+@pytest.mark.slow
 def test_scoring_restarts_at_the_new_dan_after_a_promotion(tmp_path: Path) -> None:
     out = run_dan(tmp_path, series("甲", "1d", "1d", "w" * 9, MAY))
     ninth = changes(out, "甲").loc[8]
@@ -214,6 +222,7 @@ def test_scoring_restarts_at_the_new_dan_after_a_promotion(tmp_path: Path) -> No
     )
 
 
+@pytest.mark.slow
 def test_a_2d_needs_ten_games_counted_from_the_promotion(tmp_path: Path) -> None:
     # 8 wins (1d -> 2d at game 8), then 10 wins against 2d (90 each): 2d needs 10 at 75 -> game 18.
     games = series("甲", "1d", "1d", "w" * 8, MAY) + series("甲", "2d", "2d", "w" * 10, dt.date(2024, 6, 1))
@@ -223,6 +232,7 @@ def test_a_2d_needs_ten_games_counted_from_the_promotion(tmp_path: Path) -> None
     assert list(promoted["to_rank"]) == ["2d", "3d"]
 
 
+@pytest.mark.slow
 def test_history_carries_across_yearly_periods(tmp_path: Path) -> None:
     games = series("甲", "1d", "1d", "w" * 4, dt.date(2023, 12, 1)) + series("甲", "1d", "1d", "w" * 4, MAY)
     out = run_dan(tmp_path, games)
@@ -233,11 +243,13 @@ def test_history_carries_across_yearly_periods(tmp_path: Path) -> None:
     assert (rating(out, "甲", "2023")["rank"], rating(out, "甲", "2023")["rating"]) == ("1d", 90.0)
 
 
+@pytest.mark.slow
 def test_rating_is_the_average_since_the_last_promotion(tmp_path: Path) -> None:
     out = run_dan(tmp_path, series("甲", "1d", "1d", "wl", MAY))
     assert rating(out, "甲", "2024")["rating"] == 60.0  # (90 + 30) / 2
 
 
+@pytest.mark.slow
 def test_the_roster_rank_beats_the_record_and_a_kyu_starts_at_1d(tmp_path: Path) -> None:
     roster = '[[player]]\nname = "甲"\nrank = "5p"\n'
     out = run_dan(tmp_path, series("甲", "2d", "3k", "w", MAY), roster=roster)
@@ -248,6 +260,7 @@ def test_the_roster_rank_beats_the_record_and_a_kyu_starts_at_1d(tmp_path: Path)
 # -------------------------------------------------------------------------------- output, awards
 
 
+@pytest.mark.slow
 def test_promotions_parquet_has_the_evidence_columns(tmp_path: Path) -> None:
     out = run_dan(tmp_path, series("甲", "1d", "1d", "w" * 8, MAY))
     df = pd.read_parquet(out / "promotions.parquet")
@@ -259,6 +272,7 @@ def test_promotions_parquet_has_the_evidence_columns(tmp_path: Path) -> None:
     assert df.loc[0, "date"].date() == dt.date(2024, 5, 8)  # a day: a timestamp at midnight
 
 
+@pytest.mark.slow
 def test_a_manual_rank_award_promotes_and_a_points_award_is_ignored(tmp_path: Path) -> None:
     events = (
         '[[event]]\nname = "Board"\nkind = "other"\n'

@@ -20,6 +20,8 @@ from sgfmake import sgf
 from pipeline.ingest import IngestOptions, Interrupted, cache, ingest, workers
 from pipeline.ingest.shelf import MANIFEST, SHELF
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 FILES = 10
 

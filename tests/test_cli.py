@@ -24,6 +24,7 @@ def test_every_command_has_help_with_an_example(command: str) -> None:
     assert "Example: ratings " + command in " ".join(result.output.split())
 
 
+@pytest.mark.slow
 def test_run_writes_games_and_manifest(write, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # no config/ratings.toml here: the defaults apply
     write("a.sgf", b"(;PB[x]PW[y]RE[B+R]DT[2024-05-01];B[pd])")
@@ -36,6 +37,7 @@ def test_run_writes_games_and_manifest(write, tmp_path: Path, monkeypatch: pytes
     assert "parse errors" in result.output
 
 
+@pytest.mark.slow
 def test_ingest_fills_the_cache_and_writes_no_outputs(write, tmp_path: Path) -> None:
     write("a.sgf", b"(;PB[x]PW[y]RE[B+R]DT[2024-05-01];B[pd])")
     result = runner.invoke(app, ["ingest", "--raw", str(tmp_path / "raw"), "--out", str(tmp_path / "out")])

@@ -13,6 +13,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 #: Libraries no command needs merely to be found (top-level module names).
 HEAVY = (
     "pandas",

@@ -94,6 +94,7 @@ def widest(output: str) -> int:
 # --- 80 columns: nothing cut ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_audit_fits_80_columns_with_every_name_date_and_points_whole(where: tuple[Path, Path]) -> None:
     code, output = invoke(where, "audit")
     assert code == 0, output
@@ -121,6 +122,7 @@ def test_show_fits_80_columns_with_every_name_and_rating_whole(where: tuple[Path
         assert f" {rating} " in line, line
 
 
+@pytest.mark.slow
 def test_show_report_fits_80_columns(tmp_path: Path) -> None:
     raw, out = tmp_path / "raw", tmp_path / "out"
     raw.mkdir()

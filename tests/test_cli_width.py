@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -33,16 +34,28 @@ WIDTH = 80
 
 
 @pytest.fixture(scope="module")
-def rated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def rate(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """rate(rules) -> the output folder of the sample rated under ``rules``: one run per rule set, made
+    when a test first asks for it and read by every test that asks again."""
+    found: dict[str, Path] = {}
+
+    def _rated(rules: str) -> Path:
+        if rules not in found:
+            out = tmp_path_factory.mktemp(rules) / "out"
+            config, raw = str(ROOT / "config" / "ratings.toml"), str(ROOT / "data" / "raw")
+            args = ["run", "--config", config, "--raw", raw]
+            result = runner.invoke(app, [*args, "--out", str(out), "--rules", rules, "--workers", "1"])
+            assert result.exit_code == 0, result.output
+            found[rules] = out
+        return found[rules]
+
+    return _rated
+
+
+@pytest.fixture(scope="module")
+def rated(rate: Callable[[str], Path]) -> dict[str, Path]:
     """The sample rated under club and under hkga: rule set -> output folder."""
-    found = {}
-    for rules in ("club", "hkga"):
-        out = tmp_path_factory.mktemp(rules) / "out"
-        args = ["run", "--config", str(ROOT / "config" / "ratings.toml"), "--raw", str(ROOT / "data" / "raw")]
-        result = runner.invoke(app, [*args, "--out", str(out), "--rules", rules, "--workers", "1"])
-        assert result.exit_code == 0, result.output
-        found[rules] = out
-    return found
+    return {rules: rate(rules) for rules in ("club", "hkga")}
 
 
 def shown(*args: str, columns: int = WIDTH) -> str:
@@ -90,6 +103,7 @@ def frame(*args: str) -> pd.DataFrame:
         ("show", "--report", "promotions"),
     ],
 )
+@pytest.mark.slow
 def test_every_table_fits_80_columns_without_a_cut_value(
     rated: dict[str, Path], rules: str, args: tuple[str, ...]
 ) -> None:
@@ -97,6 +111,7 @@ def test_every_table_fits_80_columns_without_a_cut_value(
 
 
 @pytest.mark.parametrize("rules", ["club", "hkga"])
+@pytest.mark.slow
 def test_audit_excluded_shows_every_reason_code_and_name_whole(rated: dict[str, Path], rules: str) -> None:
     out = str(rated[rules])
     output = shown("audit", "--excluded", "--out", out)
@@ -106,12 +121,14 @@ def test_audit_excluded_shows_every_reason_code_and_name_whole(rated: dict[str, 
     assert_whole(output, [*games["black"], *games["white"], *games["date"]])
 
 
+@pytest.mark.slow
 def test_audit_excluded_leaves_out_the_counted_column_its_title_answers(rated: dict[str, Path]) -> None:
     output = shown("audit", "--excluded", "--out", str(rated["club"]))
     assert "counted" not in output.splitlines()[2] and "--excluded" in output.splitlines()[0]
 
 
 @pytest.mark.parametrize("rules", ["club", "hkga"])
+@pytest.mark.slow
 def test_show_writes_every_name_and_rating_whole(rated: dict[str, Path], rules: str) -> None:
     out = str(rated[rules])
     output = shown("show", "--out", out)
@@ -120,6 +137,7 @@ def test_show_writes_every_name_and_rating_whole(rated: dict[str, Path], rules: 
     assert_whole(output, [*table["player"], *(written.rating(float(v)) for v in table["rating"])])
 
 
+@pytest.mark.slow
 def test_players_suggest_keeps_the_partner_and_the_evidence(tmp_path: Path) -> None:
     raw, out = tmp_path / "raw", tmp_path / "out"
     raw.mkdir()
@@ -147,6 +165,7 @@ def test_players_suggest_keeps_the_partner_and_the_evidence(tmp_path: Path) -> N
     assert_whole(output, [long_name, "case or width"])
 
 
+@pytest.mark.slow
 def test_backtest_fits_80_columns_with_every_rule_set_and_score(tmp_path: Path) -> None:
     rules = "club,hkga,egf,egf2021,cga,cga-dan"
     config = str(ROOT / "config" / "ratings.toml")
@@ -175,6 +194,7 @@ def test_free_text_wraps_at_spaces_and_a_path_after_its_slashes() -> None:
 
 
 @pytest.mark.parametrize("rules", ["club", "hkga"])
+@pytest.mark.slow
 def test_explain_fits_80_columns(rated: dict[str, Path], rules: str) -> None:
     out = rated[rules]
     for player in outputs.read_partition(out, "ratings", outputs.rated_periods(out)[-1])["player"]:
@@ -190,11 +210,9 @@ def added(equation: str) -> tuple[float, float]:
 
 
 @pytest.mark.parametrize("rules", ["club", "hkga", "egf", "egf2021", "cga"])
-def test_explain_terms_add_up_to_the_result_as_printed(tmp_path: Path, rules: str) -> None:
-    out = tmp_path / "out"
-    config = str(ROOT / "config" / "ratings.toml")
-    args = ["run", "--config", config, "--raw", str(ROOT / "data" / "raw"), "--out", str(out)]
-    assert runner.invoke(app, [*args, "--rules", rules, "--workers", "1"]).exit_code == 0
+@pytest.mark.slow
+def test_explain_terms_add_up_to_the_result_as_printed(rate: Callable[[str], Path], rules: str) -> None:
+    out = rate(rules)  # (the run's exit code asserted)
     checked = 0
     for period in outputs.rated_periods(out):
         for player in outputs.read_partition(out, "ratings", period)["player"]:
@@ -250,6 +268,7 @@ def test_tga_writes_whole_dans_and_a_missing_value_blank() -> None:
     assert NumberFormat(2).rating(None) == "" and NumberFormat(2).delta(-3.0, minus="−") == "−3.00"
 
 
+@pytest.mark.slow
 def test_show_and_audit_write_one_format_per_rule_set(rated: dict[str, Path]) -> None:
     hkga = shown("show", "--out", str(rated["hkga"]))
     assert re.search(r"│\s+\d{3,4}\.\d\d │\s+([+-]\d+\.\d\d|0\.00) │", hkga)

@@ -65,6 +65,7 @@ def team(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run_club(tmp_path_factory.mktemp("team"), games, roster=ROSTER, events=events)
 
 
+@pytest.mark.slow
 def test_team_match_win_earns_10(team: Path) -> None:
     # 羽焰 beats a 3d slow: points 3 x 10 = 30, bonus 10, delta 40
     row = changes(team, "2024-05", "羽焰").iloc[0]
@@ -104,6 +105,7 @@ def arena(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run_club(tmp_path_factory.mktemp("arena"), games, roster=ROSTER, events=events)
 
 
+@pytest.mark.slow
 def test_arena_streak_bonuses_grow_by_5_and_restart_after_a_loss(arena: Path) -> None:
     # wins 1, 2, 3 in a row: 10, 10 + 5, 15 + 5; the loss: 0; the next win starts over: 10
     assert changes(arena, "2024-05", "羽焰")["bonus"].tolist() == [10, 15, 20, 0, 10]
@@ -139,6 +141,7 @@ runner_up = "二黑"
     return run_club(tmp_path_factory.mktemp("qualifiers"), games, roster=ROSTER, events=events)
 
 
+@pytest.mark.slow
 def test_qualifier_win_earns_10(qualifiers: Path) -> None:
     assert changes(qualifiers, "2024-05", "羽焰")[["points", "bonus"]].values.tolist() == [[1, 10]]
 
@@ -197,6 +200,7 @@ note = "best newcomer"
     return run_club(tmp_path_factory.mktemp("open"), games, roster=ROSTER, events=events)
 
 
+@pytest.mark.slow
 def test_open_event_win_earns_20(open_event: Path) -> None:
     assert changes(open_event, "2024-06", "二黑")["bonus"].tolist() == [20, 0, 20]
 
@@ -248,6 +252,7 @@ def gap(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.parametrize(("player", "rating_", "rank"), [("羽焰", 120, "1d"), ("二黑", 180, "1d")])
+@pytest.mark.slow
 def test_month_without_games_keeps_the_standings(gap: Path, player: str, rating_: float, rank: str) -> None:
     # May: 羽焰 100 + 2 x 10 = 120 (1d); 二黑 200 - 2 x 10 = 180 (1d); June: no games, nothing moves
     row = rating(gap, "2024-06", player)

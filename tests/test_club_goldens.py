@@ -113,12 +113,14 @@ def without_roster(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run_club(tmp_path_factory.mktemp("no_roster"), seed_example(ranks=True))
 
 
+@pytest.mark.slow
 def test_seed_example_may_is_128_with_ranks_from_the_roster(with_roster: Path) -> None:
     # 100 + 3 x (0.1 x 10) - 1 x 5 - 1 x 10 + 3 x 10 + 2 x 10 - 2 x (1 x 5) = 100 + 3 - 5 - 10 + 30 + 20 - 10
     row = rating(with_roster, "2024-05", "羽焰")
     assert (row["rating_before"], row["rating"], row["rank"]) == (100, 128, "1d")
 
 
+@pytest.mark.slow
 def test_seed_example_may_is_128_with_ranks_from_the_records(without_roster: Path) -> None:
     # no roster: 羽焰 starts at the base of BR/WR 1d = 100; the same eight games -> 128
     row = rating(without_roster, "2024-05", "羽焰")
@@ -167,6 +169,7 @@ def falling_2k(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run_club(tmp_path_factory.mktemp("2k"), games)
 
 
+@pytest.mark.slow
 def test_2k_losing_three_slow_games_has_49(falling_2k: Path) -> None:
     # 70 - 3 x (0.7 x 10) = 70 - 21 = 49
     assert rating(falling_2k, "2024-05", "天狼星")["rating"] == 49

@@ -9,9 +9,12 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from conftest import ROOT
 from sgfmake import sgf
 from test_club_goldens import changes, rating, run_club
+
+pytestmark = pytest.mark.slow
 
 AB = '[[player]]\nname = "A"\nrank = "1d"\n[[player]]\nname = "B"\nrank = "1d"\n'
 

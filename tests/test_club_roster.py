@@ -5,8 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from sgfmake import sgf
 from test_club_goldens import changes, rating, run_club
+
+pytestmark = pytest.mark.slow
 
 FIXED = """
 [[player]]

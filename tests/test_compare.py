@@ -22,6 +22,8 @@ from pipeline.reports.compare.standings import kendall_tau
 from pipeline.synth.league import synthetic_league
 from pipeline.synth.records import write_records
 
+pytestmark = pytest.mark.slow
+
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -109,6 +109,7 @@ def test_an_unreadable_configuration_is_a_config_error(
         ("events.toml", EVENTS_BIG5, "Big5"),
     ],
 )
+@pytest.mark.slow
 def test_ratings_run_exits_2_for_a_file_in_another_encoding(
     name: str, data: bytes, expected: str, tmp_path: Path
 ) -> None:

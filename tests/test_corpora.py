@@ -15,6 +15,8 @@ from pipeline.ingest import IngestOptions, discover, ingest
 from pipeline.ingest.decode import decode
 from pipeline.ingest.sgftext import read_collection
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="session")
 def games(corpora: Path, tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:

@@ -21,6 +21,8 @@ from pipeline.config import ConfigError, load
 from pipeline.ingest import IngestError, IngestOptions, cluster, ingest, workers
 from pipeline.ingest.cache import parser_version
 
+pytestmark = pytest.mark.slow
+
 distributed = pytest.importorskip("distributed")
 dask = pytest.importorskip("dask")
 
@@ -112,27 +114,31 @@ def patched_scheduler() -> Iterator[str]:
         yield running.scheduler_address
 
 
-@pytest.fixture
-def troubled(write: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+@pytest.fixture(scope="module")
+def troubled(patched_scheduler: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """The rows, by source path, of one ingest on the patched cluster of a.sgf, killer.sgf, slow.sgf and
+    z.sgf, one file a batch (the tests of the crash row and of the file budget read the same ingest)."""
+    raw = tmp_path_factory.mktemp("troubled") / "raw"
+    raw.mkdir()
     for name in ("a.sgf", "killer.sgf", "slow.sgf", "z.sgf"):
-        write(name, GOOD)
-    monkeypatch.setattr(workers, "BATCH", 1)
-    monkeypatch.setattr(workers, "rows_for_bytes", rows_on_workers)  # here too, for the batch read here
-    return tmp_path / "raw"
+        (raw / name).write_bytes(GOOD)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(workers, "BATCH", 1)
+        monkeypatch.setattr(workers, "rows_for_bytes", rows_on_workers)  # here too, for the batch read here
+        # 5 s: a margin for the others (a.sgf's first parse: imports)
+        options = IngestOptions(scheduler=patched_scheduler, file_timeout_s=5)
+        games = ingest(raw, raw.parent / "out", options).games.to_pylist()
+    return {g["source_path"]: g for g in games}
 
 
-def test_file_that_kills_dask_workers_ends_as_a_crash_row(
-    patched_scheduler: str, troubled: Path, tmp_path: Path
-) -> None:
-    options = IngestOptions(scheduler=patched_scheduler, file_timeout_s=5)  # a margin for the others
-    rows = {g["source_path"]: g for g in ingest(troubled, tmp_path / "out", options).games.to_pylist()}
+def test_file_that_kills_dask_workers_ends_as_a_crash_row(troubled: dict[str, dict[str, Any]]) -> None:
+    rows = troubled
     assert rows["killer.sgf"]["error_kind"] == "crash" and "killer.sgf" in rows["killer.sgf"]["parse_error"]
     assert (rows["a.sgf"]["black"], rows["z.sgf"]["black"]) == ("甲", "甲")
 
 
-def test_file_budget_holds_in_a_dask_task(patched_scheduler: str, troubled: Path, tmp_path: Path) -> None:
-    options = IngestOptions(scheduler=patched_scheduler, file_timeout_s=5)  # a.sgf's first parse: imports
-    rows = {g["source_path"]: g for g in ingest(troubled, tmp_path / "out", options).games.to_pylist()}
+def test_file_budget_holds_in_a_dask_task(troubled: dict[str, dict[str, Any]]) -> None:
+    rows = troubled
     assert rows["slow.sgf"]["error_kind"] == "timeout" and "5 s" in rows["slow.sgf"]["parse_error"]
     assert rows["a.sgf"]["error_kind"] is None
 

@@ -165,6 +165,7 @@ _TRICKY_CA = [
 
 @given(st.sampled_from(_TRICKY_CA), st.binary(max_size=200), st.booleans())
 @settings(max_examples=500)
+@pytest.mark.slow
 def test_decode_never_raises_whatever_the_ca(ca: str, body: bytes, ascii_only: bool) -> None:
     data = b"(;CA[" + ca.encode() + b"]" + (bytes(b & 0x7F for b in body) if ascii_only else body)
     assert isinstance(decode(data).text, str)

@@ -66,6 +66,7 @@ def test_ingest_of_deferred_archives_counts_every_member(raw: Path) -> None:
     assert (result.files, result.parsed, result.reused, result.games.num_rows) == (9, 9, 0, 9)
 
 
+@pytest.mark.slow
 def test_ingest_of_deferred_archives_equals_one_of_listed_archives(
     raw: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -17,6 +17,8 @@ from pipeline.cli import app
 from pipeline.output import snapshots
 from pipeline.reports import diff
 
+pytestmark = pytest.mark.slow
+
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
 ROSTER = "".join(f'[[player]]\nname = "{p}"\nrank = "1d"\n\n' for p in "ABCD")
@@ -49,12 +51,46 @@ def _config(folder: Path, rule_set: str = "club", rules: str = "") -> Path:
     return folder / "ratings.toml"
 
 
+def _case(folder: Path) -> dict[str, Path]:
+    """The season in folder/raw, its configuration, and one run into folder/out already done."""
+    for rel, (black, white, result, date) in SEASON.items():
+        _write(folder / "raw", rel, _game(black, white, result, date, seed=len(rel)))
+    found = {"raw": folder / "raw", "config": _config(folder / "cfg"), "out": folder / "out"}
+    _run(found)
+    return found
+
+
 @pytest.fixture
 def case(tmp_path: Path) -> dict[str, Path]:
     """The season in tmp_path/raw, its configuration, and one run into tmp_path/out already done."""
-    for rel, (black, white, result, date) in SEASON.items():
-        _write(tmp_path / "raw", rel, _game(black, white, result, date, seed=len(rel)))
-    found = {"raw": tmp_path / "raw", "config": _config(tmp_path / "cfg"), "out": tmp_path / "out"}
+    return _case(tmp_path)
+
+
+# The fixtures below are a case changed and run again once, read (never written) by every test of that
+# change: a module's tests share the run.
+
+
+@pytest.fixture(scope="module")
+def rerun(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A case run a second time with no change; ``second``: the id of the generation that run wrote."""
+    found: dict[str, Any] = _case(tmp_path_factory.mktemp("rerun"))
+    return found | {"second": _run(found)}
+
+
+@pytest.fixture(scope="module")
+def late(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A case with a late record for 2024-03 (03/late.sgf) added, run again."""
+    found = _case(tmp_path_factory.mktemp("late"))
+    _write(found["raw"], "03/late.sgf", _game("A", "B", "B+R", "2024-03-20", seed=99))
+    _run(found)
+    return found
+
+
+@pytest.fixture(scope="module")
+def newer(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A case with a new game in the latest period (07/1.sgf) added, run again."""
+    found = _case(tmp_path_factory.mktemp("newer"))
+    _write(found["raw"], "07/1.sgf", _game("C", "D", "B+R", "2024-07-20", seed=98))
     _run(found)
     return found
 
@@ -75,15 +111,14 @@ def _causes(found: diff.Diff) -> dict[str, set[str]]:
     return by_period
 
 
-def test_a_rerun_with_no_change_shows_nothing_changed(case: dict[str, Path]) -> None:
-    _run(case)
+def test_a_rerun_with_no_change_shows_nothing_changed(rerun: dict[str, Any]) -> None:
+    case = rerun
     found = diff.diff(case["out"])
     assert (len(found.changes), len(found.files), found.causes) == (0, 0, [])
 
 
-def test_a_late_record_names_its_period_and_the_cascade_after_it(case: dict[str, Path]) -> None:
-    _write(case["raw"], "03/late.sgf", _game("A", "B", "B+R", "2024-03-20", seed=99))
-    _run(case)
+def test_a_late_record_names_its_period_and_the_cascade_after_it(late: dict[str, Path]) -> None:
+    case = late
     found = diff.diff(case["out"])
     assert _causes(found) == {
         "2024-03": {"late record"},
@@ -93,18 +128,16 @@ def test_a_late_record_names_its_period_and_the_cascade_after_it(case: dict[str,
     assert set(march["player"]) >= {"A", "B"} and set(march["files"]) == {"03/late.sgf"}
 
 
-def test_a_late_record_lists_its_file_as_added(case: dict[str, Path]) -> None:
-    _write(case["raw"], "03/late.sgf", _game("A", "B", "B+R", "2024-03-20", seed=99))
-    _run(case)
+def test_a_late_record_lists_its_file_as_added(late: dict[str, Path]) -> None:
+    case = late
     files = diff.diff(case["out"]).files
     assert files[["source_path", "change", "games", "counted", "periods"]].values.tolist() == [
         ["03/late.sgf", "added", 1, 1, "2024-03"]
     ]
 
 
-def test_new_games_in_the_latest_period_are_new_games_without_a_cascade(case: dict[str, Path]) -> None:
-    _write(case["raw"], "07/1.sgf", _game("C", "D", "B+R", "2024-07-20", seed=98))
-    _run(case)
+def test_new_games_in_the_latest_period_are_new_games_without_a_cascade(newer: dict[str, Path]) -> None:
+    case = newer
     assert _causes(diff.diff(case["out"])) == {"2024-07": {"new games"}}
 
 
@@ -176,29 +209,37 @@ def _dated_history(out: Path, times: list[str]) -> list[str]:
     return [e["id"] for e in history["generations"]]
 
 
+@pytest.fixture(scope="module")
+def dated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A case run twice more, each after a new month, its three kept generations given written times
+    (``ids``: theirs, oldest first)."""
+    case = _case(tmp_path_factory.mktemp("dated"))
+    for month in ("08", "09"):
+        _write(case["raw"], f"{month}/0.sgf", _game("A", "B", "B+R", f"2024-{month}-03"))
+        _run(case)
+    times = ["2026-11-29T22:00:00+00:00", "2026-11-30T22:00:00+00:00", "2026-12-01T22:00:00+00:00"]
+    return case | {"ids": _dated_history(case["out"], times)}
+
+
 @pytest.mark.parametrize(
     ("since", "chosen"),
     [("2026-11-30", 0), ("2026-11-30T22:00", 1), ("2026-11-30T23:30+01:00", 1), ("2026-12-01", 1)],
 )
 def test_since_a_date_or_time_takes_the_latest_generation_at_or_before_it(
-    since: str, chosen: int, case: dict[str, Path]
+    since: str, chosen: int, dated: dict[str, Any]
 ) -> None:
-    for month in ("08", "09"):
-        _write(case["raw"], f"{month}/0.sgf", _game("A", "B", "B+R", f"2024-{month}-03"))
-        _run(case)
-    times = ["2026-11-29T22:00:00+00:00", "2026-11-30T22:00:00+00:00", "2026-12-01T22:00:00+00:00"]
-    ids = _dated_history(case["out"], times)
+    case, ids = dated, dated["ids"]
     assert diff.diff(case["out"], since=since).before.id == ids[chosen]
 
 
-def test_since_a_time_before_every_kept_generation_is_an_error(case: dict[str, Path]) -> None:
-    _run(case)
+def test_since_a_time_before_every_kept_generation_is_an_error(rerun: dict[str, Any]) -> None:
+    case = rerun
     with pytest.raises(diff.DiffError, match="no kept generation written at or before it"):
         diff.diff(case["out"], since="2000-01-01")
 
 
-def test_generations_lists_the_kept_ones_oldest_first(case: dict[str, Path]) -> None:
-    second = _run(case)
+def test_generations_lists_the_kept_ones_oldest_first(rerun: dict[str, Any]) -> None:
+    case, second = rerun, rerun["second"]
     listed = diff.generations(case["out"])
     assert listed["current"].tolist() == [False, True] and listed["id"].iloc[1] == second
     assert listed["periods"].tolist() == ["2024-03..2024-07"] * 2
@@ -213,8 +254,8 @@ def test_diff_help_has_an_example() -> None:
     assert result.exit_code == 0 and "Example: ratings diff --since" in " ".join(result.output.split())
 
 
-def test_an_unknown_generation_exits_2_listing_the_kept_ones(case: dict[str, Path]) -> None:
-    _run(case)
+def test_an_unknown_generation_exits_2_listing_the_kept_ones(rerun: dict[str, Any]) -> None:
+    case = rerun
     result = _cli(case, "--since", "g-nothere")
     kept = snapshots.kept(case["out"])
     assert result.exit_code == 2 and "unknown generation 'g-nothere'" in result.output
@@ -226,9 +267,8 @@ def test_a_single_generation_exits_2_saying_there_is_nothing_to_compare(case: di
     assert result.exit_code == 2 and "nothing to compare with" in result.output
 
 
-def test_the_table_fits_80_columns_and_names_the_causes(case: dict[str, Path]) -> None:
-    _write(case["raw"], "03/late.sgf", _game("A", "B", "B+R", "2024-03-20", seed=99))
-    _run(case)
+def test_the_table_fits_80_columns_and_names_the_causes(late: dict[str, Path]) -> None:
+    case = late
     result = _cli(case)
     assert result.exit_code == 0, result.output
     table = result.output.split("to ratings, ranks or places", 1)[1]
@@ -236,15 +276,14 @@ def test_the_table_fits_80_columns_and_names_the_causes(case: dict[str, Path]) -
     assert "late record" in table and "cascade from" in table and "file added: 03/late.sgf" in result.output
 
 
-def test_csv_gives_every_column(case: dict[str, Path]) -> None:
-    _write(case["raw"], "07/1.sgf", _game("C", "D", "B+R", "2024-07-20", seed=98))
-    _run(case)
+def test_csv_gives_every_column(newer: dict[str, Path]) -> None:
+    case = newer
     result = _cli(case, "--format", "csv")
     assert result.exit_code == 0 and result.output.splitlines()[0] == ",".join(diff.DIFF_COLUMNS)
 
 
-def test_list_shows_the_kept_generations(case: dict[str, Path]) -> None:
-    second = _run(case)
+def test_list_shows_the_kept_generations(rerun: dict[str, Any]) -> None:
+    case, second = rerun, rerun["second"]
     result = _cli(case, "--list", "--format", "json")
     assert result.exit_code == 0 and [g["id"] for g in json.loads(result.output)][-1] == second
 

@@ -142,6 +142,7 @@ def deeper_than_recursion(raw: Path) -> Iterator[list[str]]:
         os.rmdir(raw.joinpath(*names[:depth]))
 
 
+@pytest.mark.slow
 def test_folders_deeper_than_the_recursion_limit_are_read(
     raw: Path, deeper_than_recursion: list[str]
 ) -> None:
@@ -253,6 +254,7 @@ def test_missing_raw_folder_raises_saying_the_output_is_kept(tmp_path: Path) -> 
         discover(tmp_path / "nope")
 
 
+@pytest.mark.slow
 def test_run_on_an_emptied_raw_folder_exits_2_and_keeps_the_previous_output(
     raw: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import ROOT
+from conftest import CHECKER, ROOT, check_output
 from typer.testing import CliRunner
 
 from pipeline import rules
@@ -28,7 +26,6 @@ EXAMPLES = ROOT / "config" / "examples"
 RAW = ROOT / "data" / "raw"
 #: The Gomoku sample's folder and its output, which the tga example names ([ingest] raw and out).
 GOMOKU_RAW, GOMOKU_OUT = ROOT / "data" / "gomoku" / "raw", ROOT / "data" / "gomoku" / "processed"
-CHECKER = ROOT.parent / "shared" / "tools" / "check_output.py"
 
 
 def is_run_config(path: Path) -> bool:
@@ -106,14 +103,13 @@ def test_example_ingest_keys_uncommented_name_the_samples_folders_from_the_repos
 
 
 @pytest.mark.parametrize("path", RUN_CONFIGS, ids=lambda p: p.name)
+@pytest.mark.slow
 def test_example_runs_on_the_sample_and_the_contract_holds(path: Path, tmp_path: Path) -> None:
     run(path, tmp_path / "out")
     if not CHECKER.exists():
         pytest.skip(f"the contract checker is not at {CHECKER}")
-    done = subprocess.run(
-        [sys.executable, str(CHECKER), str(tmp_path / "out")], capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
+    code, printed = check_output(tmp_path / "out")
+    assert code == 0, printed
 
 
 # --- the tga example on the Gomoku records ------------------------------------------------------------------
@@ -157,6 +153,7 @@ EXPECTED = [
 ]
 
 
+@pytest.mark.slow
 def test_tga_gives_exactly_the_promotions_of_the_docs(tga: Path) -> None:
     found = promotions(tga)
     rows = {(r.player, r.date, r.rule, r.from_rank, r.to_rank) for r in found.itertuples()}

@@ -105,6 +105,7 @@ def seed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return run(tmp_path_factory.mktemp("seed"), "club", games, ROSTER)
 
 
+@pytest.mark.slow
 def test_seed_example_equation_has_exactly_the_seeds_terms(seed: tuple[Path, Path]) -> None:
     code, output = explain(seed, "羽焰", "--period", "2024-05")
     assert code == 0, output
@@ -163,6 +164,7 @@ def test_a_period_without_a_rating_of_the_player_exits_2(seed: tuple[Path, Path]
     assert "2024-04" in output and "2024-05" in output
 
 
+@pytest.mark.slow
 def test_games_not_counted_show_their_reason(tmp_path: Path) -> None:
     games = [
         may("羽焰", "凝兰", "B+R", 1),  # counted: win vs 5k, slow: 0.1 x 10 = +1
@@ -177,6 +179,7 @@ def test_games_not_counted_show_their_reason(tmp_path: Path) -> None:
     assert "handicap" in line_with(output, "g002.sgf")
 
 
+@pytest.mark.slow
 def test_club_bonus_points_and_awards_are_terms_of_the_equation(tmp_path: Path) -> None:
     events = """
 [[event]]
@@ -209,6 +212,7 @@ def hkga(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return run(tmp_path_factory.mktemp("hkga"), "hkga", games)
 
 
+@pytest.mark.slow
 def test_hkga_shows_se_a_and_con_of_each_game(hkga: tuple[Path, Path]) -> None:
     code, output = explain(hkga, "乙")
     assert code == 0, output
@@ -229,6 +233,7 @@ def test_hkga_says_when_the_floor_clipped_the_rating(hkga: tuple[Path, Path]) ->
     assert "the floor clipped it" in output
 
 
+@pytest.mark.slow
 def test_cga_dan_shows_points_and_the_promotion_evidence(tmp_path: Path) -> None:
     day = dt.date(2024, 3, 1)
     games = [

@@ -92,6 +92,7 @@ def _rows(sheet: Worksheet) -> list[dict[str, object]]:
 # --- sheets and headers ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_club_workbook_has_the_five_sheets_and_no_promotions_or_fees(book: Workbook) -> None:
     assert book.sheetnames == ["Standings", "Leaderboards", "Games", "Changes", "Awards"]
 
@@ -202,6 +203,7 @@ def test_column_width_counts_wide_characters_double_and_is_capped(tmp_path: Path
 # --- rule sets with reports ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_hkga_workbook_has_fees_and_certification_sheets(tmp_path: Path) -> None:
     games = {"g.sgf": sgf("乙", "甲", "W+R", "2024-01-01", black_rank="1d", white_rank="1d")}
     out = _run(tmp_path, games, "hkga", roster='[[player]]\nname = "甲"\nrank = "1d"\n')
@@ -212,6 +214,7 @@ def test_hkga_workbook_has_fees_and_certification_sheets(tmp_path: Path) -> None
     assert fees == [("乙", 2024, 30)]  # 1 rated game: the $30 covers the first 20
 
 
+@pytest.mark.slow
 def test_gor_ratings_show_two_decimals_and_keep_their_full_value(tmp_path: Path) -> None:
     games = {"g.sgf": sgf("乙", "甲", "W+R", "2024-01-01", black_rank="1d", white_rank="1d")}
     out = _run(tmp_path, games, "hkga", roster='[[player]]\nname = "甲"\nrank = "1d"\n')
@@ -223,6 +226,7 @@ def test_gor_ratings_show_two_decimals_and_keep_their_full_value(tmp_path: Path)
     assert (rating.value, rating.number_format) == (written["甲"], "0.00")
 
 
+@pytest.mark.slow
 def test_the_workbook_gets_the_mode_of_the_umask(club_out: Path, tmp_path: Path) -> None:
     previous = os.umask(0o022)
     try:
@@ -235,18 +239,21 @@ def test_the_workbook_gets_the_mode_of_the_umask(club_out: Path, tmp_path: Path)
 # --- the command -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_export_prints_the_file_and_its_sheets(club_out: Path, tmp_path: Path) -> None:
     code, output = _export(club_out, tmp_path / "x.xlsx")
     assert code == 0
     assert "x.xlsx" in output and "Standings, Leaderboards, Games, Changes, Awards" in output
 
 
+@pytest.mark.slow
 def test_export_into_a_missing_folder_creates_it(club_out: Path, tmp_path: Path) -> None:
     target = tmp_path / "new" / "deeper" / "r.xlsx"
     assert _export(club_out, target)[0] == 0
     assert openpyxl.load_workbook(target).sheetnames[0] == "Standings"
 
 
+@pytest.mark.slow
 def test_export_replaces_a_workbook_and_leaves_no_temporary_file(club_out: Path, tmp_path: Path) -> None:
     target = tmp_path / "r.xlsx"
     target.write_bytes(b"old")

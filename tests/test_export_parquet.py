@@ -65,6 +65,7 @@ class Recorded:
         self.steps.append((what, total, done[0]))
 
 
+@pytest.mark.slow
 def test_the_copy_holds_real_files_and_no_link(out: Path, tmp_path: Path) -> None:
     assert _copy(out, tmp_path / "copy")[0] == 0
     found = list((tmp_path / "copy").rglob("*"))
@@ -138,6 +139,7 @@ def test_the_copy_reports_one_unit_a_file(out: Path, tmp_path: Path) -> None:
     assert steps.steps == [("copying the snapshot", copied.files, copied.files)]
 
 
+@pytest.mark.slow
 def test_the_workbook_reports_reading_each_sheet_and_writing_each_row(out: Path, tmp_path: Path) -> None:
     steps = Recorded()
     sheets = export.export_xlsx(out, tmp_path / "r.xlsx", steps)

@@ -48,6 +48,7 @@ def _described(result: BatchResult, kinds: tuple[str, ...]) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 def test_a_mutant_depends_only_on_its_seed_and_index(seeds: tuple[bytes, ...]) -> None:
     assert mutant(1, 42, seeds) == mutant(1, 42, seeds)
     assert mutant(1, 42, seeds) != mutant(2, 42, seeds)
@@ -55,6 +56,7 @@ def test_a_mutant_depends_only_on_its_seed_and_index(seeds: tuple[bytes, ...]) -
 
 @given(st.integers(0, 9_999_999), st.integers(0, 2**32))
 @settings(max_examples=200, deadline=None)
+@pytest.mark.slow
 def test_a_file_name_keeps_its_index_readable(index: int, state: int) -> None:
     name = values.file_name(random.Random(state), index, "flip")
     table = pa.table(
@@ -74,6 +76,7 @@ def test_each_mutator_changes_a_record(name: str) -> None:
     assert outputs - {RECORD}
 
 
+@pytest.mark.slow
 def test_the_generated_seeds_serve_without_the_corpora(tmp_path: Path) -> None:
     assert pool(1, tmp_path / "absent").records == tuple(generated_records(1))
 
@@ -132,28 +135,34 @@ def test_probe_names_the_file_that_overran_its_budget() -> None:
     assert [t.hung for t in timings] == [False, True]
 
 
+@pytest.mark.slow
 def test_the_sample_run_exits_0_without_a_traceback(sample: BatchResult) -> None:
     assert (sample.first.exit, sample.first.crashed) == (0, False), sample.first.stderr[-4000:]
 
 
+@pytest.mark.slow
 def test_the_sample_run_finishes_within_its_limit(sample: BatchResult) -> None:
     assert not sample.first.hung, _described(sample, ("hang",))
 
 
+@pytest.mark.slow
 def test_the_sample_has_no_internal_row(sample: BatchResult) -> None:
     assert sample.accounting is not None and sample.accounting.internal == {}, _described(
         sample, ("internal",)
     )
 
 
+@pytest.mark.slow
 def test_every_sample_input_has_a_row(sample: BatchResult) -> None:
     assert sample.accounting is not None and sample.accounting.missing == [], _described(sample, ("missing",))
 
 
+@pytest.mark.slow
 def test_every_sample_row_names_its_input_as_written(sample: BatchResult) -> None:
     assert sample.accounting is not None
     assert (sample.accounting.stray, sample.accounting.renamed) == ([], {})
 
 
+@pytest.mark.slow
 def test_the_reader_never_raises_on_the_sample(sample: BatchResult) -> None:
     assert _described(sample, ("reader",)) == []

@@ -30,12 +30,14 @@ def two_wins(event: str | None) -> list[str]:
     return [sgf("p", "q", "B+R", f"2024-05-0{day}", event=event, seed=day) for day in (1, 2)]
 
 
+@pytest.mark.slow
 def test_event_games_are_rated_from_the_ratings_at_the_events_start(tmp_path: Path) -> None:
     # both games of event E use p's 800 of the event's start: +40 and +40 (not +40 then con x (1 - Se(840)))
     out = run_gor(tmp_path, "hkga", two_wins("E"), roster=pair("p", "q"), events=EVENT_E)
     assert (change(out, "p", 0)["rating_before"], change(out, "p", 1)["rating_before"]) == (800, 800)
 
 
+@pytest.mark.slow
 def test_event_changes_are_summed(tmp_path: Path) -> None:
     # 800 + 40 + 40 = 880; q: 800 - 38.88 - 38.88 = 722.24
     out = run_gor(tmp_path, "hkga", two_wins("E"), roster=pair("p", "q"), events=EVENT_E)
@@ -45,6 +47,7 @@ def test_event_changes_are_summed(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_batch_events_false_rates_event_games_one_by_one(tmp_path: Path) -> None:
     # [rules] batch_events = false: the second game of E is rated from 800 + 40 = 840
     games, roster = two_wins("E"), pair("p", "q")
@@ -52,6 +55,7 @@ def test_batch_events_false_rates_event_games_one_by_one(tmp_path: Path) -> None
     assert change(out, "p", 1)["rating_before"] == pytest.approx(840, abs=TOL)
 
 
+@pytest.mark.slow
 def test_games_in_no_event_are_rated_one_by_one(tmp_path: Path) -> None:
     # the first game moves p to 800 + 40 = 840, the second is rated from 840
     out = run_gor(tmp_path, "hkga", two_wins(None), roster=pair("p", "q"))
@@ -64,12 +68,14 @@ def test_games_in_no_event_are_rated_one_by_one(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------------------------- floor
 
 
+@pytest.mark.slow
 def test_hkga_rating_never_falls_below_100(tmp_path: Path) -> None:
     # 100 vs 100, Black loses: con(100) = 116, Se = 0.5: 116 x (0 - 0.5) = -58 -> 42, floored at 100
     out = run_gor(tmp_path, "hkga", [sgf("p", "q", "W+R")], roster=pair("p", "q", 100))
     assert rating(out, "p")["rating"] == 100
 
 
+@pytest.mark.slow
 def test_egf2021_rating_never_falls_below_minus_900(tmp_path: Path) -> None:
     # -880 vs -880, Black loses: con = (4180/200)^1.6 = 20.9^1.6 = 129.489; Se = 0.5;
     # bonus = ln(1 + e^(3180/80))/5 = 39.75/5 = 7.95; -64.745 + 7.95 = -56.795 -> -936.795, floored at -900
@@ -87,6 +93,7 @@ def no_show(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run_gor(tmp_path_factory.mktemp("no_show"), "hkga", [game], roster=pair("absent", "present"))
 
 
+@pytest.mark.slow
 def test_no_show_absentee_is_rated_as_a_loss(no_show: Path) -> None:
     # A is Black (equal ratings): 80 x (0 - 0.5) = -40
     row = change(no_show, "absent")
@@ -114,6 +121,7 @@ def draw(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run_gor(tmp_path_factory.mktemp("draw"), "hkga", [sgf("b", "w", "Draw")], roster=roster)
 
 
+@pytest.mark.slow
 def test_draw_gives_the_weaker_side_con_times_half_minus_se(draw: Path) -> None:
     # a = 205 - 800/20 = 165; Se(A) = 1/(e^(100/165) + 1) = 1/(1.83366 + 1) = 0.35289
     # con(800) = 80: 80 x (0.5 - 0.35289) = 11.77
@@ -138,6 +146,7 @@ def handicap(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run_gor(tmp_path_factory.mktemp("handicap"), "hkga", [game], roster=roster)
 
 
+@pytest.mark.slow
 def test_handicap_raises_blacks_rating_by_100_times_h_minus_half(handicap: Path) -> None:
     # 1000 + 100 x (2 - 0.5) = 1150; the unadjusted 1000 is the rating before
     row = change(handicap, "b")
@@ -174,6 +183,7 @@ def class_configured(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return weighted(tmp_path_factory.mktemp("classes_conf"), 'default_class = "C"\nclass_weights = {B = 0.6}')
 
 
+@pytest.mark.slow
 def test_class_b_event_weighs_0_75(class_default: Path) -> None:
     # 80 x (1 - 0.5) x 0.75 = 30
     row = change(class_default, "p")
@@ -191,6 +201,7 @@ def test_game_in_no_event_is_class_a_by_default(class_default: Path) -> None:
     assert (row["event_class"], row["class_weight"], row["delta"]) == ("A", 1.0, pytest.approx(40, abs=TOL))
 
 
+@pytest.mark.slow
 def test_default_class_applies_to_games_in_no_event(class_configured: Path) -> None:
     # default_class = "C": 80 x 0.5 x 0.5 = 20
     row = change(class_configured, "r")
@@ -217,6 +228,7 @@ def stage_final_x2(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return staged(tmp_path_factory.mktemp("stages"), 'stage_weights = {"决赛*" = 2.0}')
 
 
+@pytest.mark.slow
 def test_stage_weight_doubles_the_final(stage_final_x2: Path) -> None:
     # RO[决赛] matches 决赛*: 80 x 0.5 x 2.0 = 80
     row = change(stage_final_x2, "p")
@@ -229,6 +241,7 @@ def test_stage_weight_leaves_other_rounds_at_1(stage_final_x2: Path) -> None:
     assert (row["stage_weight"], row["delta"]) == (1.0, pytest.approx(40, abs=TOL))
 
 
+@pytest.mark.slow
 def test_stage_weights_are_off_by_default(tmp_path: Path) -> None:
     # no stage_weights: the final weighs 1: 80 x 0.5 = 40
     row = change(staged(tmp_path, ""), "p")
@@ -285,6 +298,7 @@ def ranked(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("p3", 2760),  # 2700 + 2 x 30
     ],
 )
+@pytest.mark.slow
 def test_initial_rating_from_declared_rank(ranked: Path, player: str, expected: float) -> None:
     assert change(ranked, player)["rating_before"] == expected
 

@@ -99,6 +99,7 @@ def hkga(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run_gor(tmp_path_factory.mktemp("hkga"), "hkga", games, roster=roster_of(ratings))
 
 
+@pytest.mark.slow
 def test_hkga_800_beats_800_gains_40(hkga: Path) -> None:
     # D = 0, equal: A is Black, Se(A) = 1/(e^0 + 1) = 0.5; con(800) = 80: 80 x (1 - 0.5) = +40
     assert change(hkga, "b800")["delta"] == pytest.approx(40, abs=TOL)
@@ -178,6 +179,7 @@ def egf(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (80, 0.333),  # 1/(e^(80/115) + 1) = 1/(2.0050 + 1) = 0.3328
     ],
 )
+@pytest.mark.slow
 def test_egf_expected_score_of_1800(egf: Path, gap: int, expected: float) -> None:
     # with epsilon = 0; the golden is given to 3 decimals
     row = change(egf, f"a{gap}")
@@ -232,6 +234,7 @@ def egf2021(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run_gor(tmp_path_factory.mktemp("egf2021"), "egf2021", games, roster=roster_of(ratings))
 
 
+@pytest.mark.slow
 def test_egf2021_2100_beats_2100_reaches_2109_306(egf2021: Path) -> None:
     # con = (1200/200)^1.6 = 6^1.6 = 17.5809; Se = 0.5: 17.5809 x 0.5 = 8.7905
     # bonus = ln(1 + e^(200/80))/5 = ln(13.1825)/5 = 0.5158; 2100 + 8.7905 + 0.5158 = 2109.306

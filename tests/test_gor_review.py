@@ -10,6 +10,8 @@ import pytest
 from sgfmake import sgf
 from test_gor_goldens import change, rating, roster_of, run_gor
 
+pytestmark = pytest.mark.slow
+
 OPEN = '[[event]]\nname = "Open"\nkind = "other"\nclass = "A"\n'
 
 

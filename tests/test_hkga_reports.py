@@ -157,28 +157,34 @@ def test_no_show_win_row_is_recognised_by_the_gor_note() -> None:
 # --- through `ratings run --rules hkga` ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_non_member_with_25_rated_games_owes_35(out: Path) -> None:
     # 30 for games 1-20, then 1 x (25 - 20) = 5
     assert _fees(out)[0] == ("乙", 2024, 25, 35, "30 + 1 × 5")
 
 
+@pytest.mark.slow
 def test_games_in_two_years_give_two_fee_rows(out: Path) -> None:
     # 2025: 3 played games (the no-show win is not rated for 乙) -> the $30 year
     assert [(p, y, n, f) for p, y, n, f, _ in _fees(out)] == [("乙", 2024, 25, 35), ("乙", 2025, 3, 30)]
 
 
+@pytest.mark.slow
 def test_members_owe_nothing_and_have_no_fee_row(out: Path) -> None:
     assert {row[0] for row in _fees(out)} == {"乙"}  # 甲 丙 丁 戊 are members
 
 
+@pytest.mark.slow
 def test_nine_valid_wins_are_not_enough_for_certification(out: Path) -> None:
     assert _certification(out)["丙"] == (9, False, None)
 
 
+@pytest.mark.slow
 def test_ten_valid_wins_make_a_player_eligible_on_the_date_of_the_tenth(out: Path) -> None:
     assert _certification(out)["戊"] == (10, True, dt.date(2024, 4, 10))
 
 
+@pytest.mark.slow
 def test_win_by_no_show_is_not_a_valid_win(out: Path) -> None:
     assert _certification(out)["乙"] == (0, False, None)  # its only win: 甲's no-show
     assert _certification(out)["甲"] == (28, True, dt.date(2024, 1, 10))  # 25 + 3; 10th on Jan 10
@@ -199,12 +205,14 @@ def cells(output: str) -> list[list[str]]:
     return [[cell.strip() for cell in line.split("│")[1:-1]] for line in lines]
 
 
+@pytest.mark.slow
 def test_show_report_fees_prints_the_fee_rows(out: Path) -> None:
     code, output = invoke("show", "--report", "fees", "--out", str(out))
     assert code == 0, output
     assert cells(output) == [["乙", "2024", "25", "35", "30 + 1 × 5"], ["乙", "2025", "3", "30", "30"]]
 
 
+@pytest.mark.slow
 def test_show_report_certification_prints_eligibility(out: Path) -> None:
     code, output = invoke("show", "--report", "certification", "--out", str(out))
     assert code == 0, output
@@ -213,6 +221,7 @@ def test_show_report_certification_prints_eligibility(out: Path) -> None:
     assert by_player["丙"] == ["9", "no", ""]
 
 
+@pytest.mark.slow
 def test_show_report_of_a_club_run_is_empty_naming_the_rule_set(tmp_path: Path) -> None:
     out = _run(tmp_path, {"a.sgf": sgf("甲", "丙", "B+R", "2024-05-01")}, "club")
     code, output = invoke("show", "--report", "fees", "--out", str(out))
@@ -220,6 +229,7 @@ def test_show_report_of_a_club_run_is_empty_naming_the_rule_set(tmp_path: Path) 
     assert "0 rows: the run's rule set (club) computes no fees report" in " ".join(output.split())
 
 
+@pytest.mark.slow
 def test_show_report_after_a_club_run_replaced_an_hkga_run_is_empty(tmp_path: Path) -> None:
     games = {"a.sgf": sgf("甲", "乙", "B+R", "2024-05-01")}
     out = _run(tmp_path, games, "hkga")
@@ -230,12 +240,14 @@ def test_show_report_after_a_club_run_replaced_an_hkga_run_is_empty(tmp_path: Pa
     assert "0 rows: the run's rule set (club) computes no fees report" in " ".join(output.split())
 
 
+@pytest.mark.slow
 def test_show_report_with_an_unknown_name_exits_2(out: Path) -> None:
     code, output = invoke("show", "--report", "prizes", "--out", str(out))
     assert code == 2
     assert "'prizes'" in output and "certification, fees" in output
 
 
+@pytest.mark.slow
 def test_show_report_with_a_period_exits_2(out: Path) -> None:
     code, output = invoke("show", "--report", "fees", "--period", "2024", "--out", str(out))
     assert code == 2

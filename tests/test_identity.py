@@ -61,11 +61,13 @@ def kinds_of(*rows: tuple[Any, ...], a: str, b: str) -> list[str]:
     return [] if found is None else list(found["kinds"])
 
 
+@pytest.mark.slow
 def test_full_width_and_case_are_the_same_name() -> None:
     kinds = kinds_of(game("Ｆｉｓｈ", "甲"), game("fish", "乙"), a="Fish", b="fish")
     assert kinds[0] == "case_width"
 
 
+@pytest.mark.slow
 def test_traditional_and_simplified_chinese_are_the_same_name() -> None:
     assert kinds_of(game("李昌鎬", "甲"), game("李昌镐", "乙"), a="李昌鎬", b="李昌镐")[0] == "script"
 
@@ -77,6 +79,7 @@ def test_a_romanisation_appended_to_a_cjk_name_is_a_tail() -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_country_code_after_a_name_is_a_tail() -> None:
     assert kinds_of(
         game("Lee Sedol (KOR)", "甲"), game("Lee Sedol", "乙"), a="Lee Sedol (KOR)", b="Lee Sedol"
@@ -87,6 +90,7 @@ def test_a_country_code_after_a_name_is_a_tail() -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_nickname_in_brackets_beside_the_name_is_a_nickname() -> None:
     assert kinds_of(game("Kim[tiger]", "甲"), game("tiger", "乙"), a="Kim[tiger]", b="tiger")[0] == "nickname"
     assert (
@@ -97,14 +101,17 @@ def test_a_nickname_in_brackets_beside_the_name_is_a_nickname() -> None:
     )
 
 
+@pytest.mark.slow
 def test_the_pinyin_of_a_chinese_name_is_a_romanisation() -> None:
     assert kinds_of(game("牛蛙", "甲"), game("niuwa", "乙"), a="niuwa", b="牛蛙")[0] == "romanisation"
 
 
+@pytest.mark.slow
 def test_unrelated_names_are_no_pair() -> None:
     assert kinds_of(game("李昌镐", "甲"), game("fish", "乙"), a="fish", b="李昌镐") == []
 
 
+@pytest.mark.slow
 def test_the_same_opponents_in_the_same_weeks_without_meeting_is_evidence() -> None:
     rows = [game(p, o, week) for week in (0, 1, 2) for p in ("阿甲", "阿乙") for o in ("丙", "丁")]
     assert kinds_of(*rows, a="阿乙", b="阿甲") == ["co_opponents"]
@@ -122,16 +129,19 @@ def _rank_pair(black_rank: str | None, white_rank: str | None) -> dict[str, Any]
     return found
 
 
+@pytest.mark.slow
 def test_the_same_declared_rank_adds_to_the_score() -> None:
     same, unknown = _rank_pair("3d", "3d"), _rank_pair(None, None)
     assert "same_rank" in same["kinds"] and same["score"] > unknown["score"]
 
 
+@pytest.mark.slow
 def test_different_declared_ranks_lower_the_score() -> None:
     other, unknown = _rank_pair("3d", "1k"), _rank_pair(None, None)
     assert "ranks_differ" in other["kinds"] and other["score"] < unknown["score"]
 
 
+@pytest.mark.slow
 def test_players_who_played_each_other_are_marked_against_and_not_grouped() -> None:
     found = identity.suggest_games(table(game("fish", "Fish"), game("fish", "甲")))
     met = pair(found, "Fish", "fish")
@@ -147,6 +157,7 @@ def test_a_crowded_key_is_reported_not_paired() -> None:
     assert pair(found, "Bot", "Bot (1)") is None
 
 
+@pytest.mark.slow
 def test_the_snippet_is_read_by_the_roster_loader(tmp_path: Path) -> None:
     rows = [
         game("Ｆｉｓｈ", "甲", 0, "3d"),
@@ -238,12 +249,14 @@ def _players(out: Path, config: Path, *args: str) -> Any:
     return result.output
 
 
+@pytest.mark.slow
 def test_sample_players_show_the_roster_spellings(sample: dict[str, Path]) -> None:
     listed = json.loads(_players(sample["tmp"] / "out", sample["config"], "--format", "json"))
     fish = next(p for p in listed if p["player"] == "fish")
     assert fish["spellings"] == ["Fish", "FishGo", "fish"] and fish["roster_rank"] == "3d"
 
 
+@pytest.mark.slow
 def test_sample_without_roster_suggests_fish_and_marks_niuwa_against(sample: dict[str, Path]) -> None:
     snippet = sample["tmp"] / "bare-snippet.toml"
     _players(sample["tmp"] / "bare", sample["bare"], "--suggest", "--snippet", str(snippet))
@@ -254,6 +267,7 @@ def test_sample_without_roster_suggests_fish_and_marks_niuwa_against(sample: dic
     assert niuwa["score"] == 0 and "met" in niuwa["kinds"]  # the July record 牛蛙 vs niuwa
 
 
+@pytest.mark.slow
 def test_sample_with_a_late_record_suggests_its_new_spelling(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "data" / "raw", tmp_path / "raw")
     shutil.copytree(ROOT / "config", tmp_path / "cfg")

@@ -17,6 +17,8 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 
+pytestmark = pytest.mark.slow
+
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
 RULE_SETS = ("club", "hkga", "tga")

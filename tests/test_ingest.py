@@ -13,6 +13,8 @@ from pipeline.ingest import IngestError, IngestOptions, discover, ingest
 from pipeline.ingest import cache as cache_mod
 from pipeline.ingest.shelf import SHELF
 
+pytestmark = pytest.mark.slow
+
 GAME = "(;GM[1]PB[{b}]PW[{w}]RE[B+R]DT[2024-05-{d:02d}]TM[{t}];B[pd];W[dd];B[pp])"
 
 

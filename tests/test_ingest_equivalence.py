@@ -13,9 +13,13 @@ import hashlib
 from collections.abc import Iterable
 from pathlib import Path
 
+import pytest
+
 from fuzz.mutate import mutant
 from pipeline.ingest.record import rows_for_bytes
 from pipeline.synth import synthetic_corpus
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 

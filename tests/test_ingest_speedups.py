@@ -20,6 +20,8 @@ from pipeline.core import charset
 from pipeline.ingest import sgftext
 from pipeline.ingest.sgftext import _TOKEN, run_moves
 
+pytestmark = pytest.mark.slow
+
 SPACE = st.sampled_from(["", "", " ", "\n", "\r\n", "\t", "\r"])
 POINT = st.text(alphabet="abcdrs ;\nBW(", max_size=3)
 PIECE = st.sampled_from(["a", ";", "B[", "W[x", "\\]", "\\\\", "(", ")", "\n", " ", "中"])

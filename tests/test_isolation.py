@@ -17,6 +17,8 @@ import pytest
 
 from pipeline.ingest import IngestOptions, budget, discover, ingest, record, workers
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 GOOD = b"(;GM[1]PB[Li]PW[Wang]RE[B+R]HA[2]DT[2024-05-12];B[pd];W[dd])"
 

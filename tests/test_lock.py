@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -15,6 +16,8 @@ import pytest
 from sgfmake import sgf
 
 from pipeline.output.lock import Holder, OutputBusy, held
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = "import sys; from pipeline.cli import app; sys.argv[0] = 'ratings'; app()"
@@ -145,9 +148,28 @@ def test_a_run_waits_for_the_holder_saying_so_then_runs(raw: Path, tmp_path: Pat
     assert (out / "games.parquet").exists()
 
 
-def _same_as_from_scratch(raw: Path, out: Path, scratch: Path) -> None:
-    args = ["run", "--raw", str(raw), "--workers", "1", "--out"]
-    assert _ratings(*args, str(scratch)).wait(timeout=120) == 0
+@pytest.fixture(scope="module")
+def from_scratch(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], Path]:
+    """from_scratch(raw) -> the output folder of one run from scratch of the files in ``raw``: made once
+    per set of files (relative paths and bytes), for every test that races runs on the same files (the
+    tables do not depend on where the folder is)."""
+    made: dict[tuple[tuple[str, bytes], ...], Path] = {}
+
+    def _of(raw: Path) -> Path:
+        files = tuple(
+            sorted((p.relative_to(raw).as_posix(), p.read_bytes()) for p in raw.rglob("*") if p.is_file())
+        )
+        if files not in made:
+            scratch = tmp_path_factory.mktemp("scratch") / "out"
+            args = ["run", "--raw", str(raw), "--workers", "1", "--out"]
+            assert _ratings(*args, str(scratch)).wait(timeout=120) == 0
+            made[files] = scratch
+        return made[files]
+
+    return _of
+
+
+def _same_as_from_scratch(out: Path, scratch: Path) -> None:
     again, fresh = _tables(out), _tables(scratch)
     assert sorted(again) == sorted(fresh)
     for name, table in again.items():
@@ -157,7 +179,7 @@ def _same_as_from_scratch(raw: Path, out: Path, scratch: Path) -> None:
 
 @pytest.mark.parametrize("existing", [False, True], ids=["new-folder", "existing-folder"])
 def test_two_runs_that_both_waited_leave_the_output_a_run_from_scratch_gives(
-    raw: Path, tmp_path: Path, existing: bool
+    raw: Path, tmp_path: Path, existing: bool, from_scratch: Callable[[Path], Path]
 ) -> None:
     out = tmp_path / "out"
     args = ["run", "--raw", str(raw), "--workers", "1", "--out", str(out)]
@@ -173,15 +195,15 @@ def test_two_runs_that_both_waited_leave_the_output_a_run_from_scratch_gives(
     assert all(line.startswith("waiting:") for line in said), said
     assert [run.returncode for run in runs] == [0, 0], results
     assert not any("Traceback" in err for _, err in results), results
-    _same_as_from_scratch(raw, out, tmp_path / "scratch")
+    _same_as_from_scratch(out, from_scratch(raw))
 
 
 @pytest.mark.parametrize("delay", [0.0, 0.3, 1.0, 2.5])
 @pytest.mark.parametrize("existing", [False, True], ids=["new-folder", "existing-folder"])
 def test_two_runs_at_once_leave_the_output_a_run_from_scratch_gives(
-    raw: Path, tmp_path: Path, delay: float, existing: bool
+    raw: Path, tmp_path: Path, delay: float, existing: bool, from_scratch: Callable[[Path], Path]
 ) -> None:
-    out, scratch = tmp_path / "out", tmp_path / "scratch"
+    out = tmp_path / "out"
     args = ["run", "--raw", str(raw), "--workers", "1", "--out"]
     if existing:
         first = _ratings(*args, str(out))
@@ -193,4 +215,4 @@ def test_two_runs_at_once_leave_the_output_a_run_from_scratch_gives(
     results = [p.communicate(timeout=240) for p in (a, b)]
     assert [a.returncode, b.returncode] == [0, 0], results
     assert not any("Traceback" in err for _, err in results), results
-    _same_as_from_scratch(raw, out, scratch)
+    _same_as_from_scratch(out, from_scratch(raw))

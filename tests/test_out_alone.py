@@ -20,6 +20,8 @@ from typer.testing import CliRunner, Result
 
 from pipeline.cli import app
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
 

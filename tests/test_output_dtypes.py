@@ -41,6 +41,7 @@ def games(out: Path) -> pd.DataFrame:
     return pd.read_parquet(out / "games.parquet")
 
 
+@pytest.mark.slow
 def test_games_date_reads_as_datetime64(games: pd.DataFrame) -> None:
     assert sorted(games["date"].dt.year.dropna().tolist()) == [2024]
 

@@ -16,6 +16,8 @@ from typer.testing import CliRunner
 from pipeline.cli import app
 from pipeline.output import folder
 
+pytestmark = pytest.mark.slow
+
 runner = CliRunner()
 
 

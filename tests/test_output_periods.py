@@ -93,6 +93,7 @@ def test_duckdb_hive_partitioning_types_period_as_varchar(written: tuple[Path, t
     assert duckdb.sql(query).fetchall() == [("VARCHAR", 2)]
 
 
+@pytest.mark.slow
 def test_polars_read_parquet_types_period_as_string(written: tuple[Path, tuple[str, str]]) -> None:
     pl = pytest.importorskip("polars")
     out, labels = written

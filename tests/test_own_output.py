@@ -13,6 +13,8 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 
+pytestmark = pytest.mark.slow
+
 runner = CliRunner()
 
 

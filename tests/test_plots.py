@@ -168,6 +168,7 @@ def test_latin_font_warns_of_missing_glyphs_so_the_check_below_can_fail() -> Non
     assert glyph_warnings(caught)
 
 
+@pytest.mark.slow
 def test_history_chart_renders_cjk_names_without_missing_glyphs(out: Path, tmp_path: Path) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -175,6 +176,7 @@ def test_history_chart_renders_cjk_names_without_missing_glyphs(out: Path, tmp_p
     assert glyph_warnings(caught) == []
 
 
+@pytest.mark.slow
 def test_history_chart_writes_a_png_of_two_players(out: Path, tmp_path: Path) -> None:
     target = plots.history_chart(out, ["羽焰", "凝兰"], tmp_path / "sub" / "h.png")
     assert target == tmp_path / "sub" / "h.png"
@@ -213,6 +215,7 @@ def test_distribution_of_a_named_period(out: Path) -> None:
     assert plots.distribution(out, "2024-05") == ("2024-05", [9.0, 101.0])
 
 
+@pytest.mark.slow
 def test_distribution_chart_writes_a_png(out: Path, tmp_path: Path) -> None:
     target = plots.distribution_chart(out, None, tmp_path / "d.png")
     assert target.stat().st_size > 10_000
@@ -234,6 +237,7 @@ def test_history_without_players_draws_the_top_n_of_the_latest_period(out: Path)
     assert [t.get_text() for t in legend.get_texts()] == ["陳志明", "さくら"]  # June: 205, 110
 
 
+@pytest.mark.slow
 def test_ranks_as_ratings_are_a_rank_scale(tga_out: Path) -> None:
     assert plots.rank_scale(tga_out) == {2.0: "2d", 3.0: "3d", 4.0: "4d"}
 
@@ -257,6 +261,7 @@ def test_a_tga_distribution_has_ranks_on_the_x_axis(tga_out: Path) -> None:
     ("suffix", "magic"),
     [(".svg", b"<?xml"), (".pdf", b"%PDF"), (".jpg", b"\xff\xd8\xff"), (".JPEG", b"\xff\xd8\xff")],
 )
+@pytest.mark.slow
 def test_the_file_suffix_picks_the_chart_format(out: Path, tmp_path: Path, suffix: str, magic: bytes) -> None:
     target = plots.history_chart(out, ["羽焰"], tmp_path / f"h{suffix}")
     assert target.read_bytes().startswith(magic)
@@ -296,6 +301,7 @@ def plot(out: Path, *args: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
+@pytest.mark.slow
 def test_cli_history_of_two_players_writes_the_png(out: Path, tmp_path: Path) -> None:
     code, output = plot(out, "--player", "羽焰", "--player", "陳志明", "--png", str(tmp_path / "h.png"))
     assert code == 0, output
@@ -303,6 +309,7 @@ def test_cli_history_of_two_players_writes_the_png(out: Path, tmp_path: Path) ->
     assert "h.png" in output
 
 
+@pytest.mark.slow
 def test_cli_distribution_defaults_to_the_latest_period(out: Path, tmp_path: Path) -> None:
     code, output = plot(out, "--kind", "distribution", "--png", str(tmp_path / "d.png"))
     assert code == 0, output
@@ -328,12 +335,14 @@ def test_cli_without_png_exits_2(out: Path) -> None:
     assert "--png" in output
 
 
+@pytest.mark.slow
 def test_cli_history_without_a_player_draws_the_top_players(out: Path, tmp_path: Path) -> None:
     code, output = plot(out, "--top", "3", "--png", str(tmp_path / "h.png"))
     assert code == 0, output
     assert (tmp_path / "h.png").read_bytes()[:8] == PNG_SIGNATURE
 
 
+@pytest.mark.slow
 def test_cli_image_writes_the_format_of_its_suffix(out: Path, tmp_path: Path) -> None:
     code, output = plot(out, "--player", "羽焰", "--image", str(tmp_path / "h.svg"))
     assert code == 0, output
@@ -371,6 +380,7 @@ def test_cli_option_that_does_not_apply_exits_2(args: list[str], out: Path, tmp_
     assert "does not apply" in output
 
 
+@pytest.mark.slow
 def test_plot_player_by_a_roster_alias_no_record_used(tmp_path: Path) -> None:
     roster = ROSTER.replace('aliases = ["YuYan"]', 'aliases = ["YuYan", "Feather"]')
     out = run(tmp_path, GAMES, "club", roster)

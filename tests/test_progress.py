@@ -58,6 +58,7 @@ def _plan(raw: Path, tmp_path: Path, rules: str = "club"):  # type: ignore[no-un
     return plan(RunConfig(raw=raw, out=tmp_path / "out"), rules)
 
 
+@pytest.mark.slow
 def test_a_run_tells_every_stage_with_its_total_and_how_far_it_went(raw: Path, tmp_path: Path) -> None:
     steps = Recorded()
     run_all(_plan(raw, tmp_path), IngestOptions(workers=1, steps=steps), steps)
@@ -101,6 +102,7 @@ def test_no_bars_are_drawn_when_standard_error_is_not_a_terminal() -> None:
     assert written.getvalue() == ""
 
 
+@pytest.mark.slow
 def test_a_captured_run_prints_no_progress(raw: Path, tmp_path: Path) -> None:
     args = ["run", "--raw", str(raw), "--out", str(tmp_path / "out"), "--workers", "1"]
     done = CliRunner().invoke(app, args)

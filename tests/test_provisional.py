@@ -88,6 +88,7 @@ def _show(*args: str) -> tuple[int, str]:
 # --- the threshold off ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_by_default_no_player_is_provisional(unmarked: Path) -> None:
     assert _provisional(reports.standings(unmarked, "2024-05")) == []
 
@@ -99,6 +100,7 @@ def test_a_threshold_given_to_the_query_marks_players_of_a_run_without_one(unmar
 # --- the threshold on -------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_player_under_the_threshold_is_provisional_in_the_standings(marked: Path) -> None:
     assert _provisional(reports.standings(marked, "2024-05")) == ["丙"]
 
@@ -143,6 +145,7 @@ def test_show_csv_has_the_provisional_column(marked: Path) -> None:
 # --- a late record, and the shipped sample ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_late_record_that_brings_a_player_to_the_threshold_puts_them_on_the_board(tmp_path: Path) -> None:
     raw, config = _season(tmp_path, 2)
     out = _run(raw, config, tmp_path / "out")
@@ -167,6 +170,7 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return _run(ROOT / "data" / "raw", folder / "cfg" / "ratings.toml", folder / "out")
 
 
+@pytest.mark.slow
 def test_on_the_sample_the_leaderboards_hold_only_established_players(sample: Path) -> None:
     left_off = 0
     for period in reports.rated_periods(sample):

@@ -77,6 +77,7 @@ def test_truncated_file_is_a_parse_error_that_keeps_its_fields() -> None:
 
 @given(st.binary(max_size=2000))
 @settings(max_examples=300)
+@pytest.mark.slow
 def test_arbitrary_bytes_always_give_rows(data: bytes) -> None:
     rows = rows_for_bytes(data, "any.sgf")
     assert rows and all(r["source_path"] == "any.sgf" for r in rows)
@@ -84,6 +85,7 @@ def test_arbitrary_bytes_always_give_rows(data: bytes) -> None:
 
 @given(st.integers(0, 2**32), st.sampled_from(["gbk", "utf-8", "big5", "utf-16"]))
 @settings(max_examples=200)
+@pytest.mark.slow
 def test_mutated_records_always_give_rows(seed: int, codec: str) -> None:
     rng = random.Random(seed)
     data = bytearray(GAME.replace("黑中盘胜", "B+R").encode(codec, errors="replace"))

@@ -68,6 +68,7 @@ def out_of(root: Path) -> str:
     return str(root / "data" / "processed")
 
 
+@pytest.mark.slow
 def test_the_output_records_the_rosters_names_and_aliases(run_folder: Path) -> None:
     roster = pq.read_table(Path(out_of(run_folder)) / "roster.parquet").to_pylist()
     assert [(p["name"], p["aliases"], p["rank"]) for p in roster] == [
@@ -98,6 +99,7 @@ def test_explain_finds_an_alias_on_out_alone_from_another_folder(run_folder: Pat
     assert "羽焰" in result.stdout
 
 
+@pytest.mark.slow
 def test_players_suggest_on_out_alone_knows_the_run_had_a_roster(run_folder: Path, elsewhere: Path) -> None:
     snippet = elsewhere / "aliases.toml"
     args = ["players", "--suggest", "--snippet", str(snippet), "--out", out_of(run_folder)]

@@ -105,6 +105,7 @@ def rows(output: str) -> list[dict[str, str]]:
 # --- audit ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_audit_lists_every_record_and_ends_with_the_count(out: Path) -> None:
     code, output = invoke("audit", "--out", str(out))
     assert code == 0, output
@@ -187,6 +188,7 @@ def test_audit_unknown_player_exits_2_naming_them(out: Path) -> None:
     assert "'牛蛙'" in output
 
 
+@pytest.mark.slow
 def test_audit_marks_a_speed_assumed_for_a_record_without_time_control(tmp_path: Path) -> None:
     out = _run(tmp_path, {"a.sgf": sgf("羽焰", "凝兰", "B+R", tm=-1)})
     code, output = invoke("audit", "--out", str(out))
@@ -238,6 +240,7 @@ def test_show_reads_a_month_written_without_its_zero(out: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_audit_reads_a_period_label_in_another_spelling(out: Path) -> None:
     assert invoke("audit", "--out", str(out), "--period", "2024/6") == invoke(
         "audit", "--out", str(out), "--period", "2024-06"

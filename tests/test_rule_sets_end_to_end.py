@@ -3,18 +3,16 @@ output contract holds (../shared/tools/check_output.py)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import CHECKER, ROOT, check_output
 from typer.testing import CliRunner
 
 from pipeline import rules
 from pipeline.cli import app
 
-CHECKER = ROOT.parent / "shared" / "tools" / "check_output.py"
+pytestmark = pytest.mark.slow
 
 
 def run_and_check(raw: Path, out: Path, name: str, config: Path) -> None:
@@ -23,8 +21,8 @@ def run_and_check(raw: Path, out: Path, name: str, config: Path) -> None:
     assert result.exit_code == 0, result.output
     if not CHECKER.exists():
         pytest.skip(f"the contract checker is not at {CHECKER}")
-    done = subprocess.run([sys.executable, str(CHECKER), str(out)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout + done.stderr
+    code, printed = check_output(out)
+    assert code == 0, printed
 
 
 @pytest.mark.parametrize("name", rules.names())

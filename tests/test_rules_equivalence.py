@@ -7,6 +7,8 @@ import pytest
 
 from bench import rules_bench
 
+pytestmark = pytest.mark.slow
+
 #: sha256 of the repr of every period's outcome over rules_bench.games(3000, seed 1, 24 months), computed
 #: with the implementation before the per-game loops were tightened (issue 11, item 3).
 PINNED = {

@@ -22,6 +22,7 @@ def test_same_standings_holds_only_for_the_very_objects_in_order() -> None:
 
 
 @pytest.mark.parametrize("name", rules.names())
+@pytest.mark.slow
 def test_rating_an_earlier_period_again_with_the_same_rule_set_gives_the_fresh_outcome(name: str) -> None:
     periods = list(rules_bench.for_rule_set(name, rules_bench.games(1500, 1, 36)).items())
     rule_set = rules_bench.build(name)

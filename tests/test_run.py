@@ -17,6 +17,8 @@ from typer.testing import CliRunner, Result
 import pipeline
 from pipeline.cli import app
 
+pytestmark = pytest.mark.slow
+
 runner = CliRunner()
 GOOD_ROSTER = '[[player]]\nname = "A"\nrank = "1d"\n\n[[player]]\nname = "B"\nrank = "1d"\n'
 GOOD_EVENTS = '[[event]]\nname = "Cup"\nkind = "server_open"\n'

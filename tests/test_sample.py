@@ -48,6 +48,7 @@ def test_gomoku_sample_is_exactly_what_the_generator_writes_in_a_folder_of_its_o
     assert _files(GOMOKU) == {r.relpath: r.data for r in gomoku_sample()}
 
 
+@pytest.mark.slow
 def test_sample_ingests_with_every_file_accounted_for(games: list[dict[str, Any]]) -> None:
     assert sorted(g["error_kind"] for g in games if g["error_kind"]) == ["empty", "not_sgf", "truncated"]
     assert len({g["source_path"] for g in games}) == len(sample())

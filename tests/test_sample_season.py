@@ -19,6 +19,8 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 
+pytestmark = pytest.mark.slow
+
 CHECKER = ROOT.parent / "shared" / "tools" / "check_output.py"
 
 

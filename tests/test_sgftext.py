@@ -80,6 +80,7 @@ def test_text_without_a_game_tree_raises(text: str) -> None:
 
 @given(st.text())
 @settings(max_examples=300)
+@pytest.mark.slow
 def test_any_text_reads_or_raises_syntax_error(text: str) -> None:
     try:
         trees = read_collection(text)
@@ -113,6 +114,7 @@ def sgfmill_games(draw: st.DrawFn) -> tuple[bytes, dict[str, str], int]:
 
 @given(sgfmill_games())
 @settings(max_examples=200)
+@pytest.mark.slow
 def test_reader_agrees_with_sgfmill(case: tuple[bytes, dict[str, str], int]) -> None:
     data, props, moves = case
     [tree] = read_collection(data.decode("utf-8"))
@@ -163,6 +165,7 @@ def test_adversarial_text_is_read_without_hanging(text: str, hang_guard: None) -
     assert len(read_collection(text)) == 1
 
 
+@pytest.mark.slow
 def test_deep_nesting_is_read_without_recursion(hang_guard: None) -> None:
     [tree] = read_collection("(" * 100_000 + ";PB[x]" + "(;B[aa]" * 100_000)
     assert (tree.root["PB"], tree.moves) == (["x"], 100_000)

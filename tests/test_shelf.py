@@ -29,6 +29,7 @@ def _sorted(table: pa.Table) -> pa.Table:
     return table.sort_by([("source_path", "ascending"), ("game_index", "ascending")])
 
 
+@pytest.mark.slow
 def test_rows_are_kept_by_month_of_their_date(rows: pa.Table, tmp_path: Path) -> None:
     shelf = Shelf.open(tmp_path, "v1")
     shelf.add(rows)
@@ -90,6 +91,7 @@ def test_another_parser_version_finds_an_empty_shelf_and_its_save_removes_the_ol
     assert list((tmp_path / SHELF).glob("*/*.parquet")) == []
 
 
+@pytest.mark.slow
 def test_a_month_of_many_parts_is_merged_into_one_at_the_save(
     rows: pa.Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -104,6 +106,7 @@ def test_a_month_of_many_parts_is_merged_into_one_at_the_save(
     assert _sorted(shelf.read(shelf.months())).equals(_sorted(rows))
 
 
+@pytest.mark.slow
 def test_a_run_over_the_very_files_of_the_last_one_reads_no_cached_keys(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

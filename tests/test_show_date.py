@@ -66,11 +66,13 @@ def _inside(out: Path) -> list[tuple[str, dt.date]]:
 # --- inside a period ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_inside_a_period_the_standings_are_of_that_period_up_to_the_day(sample: Path) -> None:
     found = reports.standings_on(sample, dt.date(2024, 6, 15))
     assert (found.period, found.complete, found.note) == ("2024-06", False, "")
 
 
+@pytest.mark.slow
 def test_inside_a_period_a_rating_is_the_start_plus_the_changes_and_awards_up_to_the_day(
     sample: Path,
 ) -> None:
@@ -93,6 +95,7 @@ def test_inside_a_period_the_games_are_the_counted_records_up_to_the_day(sample:
     assert table["games"].to_dict() == played.reindex(table.index, fill_value=0).to_dict()
 
 
+@pytest.mark.slow
 def test_on_the_day_of_a_periods_last_entry_the_ratings_are_the_periods_end(sample: Path) -> None:
     for period in reports.rated_periods(sample):
         changes, awards = _entries(sample, period)
@@ -126,6 +129,7 @@ def test_at_a_periods_last_day_the_standings_are_the_periods(sample: Path) -> No
     pd.testing.assert_frame_equal(found.table, reports.standings(sample, "2024-06"))
 
 
+@pytest.mark.slow
 def test_show_date_at_a_periods_end_names_the_period(sample: Path) -> None:
     code, output = _show(sample, "--date", "2024-06-30", "--format", "csv")
     assert code == 0, output
@@ -188,6 +192,7 @@ def averages(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return _run(ROOT / "data" / "raw", config, folder / "out", "--rules", "cga-dan")
 
 
+@pytest.mark.slow
 def test_a_period_whose_ratings_are_not_sums_gives_the_end_of_the_one_before(averages: Path) -> None:
     found = reports.standings_on(averages, dt.date(2024, 8, 10))
     assert (found.period, found.complete) == ("2024-Q2", True)
@@ -219,6 +224,7 @@ def late(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {"before": before, "out": out, "scratch": _run(raw, config, folder / "scratch")}
 
 
+@pytest.mark.slow
 def test_a_late_record_counts_from_its_day_in_the_standings_on_a_date(late: dict[str, Path]) -> None:
     def games(which: str, day: dt.date) -> int:
         table = reports.standings_on(late[which], day).table.set_index("player")
@@ -229,6 +235,7 @@ def test_a_late_record_counts_from_its_day_in_the_standings_on_a_date(late: dict
 
 
 @pytest.mark.parametrize("day", ["2024-05-30", "2024-06-15", "2024-07-31", "2024-08-20"])
+@pytest.mark.slow
 def test_after_a_late_record_the_standings_on_a_date_are_those_of_a_run_from_scratch(
     late: dict[str, Path], day: str
 ) -> None:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from sgfmake import sgf
 from typer.testing import CliRunner
 
 from pipeline.cli import app
+
+pytestmark = pytest.mark.slow
 
 
 def test_promotions_report_shows_the_evidence(tmp_path: Path) -> None:

@@ -33,23 +33,27 @@ def _player_page(club: dict[str, Path], name: str) -> Path:
     return found[0]
 
 
+@pytest.mark.slow
 def test_index_shows_the_standings_of_the_latest_period(club: dict[str, Path]) -> None:
     latest = reports.rated_periods(club["out"])[-1]
     rows = tables(club["site"] / "index.html")[0][1:]
     assert [r[1] for r in rows] == list(reports.standings(club["out"], latest)["player"])
 
 
+@pytest.mark.slow
 def test_every_rated_period_has_a_standings_page(club: dict[str, Path]) -> None:
     for period in reports.rated_periods(club["out"]):
         rows = tables(club["site"] / f"period-{period}.html")[0][1:]
         assert [r[1] for r in rows] == list(reports.standings(club["out"], period)["player"])
 
 
+@pytest.mark.slow
 def test_period_picker_links_every_period(club: dict[str, Path]) -> None:
     found = links(club["site"] / "index.html")
     assert all(f"period-{p}.html" in found for p in reports.rated_periods(club["out"]))
 
 
+@pytest.mark.slow
 def test_player_pages_have_ascii_file_names_and_the_real_name_as_link_text(club: dict[str, Path]) -> None:
     html = (club["site"] / "index.html").read_text("utf-8")
     linked = dict(re.findall(r'<a href="(players/[^"]+)">([^<]+)</a>', html))
@@ -57,6 +61,7 @@ def test_player_pages_have_ascii_file_names_and_the_real_name_as_link_text(club:
     assert all(re.fullmatch(r"players/[a-z0-9-]+-[0-9a-f]{8}\.html", link) for link in linked)
 
 
+@pytest.mark.slow
 def test_player_page_lists_every_game_counted_or_not(club: dict[str, Path]) -> None:
     excluded = reports.audit_games(club["out"], counted=False)
     rated = reports.standings(club["out"])["player"]
@@ -66,12 +71,14 @@ def test_player_page_lists_every_game_counted_or_not(club: dict[str, Path]) -> N
     assert {r[6] for r in rows} == {"yes", "no"}
 
 
+@pytest.mark.slow
 def test_player_page_shows_the_points_each_counted_game_gave(club: dict[str, Path]) -> None:
     rows = tables(_player_page(club, "fish"))[0][1:]
     counted = [r for r in rows if r[6] == "yes"]
     assert counted and all(re.fullmatch(r"[+−]\d+(\.\d+)?( \(.*\))?|0", r[8]) for r in counted)
 
 
+@pytest.mark.slow
 def test_player_page_has_the_derivation_of_each_period_they_played(club: dict[str, Path]) -> None:
     html = _player_page(club, "fish").read_text("utf-8")
     for period in ("2024-05", "2024-08"):
@@ -79,12 +86,14 @@ def test_player_page_has_the_derivation_of_each_period_they_played(club: dict[st
         assert f"<code>{equation}</code>" in html
 
 
+@pytest.mark.slow
 def test_player_page_shows_the_rating_history_chart(club: dict[str, Path]) -> None:
     page = _player_page(club, "fish")
     chart = page.with_suffix(".svg")
     assert chart.name in links(page) and chart.read_text("utf-8").lstrip().startswith("<?xml")
 
 
+@pytest.mark.slow
 def test_unrated_player_page_says_why(club: dict[str, Path]) -> None:
     rated = set(reports.standings(club["out"])["player"])
     games = reports.audit_games(club["out"], counted=False)
@@ -93,6 +102,7 @@ def test_unrated_player_page_says_why(club: dict[str, Path]) -> None:
     assert "Not rated" in html and not _player_page(club, name).with_suffix(".svg").exists()
 
 
+@pytest.mark.slow
 def test_ledger_has_every_record_with_what_the_filter_reads(club: dict[str, Path]) -> None:
     html = "".join(p.read_text("utf-8") for p in (club["site"] / "games").glob("*.html"))
     rows = re.findall(
@@ -103,11 +113,13 @@ def test_ledger_has_every_record_with_what_the_filter_reads(club: dict[str, Path
     assert sum(c == "yes" for *_, c in rows) == len(reports.audit_games(club["out"], counted=True))
 
 
+@pytest.mark.slow
 def test_rules_page_names_the_rule_set_and_its_settings(club: dict[str, Path]) -> None:
     html = (club["site"] / "rules.html").read_text("utf-8")
     assert "<code>club</code>" in html and "At most 10 games against the same opponent count" in html
 
 
+@pytest.mark.slow
 def test_rules_page_says_the_settings_in_words(club: dict[str, Path]) -> None:
     html = (club["site"] / "rules.html").read_text("utf-8")
     assert "at least 30 minutes of main time" in html and "roster names the members" in html
@@ -116,11 +128,13 @@ def test_rules_page_says_the_settings_in_words(club: dict[str, Path]) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_links_are_relative(club: dict[str, Path]) -> None:
     found = {link for page in club["site"].rglob("*.html") for link in links(page)}
     assert found and not [link for link in found if re.match(r"(/|[a-z]+:)", link)]
 
 
+@pytest.mark.slow
 def test_a_rule_set_without_reports_has_no_reports_page(club: dict[str, Path]) -> None:
     assert not (club["site"] / "reports.html").exists()
     assert "reports.html" not in links(club["site"] / "index.html")
@@ -129,6 +143,7 @@ def test_a_rule_set_without_reports_has_no_reports_page(club: dict[str, Path]) -
 @pytest.mark.parametrize(
     ("rules", "names"), [("cga-dan", ["promotions"]), ("hkga", ["certification", "fees"])]
 )
+@pytest.mark.slow
 def test_reports_page_shows_the_rule_sets_reports(tmp_path: Path, rules: str, names: list[str]) -> None:
     paths = rated_sample(tmp_path, rules)
     page = site_of(paths) / "reports.html"
@@ -137,6 +152,7 @@ def test_reports_page_shows_the_rule_sets_reports(tmp_path: Path, rules: str, na
         assert len(table) - 1 == len(reports.rule_set_report(paths["out"], name)) > 0
 
 
+@pytest.mark.slow
 def test_names_are_escaped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from sgfmake import sgf
 
@@ -152,6 +168,7 @@ def test_names_are_escaped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
         assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>x</b>" not in html and "y&amp;z" in html
 
 
+@pytest.mark.slow
 def test_rebuild_replaces_the_previous_site(club: dict[str, Path], tmp_path: Path) -> None:
     target = tmp_path / "site"
     build_site(club["out"], target)
@@ -160,6 +177,7 @@ def test_rebuild_replaces_the_previous_site(club: dict[str, Path], tmp_path: Pat
     assert not (target / "players" / "stale.html").exists() and (target / MARKER).exists()
 
 
+@pytest.mark.slow
 def test_a_folder_that_is_not_a_site_is_refused(club: dict[str, Path], tmp_path: Path) -> None:
     (tmp_path / "keep.txt").write_text("mine", encoding="utf-8")
     with pytest.raises(SiteError, match="not empty"):
@@ -167,6 +185,7 @@ def test_a_folder_that_is_not_a_site_is_refused(club: dict[str, Path], tmp_path:
     assert (tmp_path / "keep.txt").read_text(encoding="utf-8") == "mine"
 
 
+@pytest.mark.slow
 def test_cli_writes_the_site(club: dict[str, Path], tmp_path: Path) -> None:
     result = runner.invoke(app, ["site", str(tmp_path / "web"), "--out", str(club["out"])])
     assert result.exit_code == 0, result.output
@@ -178,12 +197,14 @@ def test_cli_without_output_exits_2(tmp_path: Path) -> None:
     assert result.exit_code == 2 and not (tmp_path / "web").exists()
 
 
+@pytest.mark.slow
 def test_cli_refusing_a_folder_exits_2(club: dict[str, Path], tmp_path: Path) -> None:
     (tmp_path / "keep.txt").write_text("mine", encoding="utf-8")
     result = runner.invoke(app, ["site", str(tmp_path), "--out", str(club["out"])])
     assert result.exit_code == 2 and "not empty" in result.output
 
 
+@pytest.mark.slow
 def test_late_record_for_an_early_period_shows_in_every_later_period(tmp_path: Path) -> None:
     paths = rated_sample(tmp_path)
     add_late_record(paths)
@@ -211,6 +232,7 @@ def test_names_folding_alike_get_different_slugs() -> None:
     assert len(set(found.values())) == 3 and all(s.startswith("fish-") for s in found.values())
 
 
+@pytest.mark.slow
 def test_leaderboards_page_shows_the_latest_boards(club: dict[str, Path]) -> None:
     import pandas as pd
 
@@ -221,11 +243,13 @@ def test_leaderboards_page_shows_the_latest_boards(club: dict[str, Path]) -> Non
     assert len(shown) == 4 and [r[1] for r in shown[0][1:]] == list(board["player"].head(10))
 
 
+@pytest.mark.slow
 def test_every_page_links_the_leaderboards(club: dict[str, Path]) -> None:
     assert "leaderboards.html" in links(club["site"] / "index.html")
     assert "../leaderboards.html" in links(next((club["site"] / "players").glob("*.html")))
 
 
+@pytest.mark.slow
 def test_ledger_cells_carry_their_column_names_for_narrow_screens(club: dict[str, Path]) -> None:
     page = next((club["site"] / "games").glob("2024-05.html"))
     cells = re.findall(r"<td[^>]*>", page.read_text("utf-8"))
@@ -234,6 +258,7 @@ def test_ledger_cells_carry_their_column_names_for_narrow_screens(club: dict[str
     assert 'table.cards td::before { content: attr(data-label) ": "' in css
 
 
+@pytest.mark.slow
 def test_player_pages_derivations_are_those_of_explain(club: dict[str, Path]) -> None:
     for name in reports.standings(club["out"])["player"]:
         html = _player_page(club, name).read_text("utf-8")

@@ -21,6 +21,8 @@ from pipeline import reports
 from pipeline.core.progress import Advance
 from pipeline.site import build_site, periods
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:

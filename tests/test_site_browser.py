@@ -28,6 +28,8 @@ webdriver = pytest.importorskip(
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
+pytestmark = pytest.mark.slow
+
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 FLAGS = (
     "--headless=new",

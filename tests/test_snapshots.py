@@ -21,6 +21,8 @@ from pipeline.cli import app
 from pipeline.core import store
 from pipeline.output import snapshots
 
+pytestmark = pytest.mark.slow
+
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
 CHECKER = ROOT.parent / "shared" / "tools" / "check_output.py"
@@ -45,6 +47,54 @@ SEASON = {
 def season(write) -> None:
     for name, text in SEASON.items():
         write(name, text.encode())
+
+
+def _written(folder: Path, records: dict[str, str]) -> Path:
+    """``records`` (name -> text) written into folder/raw, as the ``write`` fixture writes; ``folder``."""
+    (folder / "raw").mkdir(parents=True, exist_ok=True)
+    for name, text in records.items():
+        (folder / "raw" / name).write_bytes(text.encode())
+    return folder
+
+
+# The module's fixtures below are runs read (never written) by every test that takes them.
+
+
+@pytest.fixture(scope="module")
+def season_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The output folder of one run of SEASON."""
+    folder = _written(tmp_path_factory.mktemp("season"), SEASON)
+    good_run(folder, folder / "out")
+    return folder / "out"
+
+
+@pytest.fixture(scope="module")
+def twice(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Two runs of SEASON into one folder (``out``, as the second left it), and the tables and the
+    manifest the first left (``first_tables``, ``first_manifest``)."""
+    folder = _written(tmp_path_factory.mktemp("twice"), SEASON)
+    out = folder / "out"
+    good_run(folder, out)
+    first_tables, first_manifest = tables(out), manifest(out)
+    good_run(folder, out)
+    return {"out": out, "first_tables": first_tables, "first_manifest": first_manifest}
+
+
+@pytest.fixture(scope="module")
+def four_generations(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    """Four runs of SEASON into one folder, each after a new month: the folder, and the id of the current
+    generation after each run."""
+    folder = _written(tmp_path_factory.mktemp("four"), SEASON)
+    out = folder / "out"
+    return out, _runs_with_a_new_month_each(folder, out, 4)
+
+
+@pytest.fixture(scope="module")
+def nothing_counted(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The output folder of a run on one draw (club: a draw is not a valid game)."""
+    folder = _written(tmp_path_factory.mktemp("draw"), {"draw.sgf": sgf("A", "B", "0", "2024-05-03")})
+    good_run(folder, folder / "out")
+    return folder / "out"
 
 
 def ratings_run(tmp_path: Path, out: Path) -> Result:
@@ -188,20 +238,13 @@ def test_the_next_run_removes_a_half_written_generation(season, tmp_path: Path) 
     assert len(folders(out)) == 2  # the current generation and the one before it
 
 
-def test_two_runs_on_the_same_input_give_the_same_tables(season, tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    good_run(tmp_path, out)
-    first = tables(out)
-    good_run(tmp_path, out)
+def test_two_runs_on_the_same_input_give_the_same_tables(twice: dict[str, Any]) -> None:
+    out, first = twice["out"], twice["first_tables"]
     assert_same_tables(tables(out), first)
 
 
-def test_two_runs_on_the_same_input_give_the_same_manifest_but_timings(season, tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    good_run(tmp_path, out)
-    first = manifest(out)
-    good_run(tmp_path, out)
-    second = manifest(out)
+def test_two_runs_on_the_same_input_give_the_same_manifest_but_timings(twice: dict[str, Any]) -> None:
+    first, second = twice["first_manifest"], manifest(twice["out"])
     assert (first["files_parsed"], first["files_reused"]) == (3, 0)
     assert (second["files_parsed"], second["files_reused"]) == (0, 3)
     varying = ("timings_s", "files_parsed", "files_reused", "incremental", "generation")
@@ -224,9 +267,8 @@ def test_an_incremental_run_equals_a_run_from_scratch(season, write, tmp_path: P
     assert_same_tables(tables(out), tables(fresh))
 
 
-def test_read_parquet_gives_every_rating_period_with_its_ratings(season, tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    good_run(tmp_path, out)
+def test_read_parquet_gives_every_rating_period_with_its_ratings(season_out: Path) -> None:
+    out = season_out
     ratings = pd.read_parquet(out / "ratings")
     a = ratings[ratings["player"] == "A"]
     # SEASON: A 110 after May, 100 after June, unchanged in the empty July, 90 after August.
@@ -238,23 +280,20 @@ def test_read_parquet_gives_every_rating_period_with_its_ratings(season, tmp_pat
     }
 
 
-def test_read_parquet_gives_every_change_period(season, tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    good_run(tmp_path, out)
+def test_read_parquet_gives_every_change_period(season_out: Path) -> None:
+    out = season_out
     assert periods(out, "changes") == ["2024-05", "2024-06", "2024-08"]  # July has no game
 
 
-def test_read_parquet_gives_every_leaderboard_period(season, tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    good_run(tmp_path, out)
+def test_read_parquet_gives_every_leaderboard_period(season_out: Path) -> None:
+    out = season_out
     assert periods(out, "leaderboards") == ["2024", "2024-05", "2024-06", "2024-08"]  # + the yearly board
 
 
-def test_the_output_contract_checker_accepts_the_output(season, tmp_path: Path) -> None:
+def test_the_output_contract_checker_accepts_the_output(season_out: Path) -> None:
     if not CHECKER.is_file():
         pytest.skip(f"the output contract checker is not at {CHECKER}")
-    out = tmp_path / "out"
-    good_run(tmp_path, out)
+    out = season_out
     venv_python = ROOT / ".venv" / "bin" / "python"
     python = str(venv_python) if venv_python.exists() else sys.executable
     done = subprocess.run([python, str(CHECKER), str(out)], cwd=ROOT, capture_output=True, text=True)
@@ -274,42 +313,42 @@ def test_an_older_output_folder_is_replaced_by_links(season, tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("name", DATASETS)
-def test_a_run_without_counted_games_writes_readable_empty_datasets(name: str, write, tmp_path: Path) -> None:
-    write("draw.sgf", sgf("A", "B", "0", "2024-05-03").encode())  # club: a draw is not a valid game
-    out = tmp_path / "out"
-    good_run(tmp_path, out)
+def test_a_run_without_counted_games_writes_readable_empty_datasets(name: str, nothing_counted: Path) -> None:
+    out = nothing_counted
     frame = pd.read_parquet(out / name)
     assert len(frame) == 0
     assert "period" in frame.columns
 
 
-def test_a_run_without_counted_games_gives_ratings_with_the_contract_columns(write, tmp_path: Path) -> None:
-    write("draw.sgf", sgf("A", "B", "0", "2024-05-03").encode())
-    out = tmp_path / "out"
-    good_run(tmp_path, out)
+def test_a_run_without_counted_games_gives_ratings_with_the_contract_columns(nothing_counted: Path) -> None:
+    out = nothing_counted
     assert set(RATINGS_CONTRACT) <= set(pd.read_parquet(out / "ratings").columns)
 
 
-def _runs_with_a_new_month_each(write, tmp_path: Path, out: Path, runs: int) -> list[str]:
-    """``runs`` runs into ``out``, each after a new record; the current generation's id after each."""
+def _runs_with_a_new_month_each(folder: Path, out: Path, runs: int) -> list[str]:
+    """``runs`` runs of folder/raw into ``out``, each after a new record; the current generation's id
+    after each."""
     ids = []
     for month in range(runs):
-        write(f"new{month}.sgf", _game("A", "B", "B+R", f"2024-{9 + month:02d}-03", seed=month).encode())
-        good_run(tmp_path, out)
+        record = _game("A", "B", "B+R", f"2024-{9 + month:02d}-03", seed=month)
+        _written(folder, {f"new{month}.sgf": record})
+        good_run(folder, out)
         ids.append(current_id(out))
     return ids
 
 
-def test_runs_keep_the_current_generation_and_the_two_before_it(season, write, tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    ids = _runs_with_a_new_month_each(write, tmp_path, out, 4)
+def test_runs_keep_the_current_generation_and_the_two_before_it(
+    four_generations: tuple[Path, list[str]],
+) -> None:
+    out, ids = four_generations
     assert snapshots.KEEP == 3
     assert folders(out) == sorted(ids[1:])
 
 
-def test_kept_lists_the_generations_oldest_first_the_current_last(season, write, tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    ids = _runs_with_a_new_month_each(write, tmp_path, out, 4)
+def test_kept_lists_the_generations_oldest_first_the_current_last(
+    four_generations: tuple[Path, list[str]],
+) -> None:
+    out, ids = four_generations
     found = snapshots.kept(out)
     assert [(k.id, k.current) for k in found] == [(ids[1], False), (ids[2], False), (ids[3], True)]
     assert all(k.written is not None and k.written.tzinfo is not None for k in found)
@@ -328,9 +367,8 @@ def test_a_generation_count_below_one_is_refused(tmp_path: Path) -> None:
         snapshots.Generation(tmp_path / "out", keep=0)
 
 
-def test_the_manifest_names_its_generation_and_when_it_was_written(season, tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    good_run(tmp_path, out)
+def test_the_manifest_names_its_generation_and_when_it_was_written(season_out: Path) -> None:
+    out = season_out
     entry = manifest(out)["generation"]
     assert entry["id"] == current_id(out)
     assert dt.datetime.fromisoformat(entry["written"]).utcoffset() == dt.timedelta(0)

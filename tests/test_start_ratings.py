@@ -119,6 +119,7 @@ def test_a_bad_rating_table_names_the_file_the_player_and_the_keys_allowed(
     assert "club, gor, cga, hkga, egf, egf2021" in message
 
 
+@pytest.mark.slow
 def test_warnings_reach_the_summary_and_the_manifest(tmp_path: Path) -> None:
     folder = tmp_path / "cfg"
     (folder / "raw").mkdir(parents=True)

@@ -95,14 +95,17 @@ def test_game_record_different_seed_gives_different_moves(style: str) -> None:
     assert _record(style, seed=3) != _record(style, seed=4)
 
 
+@pytest.mark.slow
 def test_club_sample_same_seed_gives_identical_records() -> None:
     assert club_sample(2024) == club_sample(2024)
 
 
+@pytest.mark.slow
 def test_synthetic_corpus_same_seed_gives_identical_records() -> None:
     assert list(synthetic_corpus(300, seed=5)) == list(synthetic_corpus(300, seed=5))
 
 
+@pytest.mark.slow
 def test_synthetic_corpus_bytes_are_pinned() -> None:
     """The benchmarks compare runs on this corpus: its bytes never change (hash of the pre-split output)."""
     digest = hashlib.sha256(
@@ -111,6 +114,7 @@ def test_synthetic_corpus_bytes_are_pinned() -> None:
     assert digest.hexdigest() == "f9c762dab7713aaa419fbdbb0ae98146cd06d39b9314af5c237ffabfcc82db5d"
 
 
+@pytest.mark.slow
 def test_synthetic_corpus_different_seed_differs() -> None:
     assert list(synthetic_corpus(50, seed=5)) != list(synthetic_corpus(50, seed=6))
 
@@ -232,6 +236,7 @@ def test_ascii_event_is_escaped_in_the_record() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")), min_size=1, max_size=30))
+@pytest.mark.slow
 def test_any_name_round_trips_through_sgfmill(name: str) -> None:
     data = _record("ogs", black=name, moves=5)
     assert sgf.Sgf_game.from_bytes(data, override_encoding="utf-8").get_root().get("PB") == name
@@ -716,10 +721,12 @@ def corpus() -> list[Record]:
     return list(synthetic_corpus(2000, seed=1))
 
 
+@pytest.mark.slow
 def test_corpus_yields_n_records_with_unique_relpaths(corpus: list[Record]) -> None:
     assert len(corpus) == 2000 == len({record.relpath for record in corpus})
 
 
+@pytest.mark.slow
 def test_corpus_spreads_over_twelve_month_folders(corpus: list[Record]) -> None:
     assert {record.relpath[:8] for record in corpus} == {f"2024-{m:02d}/" for m in range(1, 13)}
 
@@ -736,21 +743,25 @@ def test_corpus_spreads_over_twelve_month_folders(corpus: list[Record]) -> None:
         ("euckr", 0.05),
     ],
 )
+@pytest.mark.slow
 def test_corpus_mixes_styles_in_the_planned_shares(corpus: list[Record], style: str, share: float) -> None:
     assert abs(Counter(map(_style_of, corpus))[style] / 2000 - share) < 0.03
 
 
+@pytest.mark.slow
 def test_corpus_records_decode_with_their_style_codec(corpus: list[Record]) -> None:
     for record in corpus:
         record.data.decode(CODECS[_style_of(record)], errors="strict")
 
 
+@pytest.mark.slow
 def test_corpus_has_collections_and_truncated_files(corpus: list[Record]) -> None:
     trees = [len(re.findall(rb"\)\r?\n\(", r.data)) + 1 for r in corpus]
     broken = [r for r in corpus if not r.data.rstrip().endswith(b")")]
     assert 5 <= sum(n > 1 for n in trees) <= 40 and 2 <= len(broken) <= 25
 
 
+@pytest.mark.slow
 def test_corpus_games_have_realistic_lengths(corpus: list[Record]) -> None:
     lengths = [len(MOVE_RE.findall(r.data.decode(CODECS[_style_of(r)]))) for r in corpus]
     short = sum(50 <= n <= 120 for n in lengths) / len(lengths)
@@ -790,22 +801,26 @@ def test_write_records_creates_folders_and_counts(tmp_path: Path) -> None:
     assert (tmp_path / "a/b/x.sgf").read_bytes() == b"(;)" and (tmp_path / "y.txt").exists()
 
 
+@pytest.mark.slow
 def test_main_sample_writes_the_club_season(tmp_path: Path) -> None:
     assert main(["sample", str(tmp_path)]) == 0
     written = {str(p.relative_to(tmp_path)): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
     assert written == {r.relpath: r.data for r in synth.sample()}
 
 
+@pytest.mark.slow
 def test_main_gomoku_writes_the_gomoku_sample(tmp_path: Path) -> None:
     assert main(["gomoku", str(tmp_path)]) == 0
     written = {str(p.relative_to(tmp_path)): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
     assert written == {r.relpath: r.data for r in synth.gomoku_sample()}
 
 
+@pytest.mark.slow
 def test_the_go_sample_holds_no_gomoku_record_but_the_one_its_script_plants() -> None:
     assert sum(b"GM[4]" in r.data for r in synth.sample()) == 1
 
 
+@pytest.mark.slow
 def test_module_entry_point_writes_the_sample(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "pipeline.synth", "sample", str(tmp_path)],

@@ -7,8 +7,12 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from pipeline.synth.records import Record
 from pipeline.synth.server import server_archive, write_month_zips
+
+pytestmark = pytest.mark.slow
 
 _BLACK, _WHITE = re.compile(rb"PB\[([^\]]*)\]"), re.compile(rb"PW\[([^\]]*)\]")
 

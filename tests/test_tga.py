@@ -17,6 +17,8 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 
+pytestmark = pytest.mark.slow
+
 OPEN = '[[event]]\nname = "Open"\nkind = "recognised"\n'
 
 

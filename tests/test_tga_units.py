@@ -95,6 +95,7 @@ def tournament(players: int) -> list[dict[str, Any]]:
     ("players", "promoted"),
     [(7, []), (8, ["T1"]), (12, ["T1", "T2"]), (20, ["T1", "T2", "T3"])],
 )
+@pytest.mark.slow
 def test_promotion_tournament_promotes_the_top_players_over_8(
     tmp_path: Path, players: int, promoted: list[str]
 ) -> None:
@@ -105,12 +106,14 @@ def test_promotion_tournament_promotes_the_top_players_over_8(
     assert sorted(df.loc[df["rank"] == "1d", "player"]) == promoted
 
 
+@pytest.mark.slow
 def test_promotion_tournament_cites_article_4_with_the_place(tmp_path: Path) -> None:
     events = '[[event]]\nname = "Jin"\nkind = "promotion"\n'
     row = promotions(run(tmp_path, tournament(8), events=events), "T1").iloc[0]
     assert row["rule"] == "tga article 4 promotion tournament" and "place 1 of 8 players" in row["evidence"]
 
 
+@pytest.mark.slow
 def test_promotion_tournament_gives_kyu_awards_to_the_others(tmp_path: Path) -> None:
     # 7 players: nobody becomes 1d; T1 won 6 of 6 (100%, promotion group): 1k
     events = '[[event]]\nname = "Jin"\nkind = "promotion"\n'
@@ -125,6 +128,7 @@ def low_dan(players: int) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize(("players", "expected"), [(5, "2d"), (6, "3d")])
+@pytest.mark.slow
 def test_low_dan_champion_gains_a_dan_with_at_least_6_players(
     tmp_path: Path, players: int, expected: str
 ) -> None:
@@ -133,6 +137,7 @@ def test_low_dan_champion_gains_a_dan_with_at_least_6_players(
     assert rank(out, "L1") == expected
 
 
+@pytest.mark.slow
 def test_low_dan_champion_named_in_the_events_file_wins(tmp_path: Path) -> None:
     events = '[[event]]\nname = "Low"\nkind = "low_dan"\nchampion = "L4"\n'
     out = run(tmp_path, low_dan(6), events=events)
@@ -158,15 +163,18 @@ def kyu_event(tmp_path: Path, results: list[str], group: str, start: str = "20k"
         ("WWWWWWL", "standard_a", "10k"),  # 7 rounds: 6 / 7 = 86% -> the 80% row
     ],
 )
+@pytest.mark.slow
 def test_kyu_award_by_group_and_score_rate(tmp_path: Path, results: str, group: str, expected: str) -> None:
     assert rank(kyu_event(tmp_path, list(results), group), "K") == expected
 
 
+@pytest.mark.slow
 def test_kyu_award_rate_counts_the_events_rounds(tmp_path: Path) -> None:
     # 4 wins of rounds = 6: 67% -> the 60% row of standard_b: 16k (without rounds: 4 / max(5, 4) = 80% -> 14k)
     assert rank(kyu_event(tmp_path, list("WWWW"), "standard_b", extra="rounds = 6\n"), "K") == "16k"
 
 
+@pytest.mark.slow
 def test_a_player_keeps_a_better_rank_than_the_kyu_award(tmp_path: Path) -> None:
     # 5 of 5 in standard_b: 12k; K is 5k already
     out = kyu_event(tmp_path, list("WWWWW"), "standard_b", start="5k")
@@ -197,6 +205,7 @@ def award(player: str, rank_: str, date: str = "2024-06-01") -> str:
     return f'[[event.award]]\nplayer = "{player}"\ndate = {date}\nrank = "{rank_}"\nnote = "board"\n'
 
 
+@pytest.mark.slow
 def test_manual_award_sets_the_rank_with_its_evidence(tmp_path: Path) -> None:
     out = run(tmp_path, [g("A", "B", "B+R", "2d", "2d")], events=AWARDS + award("A", "6段"))
     row = promotions(out, "A").iloc[0]
@@ -209,6 +218,7 @@ def test_manual_award_sets_the_rank_with_its_evidence(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_manual_award_below_the_rank_held_changes_nothing(tmp_path: Path) -> None:
     out = run(tmp_path, [g("A", "B", "B+R", "5d", "2d")], events=AWARDS + award("A", "3d"))
     assert rank(out, "A") == "5d" and promotions(out, "A").empty
@@ -221,6 +231,7 @@ def test_a_manual_award_before_an_event_sets_the_dan_used_in_it(tmp_path: Path) 
     assert rank(out, "A") == "5d"
 
 
+@pytest.mark.slow
 def test_fees_report_one_row_per_promotion_and_award_with_the_fee(tmp_path: Path) -> None:
     # Article 8: 1d -> 2d (600); manual award 2d -> 7d (2100)
     games = [g("A", f"o{i}", "B+R", "1d", "1d") for i in range(5)]

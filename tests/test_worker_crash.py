@@ -17,6 +17,8 @@ import pytest
 
 from pipeline.ingest import IngestOptions, ingest, workers
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 GOOD = b"(;GM[1]PB[Li]PW[Wang]RE[B+R]DT[2024-05-12];B[pd];W[dd])"
 NAMES = [f"{c}.sgf" for c in "abcdefgh"]

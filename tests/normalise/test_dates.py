@@ -259,6 +259,7 @@ def test_neither_dt_nor_rd_readable_is_unknown() -> None:
 
 
 @given(st.text(), st.one_of(st.none(), st.text()))
+@pytest.mark.slow
 def test_any_text_never_raises_and_fields_agree(dt: str, rd: str | None) -> None:
     found = parse_date(dt, rd)
     assert (found.date is None) == (found.precision is None)
@@ -281,6 +282,7 @@ def _corpus_date_values() -> set[str]:
 
 
 @pytest.mark.skipif(not _CORPORA.is_dir(), reason=f"real corpora not found at {_CORPORA} (set SGF_CORPORA)")
+@pytest.mark.slow
 def test_every_corpus_date_is_read_or_is_a_known_non_date() -> None:
     values = _corpus_date_values()
     unread = {v for v in values if parse_date(v).date is None and v.strip() not in _NOT_DATES}
@@ -289,6 +291,7 @@ def test_every_corpus_date_is_read_or_is_a_known_non_date() -> None:
 
 
 @pytest.mark.skipif(not _CORPORA.is_dir(), reason=f"real corpora not found at {_CORPORA} (set SGF_CORPORA)")
+@pytest.mark.slow
 def test_every_corpus_ff4_date_gives_its_own_day() -> None:
     plain = {v for v in _corpus_date_values() if re.fullmatch(r"\d{4}-\d\d-\d\d", v)}
     wrong = {v for v in plain if parse_date(v) != GameDate(D.fromisoformat(v), "day", None)}

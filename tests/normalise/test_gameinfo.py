@@ -423,6 +423,7 @@ def test_parse_round_drops_written_move_counts_and_empty_values(ro: str | None) 
 
 
 @given(st.text(), st.booleans())
+@pytest.mark.slow
 def test_parse_komi_never_raises(raw: str, fox: bool) -> None:
     result = parse_komi(raw, fox=fox)
     assert result is None or isinstance(result, float)
@@ -436,6 +437,7 @@ def test_integer_parsers_never_raise(raw: str) -> None:
 
 
 @given(st.one_of(st.none(), st.text()), st.one_of(st.none(), st.text()), st.one_of(st.none(), st.text()))
+@pytest.mark.slow
 def test_parse_event_never_raises(ev: str | None, gn: str | None, te: str | None) -> None:
     result = parse_event(ev, gn, te)
     assert result is None or result.strip() == result != ""
@@ -465,6 +467,7 @@ def _corpus_values(prop: str) -> set[str]:
 
 
 @_needs_corpora
+@pytest.mark.slow
 def test_every_corpus_komi_is_read() -> None:
     values = _corpus_values("KM")
     assert len(values) > 30
@@ -472,12 +475,14 @@ def test_every_corpus_komi_is_read() -> None:
 
 
 @_needs_corpora
+@pytest.mark.slow
 def test_every_corpus_handicap_is_read() -> None:
     values = _corpus_values("HA")
     assert {v for v in values if parse_handicap(v) is None} == set()
 
 
 @_needs_corpora
+@pytest.mark.slow
 def test_corpus_board_sizes_are_read_except_impossible_ones() -> None:
     unread = {v for v in _corpus_values("SZ") if parse_board_size(v) is None}
     assert unread == {"-10", "200", "19:25", "10:53"}

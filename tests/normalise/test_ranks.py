@@ -239,6 +239,7 @@ def _corpus_rank_values() -> set[str]:
 
 
 @pytest.mark.skipif(not _CORPORA.is_dir(), reason=f"real corpora not found at {_CORPORA} (set SGF_CORPORA)")
+@pytest.mark.slow
 def test_every_corpus_rank_is_read_or_is_a_known_non_rank() -> None:
     values = _corpus_rank_values()
     unread = {v for v in values if parse_rank(v) is None and not _NOT_RANKS.fullmatch(v.strip())}

@@ -130,6 +130,7 @@ _SCRIPTS = {
 
 @pytest.mark.parametrize("script", sorted(_SCRIPTS))
 @given(data=st.data())
+@pytest.mark.slow
 def test_repair_mojibake_leaves_names_of_everyday_characters_alone(script: str, data: st.DataObject) -> None:
     name = data.draw(st.text(alphabet=st.sampled_from(_SCRIPTS[script]), min_size=1, max_size=4))
     assert repair_mojibake(name) is None
@@ -137,6 +138,7 @@ def test_repair_mojibake_leaves_names_of_everyday_characters_alone(script: str, 
 
 @pytest.mark.parametrize("script", sorted(_SCRIPTS))
 @given(data=st.data())
+@pytest.mark.slow
 def test_repair_mojibake_never_gives_a_wrong_name(script: str, data: st.DataObject) -> None:
     name = data.draw(st.text(alphabet=st.sampled_from(_SCRIPTS[script]), min_size=1, max_size=4))
     codec = data.draw(st.sampled_from(["gb18030", "big5", "cp932", "cp949", "cp1252"]))
@@ -171,6 +173,7 @@ def _corpus_names() -> set[str]:
 
 
 @pytest.mark.skipif(not _CORPORA.is_dir(), reason=f"real corpora not found at {_CORPORA} (set SGF_CORPORA)")
+@pytest.mark.slow
 def test_repair_mojibake_leaves_every_corpus_name_alone() -> None:
     names = _corpus_names()
     assert len(names) > 100

@@ -229,6 +229,7 @@ _PROP_IDS = st.sampled_from(["TM", "OT", "LT", "LC", "TC", "TT", "KM"])
 
 
 @given(st.dictionaries(_PROP_IDS, st.text()))
+@pytest.mark.slow
 def test_any_text_never_raises_and_gives_sane_values(props: dict[str, str]) -> None:
     found = parse_time_control(props)
     for seconds in (found.main_time_s, found.byoyomi_s):
@@ -254,6 +255,7 @@ def _corpus_time_props() -> list[dict[str, str]]:
 
 
 @pytest.mark.skipif(not _CORPORA.is_dir(), reason=f"real corpora not found at {_CORPORA} (set SGF_CORPORA)")
+@pytest.mark.slow
 def test_every_corpus_tm_setting_gives_a_main_time() -> None:
     records = _corpus_time_props()
     unread = {
@@ -327,6 +329,7 @@ def test_a_thousand_is_the_largest_period_count() -> None:
 
 
 @given(st.dictionaries(_PROP_IDS, st.text(alphabet="0123456789 .:x/-hms秒回次periods", max_size=40)))
+@pytest.mark.slow
 def test_numbers_in_any_time_text_stay_in_range(props: dict[str, str]) -> None:
     found = parse_time_control(props)
     for seconds in (found.main_time_s, found.byoyomi_s):
