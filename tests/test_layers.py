@@ -28,6 +28,7 @@ def test_the_package_keeps_every_import_contract() -> None:
     assert found.returncode == 0, found.stdout[-3000:]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("module", "wrong"),
     [
