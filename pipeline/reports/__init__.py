@@ -1,12 +1,12 @@
 """reports: questions put to a finished output folder: which games counted and why not, and the standings.
 
 Reads ``games.parquet``, ``ratings/`` and ``changes/`` as ``ratings run`` wrote them (README.md, "Outputs"),
-through the readers of :mod:`pipeline.output.folder` (whose names and constants it re-exports), and answers
-with pandas DataFrames (the standings on a day and the provisional mark: :mod:`pipeline.reports.asof`).
-Knows nothing of the configuration (the roster is seen only through the names the run
-wrote into ``games.parquet``), of how the audit decided or a rule set rated, of the folder's file layout
-beyond :mod:`pipeline.output.folder`, and of rendering (the command line's tables live in
-:mod:`pipeline.cli.reports`).
+through the readers of :mod:`pipeline.output.folder` (whose names and constants it re-exports; the rule sets'
+report tables as their records name them: :mod:`pipeline.reports.rule_sets`), and answers with pandas
+DataFrames (the standings on a day and the provisional mark: :mod:`pipeline.reports.asof`). Knows nothing
+of the configuration (the roster is seen only through the names the run wrote into ``games.parquet``), of
+how the audit decided or a rule set rated, of the folder's file layout beyond :mod:`pipeline.output.folder`,
+and of rendering (the command line's tables live in :mod:`pipeline.cli.reports`).
 
 The queries are :mod:`pipeline.reports.queries`'s. The names this package re-exports are imported when
 first used (:mod:`pipeline.reports.lazy`): importing the package, or a light module of it such as
@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from pipeline.output.folder import (
         GAMES_FILE,
         PART,
-        REPORT_FILES,
         ReportError,
         game_periods,
         rated_periods,
@@ -40,6 +39,7 @@ if TYPE_CHECKING:
         standings,
         standings_on,
     )
+    from pipeline.reports.rule_sets import REPORT_FILES, REPORT_RULE_SETS
 
 __all__ = [
     "AUDIT_COLUMNS",
@@ -63,23 +63,19 @@ __all__ = [
     "standings_on",
 ]
 
-#: The rule sets that write each report of :data:`REPORT_FILES` (``promotions.parquet`` is always written,
-#: with rows only under these).
-REPORT_RULE_SETS = {"certification": ("hkga",), "fees": ("hkga", "tga"), "promotions": ("cga-dan", "tga")}
-
 __getattr__ = lazy.exports(
     __name__,
     {
         "pipeline.output.folder": (
             "GAMES_FILE",
             "PART",
-            "REPORT_FILES",
             "ReportError",
             "game_periods",
             "rated_periods",
             "read_games",
         ),
         "pipeline.reports.asof": ("STANDINGS_COLUMNS", "DayStandings"),
+        "pipeline.reports.rule_sets": ("REPORT_FILES", "REPORT_RULE_SETS"),
         "pipeline.reports.explain.names": ("UnknownPlayer", "resolve_player"),
         "pipeline.reports.queries": (
             "AUDIT_COLUMNS",

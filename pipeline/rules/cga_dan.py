@@ -51,6 +51,7 @@ from pipeline.rules.base import (
     noted,
     same_standings,
 )
+from pipeline.rules.family import Family
 from pipeline.rules.gor import cga_dan
 
 TOP_DAN = 9
@@ -116,6 +117,18 @@ def build(context: Context, params: Table) -> CgaDanRules:
     """The rule set for the registry. Raises ConfigError if ``[rules]`` holds any key (it takes none)."""
     params.check_keys(())
     return CgaDanRules(context)
+
+
+#: The record (:mod:`pipeline.rules.family`): no roster rating (the rating is the rank's progress).
+FAMILY = Family(
+    "cga-dan",
+    build,
+    DEFAULTS,
+    "China's dan tournaments: points for each game by the difference in dans, and promotion after a run of "
+    "games averaging enough points",
+    promotes=True,
+    explanation="dan-points",
+)
 
 
 class CgaDanRules(RosterRules):

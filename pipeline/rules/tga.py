@@ -67,16 +67,34 @@ from pipeline.rules.base import (
     by_date,
     noted,
 )
+from pipeline.rules.family import Family, Report
 
 #: No-shows are counted so that the rule set sees forfeits and byes (Articles 8.6, 10): they are never
 #: valid games for Article 8, but a forfeit loss means a player did not complete the event.
 DEFAULTS = Validity(period="year", excluded=frozenset(), opponent_cap=0, game_types=(4,))
+FEES_FILE = "fees.parquet"
 
 
 def build(context: Context, params: Table) -> TgaRules:
     """The rule set for the registry. Raises ConfigError if ``[rules]`` holds any key (it takes none)."""
     params.check_keys(())
     return TgaRules(context)
+
+
+#: The record (:mod:`pipeline.rules.family`): no roster rating (the rating is the rank's number); every
+#: ``EV`` is a recognised event without an events file; ratings are dan numbers, written whole.
+FAMILY = Family(
+    "tga",
+    build,
+    DEFAULTS,
+    "the Taiwan Gomoku Association's dan promotions (2013, amended 2023): points from the games of "
+    "recognised events, promotion when they reach the criterion",
+    reports=(Report("fees", FEES_FILE, "promotion, with the fee of its certificate"),),
+    promotes=True,
+    implicit_event_kind="recognised",
+    decimals=0,
+    explanation="rank",
+)
 
 
 class TgaRules(RosterRules):
@@ -132,9 +150,7 @@ class TgaRules(RosterRules):
         """``fees.parquet``: one row per promotion or award with its Article 13 fee."""
         fields = {f.name for f in dataclasses.fields(Promotion)}
         rows = promotions.to_pylist()
-        return {
-            "fees.parquet": fees_table(Promotion(**{k: v for k, v in r.items() if k in fields}) for r in rows)
-        }
+        return {FEES_FILE: fees_table(Promotion(**{k: v for k, v in r.items() if k in fields}) for r in rows)}
 
     def newcomer(self, name: str, recorded: Rank | None) -> PlayerState:
         """A first-seen player at the roster's declared rank, else ``recorded`` (no roster rating used)."""
