@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.output import folder
+from pipeline.reports import REPORT_FILES
 
 pytestmark = pytest.mark.slow
 
@@ -36,20 +37,20 @@ def run(tmp_path: Path, rules: str) -> Path:
 
 
 def test_a_report_the_rule_set_does_not_compute_is_a_table_without_rows(tmp_path: Path) -> None:
-    fees = folder.read_report(run(tmp_path, "club"), "fees")
+    fees = folder.read_report(run(tmp_path, "club"), "fees", REPORT_FILES)
     assert (len(fees), list(fees.columns)) == (0, ["player"])
 
 
 def test_a_report_with_nothing_to_report_is_the_rule_sets_table_without_rows(tmp_path: Path) -> None:
-    fees = folder.read_report(run(tmp_path, "hkga"), "fees")
+    fees = folder.read_report(run(tmp_path, "hkga"), "fees", REPORT_FILES)
     assert (len(fees), list(fees.columns)) == (0, ["player", "year", "rated_games", "fee", "basis"])
 
 
 def test_an_unknown_report_name_raises_naming_it(tmp_path: Path) -> None:
     with pytest.raises(folder.ReportError, match="'bills'"):
-        folder.read_report(run(tmp_path, "club"), "bills")
+        folder.read_report(run(tmp_path, "club"), "bills", REPORT_FILES)
 
 
 def test_a_report_of_a_folder_without_output_raises_saying_to_run_first(tmp_path: Path) -> None:
     with pytest.raises(folder.ReportError, match="ratings run"):
-        folder.read_report(tmp_path / "none", "fees")
+        folder.read_report(tmp_path / "none", "fees", REPORT_FILES)

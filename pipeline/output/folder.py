@@ -1,11 +1,11 @@
 """outputs: what an output folder of ``ratings run`` looks like, and how to read its parts.
 
 The file and folder names of the output contract (README.md, "Outputs": ``games.parquet``, ``manifest.json``,
-``promotions.parquet``, the rule sets' report tables, the ``<dataset>/period=<label>/part-0.parquet``
-partitions of ``ratings/``, ``changes/``, ``awards/`` and ``leaderboards/``), the ``games.parquet`` columns
-the queries read, the periods the folder holds, and readers: the games table (a missing one is a
-:class:`ReportError`: no run yet), and the partitions and manifest (a part the run did not write reads as
-nothing).
+``promotions.parquet``, the ``<dataset>/period=<label>/part-0.parquet`` partitions of ``ratings/``,
+``changes/``, ``awards/`` and ``leaderboards/``; the rule sets' report tables are named by the caller of
+:func:`read_report`, from the rule sets' records), the ``games.parquet`` columns the queries read, the
+periods the folder holds, and readers: the games table (a missing one is a :class:`ReportError`: no run yet),
+and the partitions and manifest (a part the run did not write reads as nothing).
 
 Reading the folder with other tools: every dataset (``ratings``, ``changes``, ``awards``, ``leaderboards``)
 reads with its ``period`` column as text (the labels ``2024-05``, ``2024-Q2``, ``2024-H1``, ``2024``, as in
@@ -38,7 +38,7 @@ the names here must match it).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -57,12 +57,6 @@ PROMOTIONS_FILE = "promotions.parquet"
 #: The one file of a dataset's partition folder ``<dataset>/period=<label>/``, and the label of the
 #: partition without rows that every dataset has (no period): as :mod:`pipeline.output.snapshots` writes them.
 PART, SCHEMA_PARTITION = snapshots.PART, snapshots.SCHEMA_PARTITION
-#: The rule sets' own report tables (``ratings show --report NAME``) by name -> file in the output folder.
-REPORT_FILES = {
-    "certification": "certification.parquet",
-    "fees": "fees.parquet",
-    "promotions": "promotions.parquet",
-}
 #: The columns of ``games.parquet`` the queries read (:func:`pipeline.reports.read_games`), in order.
 GAMES_COLUMNS = (
     "seq",
@@ -205,22 +199,23 @@ def read_dataset(
     return _frame(table.take(pc.sort_indices(rows, [("rank", "ascending"), ("row", "ascending")])))
 
 
-def read_report(out: Path, name: str) -> pd.DataFrame:
-    """The rule set's report table ``name`` (a key of :data:`REPORT_FILES`) of the run in ``out``.
+def read_report(out: Path, name: str, files: Mapping[str, str]) -> pd.DataFrame:
+    """The rule set's report table ``name`` of the run in ``out``, from its file ``files[name]`` (the report
+    names and files, which the rule sets' records give: :data:`pipeline.reports.REPORT_FILES`).
 
     The same answer under every rule set: the table as the run's rule set wrote it (its columns, days as
     ``datetime.date``, rows in its order, none when there is nothing to report: no fee due, no
     promotion); a rule set that computes no such report (``fees`` under ``club``) has nothing to report
     either, and gives a table without rows whose one column is ``player`` (every report's first column).
 
-    Raises ReportError if ``out`` holds no output, or ``name`` is not a report name.
+    Raises ReportError if ``out`` holds no output, or ``name`` is not a key of ``files``.
     """
     import pandas as pd
 
     _games_path(out)  # the missing-output message, the same for every query
-    if name not in REPORT_FILES:
-        raise ReportError(f"unknown report {name!r} (reports: {', '.join(sorted(REPORT_FILES))})")
-    path = out / REPORT_FILES[name]
+    if name not in files:
+        raise ReportError(f"unknown report {name!r} (reports: {', '.join(sorted(files))})")
+    path = out / files[name]
     return (
         _frame(pq.ParquetFile(path).read())
         if path.exists()

@@ -1,12 +1,13 @@
 """reports: questions put to a finished output folder: which games counted and why not, and the standings.
 
 Reads ``games.parquet``, ``ratings/`` and ``changes/`` as ``ratings run`` wrote them (README.md, "Outputs"),
-through the readers of :mod:`pipeline.output.folder` (whose names and constants it re-exports), and answers
-with pandas DataFrames (the standings on a day and the provisional mark: :mod:`pipeline.reports.asof`).
-The queries know nothing of the configuration (the roster is seen only through the names the run wrote
-into ``games.parquet``; the commands that rate again, ``backtest`` and ``compare``, read a configuration
-or the setup the run recorded), of how the audit decided or a rule set rated, of the folder's file layout
-beyond :mod:`pipeline.output.folder`, and of rendering (the command line's tables live in
+through the readers of :mod:`pipeline.output.folder` (whose names and constants it re-exports; the rule
+sets' report tables as their records name them: :mod:`pipeline.reports.rule_sets`), and answers with pandas
+DataFrames (the standings on a day and the provisional mark: :mod:`pipeline.reports.asof`). The queries
+know nothing of the configuration (the roster is seen only through the names the run wrote into
+``games.parquet``; the commands that rate again, ``backtest`` and ``compare``, read a configuration or the
+setup the run recorded), of how the audit decided or a rule set rated, of the folder's file layout beyond
+:mod:`pipeline.output.folder`, and of rendering (the command line's tables live in
 :mod:`pipeline.cli.reports`). The reports stand above the run and the stages and below the site and the
 command line (docs/design.md, "Layers"; checked by import-linter).
 
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
     from pipeline.output.folder import (
         GAMES_FILE,
         PART,
-        REPORT_FILES,
         ReportError,
         game_periods,
         rated_periods,
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
         standings,
         standings_on,
     )
+    from pipeline.reports.rule_sets import REPORT_FILES, REPORT_RULE_SETS
 
 __all__ = [
     "AUDIT_COLUMNS",
@@ -65,23 +66,19 @@ __all__ = [
     "standings_on",
 ]
 
-#: The rule sets that write each report of :data:`REPORT_FILES` (``promotions.parquet`` is always written,
-#: with rows only under these).
-REPORT_RULE_SETS = {"certification": ("hkga",), "fees": ("hkga", "tga"), "promotions": ("cga-dan", "tga")}
-
 __getattr__ = lazy.exports(
     __name__,
     {
         "pipeline.output.folder": (
             "GAMES_FILE",
             "PART",
-            "REPORT_FILES",
             "ReportError",
             "game_periods",
             "rated_periods",
             "read_games",
         ),
         "pipeline.reports.asof": ("STANDINGS_COLUMNS", "DayStandings"),
+        "pipeline.reports.rule_sets": ("REPORT_FILES", "REPORT_RULE_SETS"),
         "pipeline.reports.explain.names": ("UnknownPlayer", "resolve_player"),
         "pipeline.reports.queries": (
             "AUDIT_COLUMNS",

@@ -4,9 +4,10 @@
 (column, type as the file stores it, whether it can be null, description) from the field descriptions of the
 schemas that write them: :mod:`pipeline.core.tables`, :mod:`pipeline.core.schema`, each registered rule
 set's own ``changes`` columns (:attr:`~pipeline.rules.base.RuleSet.change_fields`) and report files (what
-its ``reports`` gives for no rows: hkga's ``fees.parquet`` and ``certification.parquet``, tga's
-``fees.parquet``), and :mod:`pipeline.reports.backtest`'s tables. So the dictionary cannot drift from the
-schemas (a test compares the file with :func:`render`, another that every column listed has a description).
+its ``reports`` gives for no rows, what a row is as its record says: hkga's ``fees.parquet`` and
+``certification.parquet``, tga's ``fees.parquet``), and :mod:`pipeline.reports.backtest`'s tables. So the
+dictionary cannot drift from the schemas (a test compares the file with :func:`render`, another that every
+column listed has a description).
 
 Knows nothing of how the values are computed.
 """
@@ -25,12 +26,6 @@ from pipeline.core.setup_tables import EVENTS_SCHEMA, ROSTER_SCHEMA
 from pipeline.core.tables import LEADERBOARD
 
 _TYPE_NAMES = {"double": "float64", "float": "float32", "date32[day]": "date32"}
-#: What a row is in a rule set's report file, by (file, rule sets writing it).
-_REPORT_ROWS = {
-    ("fees.parquet", "hkga"): "non-member x calendar year with rated games",
-    ("certification.parquet", "hkga"): "rated player",
-    ("fees.parquet", "tga"): "promotion, with the fee of its certificate",
-}
 _INTRO = """\
 # Output columns
 
@@ -105,7 +100,7 @@ def outputs() -> list[Output]:
         ),
         Output(
             "promotions.parquet",
-            "promotion or rank award (cga-dan, tga; empty otherwise)",
+            f"promotion or rank award ({', '.join(_promoting())}; empty otherwise)",
             [tables.PERIOD, *tables.PROMOTIONS],
         ),
         Output("roster.parquet", "player of the roster file the run used (none without one)", ROSTER_SCHEMA),
@@ -154,9 +149,18 @@ def rule_set_outputs() -> list[Output]:
     ]
     for (file, schema), names in reports.items():
         by = ", ".join(names)
-        rows = _REPORT_ROWS.get((file, by), f"row of the report {file} of {by}")
-        found.append(Output(f"{file}: {by}", rows, list(schema)))
+        said = [r.rows for r in rules.family(names[0]).reports if r.file == file]
+        found.append(
+            Output(f"{file}: {by}", said[0] if said else f"row of the report {file} of {by}", list(schema))
+        )
     return found
+
+
+def _promoting() -> list[str]:
+    """The registered rule sets whose ``promotions.parquet`` has rows (their records' ``promotes``)."""
+    from pipeline import rules
+
+    return [name for name, record in rules.REGISTRY.items() if record.promotes]
 
 
 def undescribed(fields: Iterable[pa.Field]) -> list[str]:

@@ -1,7 +1,8 @@
 """reports.numbers: how each rule set's ratings and rating changes are written for people to read.
 
-The one place that says it (docs/rules.md ("Numbers")): :data:`FORMATS` gives each rule set its
-:class:`NumberFormat`, the decimals of its ratings and of its changes (a period's delta, a game's
+Each rule set's record says it (its ``decimals`` and ``trim``: :class:`pipeline.rules.family.Family`;
+docs/rules.md ("Numbers")): :data:`FORMATS` gives each rule set its :class:`NumberFormat`, the decimals of
+its ratings and of its changes (a period's delta, a game's
 points, bonus points, awards), and whether trailing zeros are dropped. Every table of the command
 line writes them so, and the site is meant to (:func:`number_format`, then ``.rating(v)`` and
 ``.delta(v)``). Why these: club points are exact multiples of 0.25 (coefficient 0.05 × 5 game points
@@ -18,6 +19,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
+
+from pipeline.rules import REGISTRY
 
 MINUS = "−"  # U+2212, for prose and the site; tables use the ASCII hyphen-minus, as CSV does
 
@@ -47,16 +51,11 @@ class NumberFormat:
         return text if not text or text.startswith(minus) or not text.strip("0.") else f"+{text}"
 
 
-#: Each rule set's format (docs/rules.md ("Numbers")); a rule set not named here gets :data:`DEFAULT`.
-FORMATS: Mapping[str, NumberFormat] = {
-    "club": NumberFormat(2, trim=True),
-    "hkga": NumberFormat(2),
-    "egf": NumberFormat(2),
-    "egf2021": NumberFormat(2),
-    "cga": NumberFormat(2),
-    "cga-dan": NumberFormat(2),
-    "tga": NumberFormat(0),
-}
+#: Each registered rule set's format, from its record (docs/rules.md ("Numbers")); a rule set not registered
+#: gets :data:`DEFAULT`.
+FORMATS: Mapping[str, NumberFormat] = MappingProxyType(
+    {name: NumberFormat(record.decimals, record.trim) for name, record in REGISTRY.items()}
+)
 DEFAULT = NumberFormat(2)
 
 

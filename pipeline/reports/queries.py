@@ -23,6 +23,7 @@ from pipeline.output.folder import ReportError, check_period, game_periods, rate
 from pipeline.reports import asof
 from pipeline.reports.asof import STANDINGS_COLUMNS, DayStandings
 from pipeline.reports.explain.names import resolve_player
+from pipeline.reports.rule_sets import REPORT_FILES
 
 #: The columns of :func:`audit_games`, in order.
 AUDIT_COLUMNS = (
@@ -180,7 +181,7 @@ def rule_set_report(out: Path, name: str, top: int | None = None) -> pd.DataFram
 
     Args:
         out: an output folder written by ``ratings run``.
-        name: a key of :data:`~pipeline.output.folder.REPORT_FILES`.
+        name: a key of :data:`~pipeline.reports.REPORT_FILES`.
         top: keep only the first ``top`` rows (None: every row).
 
     Returns:
@@ -193,7 +194,7 @@ def rule_set_report(out: Path, name: str, top: int | None = None) -> pd.DataFram
     """
     if top is not None and top < 1:
         raise ReportError(f"--top must be 1 or more, got {top}")
-    table = outputs.read_report(out, name)
+    table = outputs.read_report(out, name, REPORT_FILES)
     return table if top is None else table.head(top)
 
 

@@ -1,83 +1,39 @@
-"""rules: the registry of rule sets by name. Each family lives in a module of its own.
+"""rules: the registry of rule sets by name. Each family lives in a module of its own, which defines the
+record of each of its rule sets (:class:`~pipeline.rules.family.Family`): the registry lists the records.
 
 Knows nothing of SGF or files: :func:`create` builds a rule set from the roster, the run's validity
 and the ``[rules]`` parameters (checked by the family); the stages before it hand over audited
-:class:`~pipeline.rules.base.Game` values.
+:class:`~pipeline.rules.base.Game` values. Every list of rule sets elsewhere in the package (scales,
+report files, explanations, number formats) is read from :data:`REGISTRY`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from pipeline.config.roster import Roster
-from pipeline.config.toml import Table, number
+from pipeline.config.toml import Table
 from pipeline.core.reasons import Validity
-from pipeline.rules import cga_dan, club, gor, gor_rules, hkga_reports, tga
+from pipeline.rules import cga_dan, club, gor_sets, tga
 from pipeline.rules.base import Context, RuleSet
+from pipeline.rules.family import Family
 
-Build = Callable[[Context, Table], RuleSet]
-GOR_KEYS = ("class_weights", "default_class", "stage_weights", "batch_events")
-
-
-@dataclass(frozen=True, slots=True)
-class Family:
-    """A registered rule set: its validity defaults, how to build it from its ``[rules]`` table, and
-    the kind of event every ``EV`` is when there is no events file (None: no event at all)."""
-
-    defaults: Validity
-    build: Build
-    implicit_event_kind: str | None = None
-
-
-def _club(context: Context, params: Table) -> RuleSet:
-    params.check_keys(())
-    return club.ClubRules(context)
-
-
-def _classic(
-    name: str,
-    epsilon: float,
-    split: bool,
-    report: gor_rules.Report | None = None,
-    columns: tuple[str, ...] = (),
-) -> Build:
-    def build(context: Context, params: Table) -> RuleSet:
-        params.check_keys(("epsilon", *GOR_KEYS))
-        formula = gor.Classic(params.get("epsilon", number(), epsilon), split)
-        weights = gor_rules.params_from(params)
-        return gor_rules.GorRules(name, formula, weights, context, report=report, report_columns=columns)
-
-    return build
-
-
-def _egf2021(context: Context, params: Table) -> RuleSet:
-    params.check_keys(GOR_KEYS)
-    return gor_rules.GorRules("egf2021", gor.Egd2021(), gor_rules.params_from(params), context)
-
-
-def _cga(context: Context, params: Table) -> RuleSet:
-    params.check_keys(("k", "scale", *GOR_KEYS))
-    k, scale = params.get("k", number(positive=True), 10.0), params.get("scale", number(positive=True), 400.0)
-    return gor_rules.GorRules("cga", gor.Elo(k, scale), gor_rules.params_from(params), context)
-
-
-#: name -> family. Read-only.
+#: name -> record, one line per rule set (each record is defined by its rule set's module). Read-only.
 REGISTRY: Mapping[str, Family] = MappingProxyType(
     {
-        "club": Family(club.DEFAULTS, _club),
-        "hkga": Family(
-            gor.DEFAULTS,
-            _classic("hkga", 0.014, split=False, report=hkga_reports.reports, columns=hkga_reports.COLUMNS),
-        ),
-        "egf": Family(gor.DEFAULTS, _classic("egf", 0.016, split=True)),
-        "egf2021": Family(gor.DEFAULTS, _egf2021),
-        "cga": Family(gor.CGA_DEFAULTS, _cga),
-        "cga-dan": Family(cga_dan.DEFAULTS, cga_dan.build),
-        "tga": Family(tga.DEFAULTS, tga.build, implicit_event_kind="recognised"),
+        record.name: record
+        for record in (
+            club.FAMILY,
+            gor_sets.HKGA,
+            gor_sets.EGF,
+            gor_sets.EGF2021,
+            gor_sets.CGA,
+            cga_dan.FAMILY,
+            tga.FAMILY,
+        )
     }
 )
 
@@ -99,7 +55,7 @@ def validity(name: str, overrides: Mapping[str, Any] | None = None, period: str 
 
     Raises :class:`UnknownRuleSet` if ``name`` is not registered.
     """
-    return _family(name).defaults.overridden(overrides or {}, period)
+    return family(name).defaults.overridden(overrides or {}, period)
 
 
 def implicit_event_kind(name: str) -> str | None:
@@ -107,7 +63,7 @@ def implicit_event_kind(name: str) -> str | None:
 
     Raises :class:`UnknownRuleSet` if ``name`` is not registered.
     """
-    return _family(name).implicit_event_kind
+    return family(name).implicit_event_kind
 
 
 def create(name: str, roster: Roster, valid: Validity, params: Table | None = None) -> RuleSet:
@@ -117,10 +73,11 @@ def create(name: str, roster: Roster, valid: Validity, params: Table | None = No
     :class:`~pipeline.config.toml.ConfigError` if a parameter is unknown or bad for it.
     """
     table = params if params is not None else Table(Path("(no configuration)"), "[rules]", {})
-    return _family(name).build(Context(roster, valid), table)
+    return family(name).build(Context(roster, valid), table)
 
 
-def _family(name: str) -> Family:
+def family(name: str) -> Family:
+    """The record of rule set ``name``. Raises :class:`UnknownRuleSet` if ``name`` is not registered."""
     try:
         return REGISTRY[name]
     except KeyError:

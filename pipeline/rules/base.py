@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 import pyarrow as pa
 
@@ -182,15 +181,66 @@ class RosterRules:
         return dataclasses.replace(due.award, player=name), self.rates(name)
 
 
-def same_standings(state: Mapping[str, PlayerState], carried: Mapping[str, PlayerState]) -> bool:
-    """True if ``state`` holds the very key and value objects of ``carried``, in the same order: then
-    every player of ``state`` is the one of ``carried`` (a rule set's last returned standings: see
-    :meth:`RuleSet.rate_period`'s memos). Compared by identity at C speed, not once per player in Python."""
-    return (
-        len(state) == len(carried)
-        and all(map(operator.is_, state.keys(), carried.keys()))
-        and all(map(operator.is_, state.values(), carried.values()))
-    )
+class Closed(dict[str, PlayerState]):
+    """The standings at a period's end as the rule set named ``by`` closed them: every player exactly as
+    that rule set's close would rebuild them, so that its next period may take a player it does not touch
+    as is, without looking at them (where a state from anywhere else is rebuilt whole); and ``carry``,
+    what the rule set hands itself with them (the GoR family: who holds each event open), never changed.
+
+    What a rule set carries from one period to the next is in the standings it returns, never in the
+    rule-set object (:meth:`RuleSet.rate_period` is pure). Read-only, since a change would make them say
+    what is no longer so; a copy (``dict(closed)``, a pickle) is plain standings. ``changed``: players to
+    set over ``players`` (keeping their place when already there)."""
+
+    __slots__ = ("by", "carry")
+
+    def __init__(
+        self,
+        players: Mapping[str, PlayerState],
+        by: str,
+        carry: object = None,
+        changed: Mapping[str, PlayerState] | None = None,
+    ) -> None:
+        super().__init__(players)
+        if changed:
+            dict.update(self, changed)
+        self.by, self.carry = by, carry
+
+    def __reduce__(self) -> tuple[type[dict[str, PlayerState]], tuple[dict[str, PlayerState]]]:
+        return dict, (dict(self),)
+
+    def __setitem__(self, name: str, state: PlayerState) -> NoReturn:
+        _read_only()
+
+    def __delitem__(self, name: str) -> NoReturn:
+        _read_only()
+
+    def __ior__(self, other: Any) -> NoReturn:  # type: ignore[misc]
+        _read_only()
+
+    def clear(self) -> NoReturn:
+        _read_only()
+
+    def pop(self, *args: Any) -> NoReturn:
+        _read_only()
+
+    def popitem(self) -> NoReturn:
+        _read_only()
+
+    def setdefault(self, *args: Any) -> NoReturn:
+        _read_only()
+
+    def update(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _read_only()
+
+
+def closed_by(state: Mapping[str, PlayerState], name: str) -> Closed | None:
+    """``state`` when the rule set ``name`` closed it (:class:`Closed`), else None."""
+    return state if type(state) is Closed and state.by == name else None
+
+
+def _read_only() -> NoReturn:
+    raise TypeError("closed standings are read-only: change a copy, dict(standings)")
 
 
 def noted(award: Award, why: str) -> Award:
@@ -211,7 +261,8 @@ def by_date(games: Sequence[Game], awards: Sequence[DueAward]) -> list[Game | Du
 
 
 class RuleSet(Protocol):
-    """The pluggable part. Implementations are configured once (constructor) and then pure."""
+    """The pluggable part. Implementations are configured once (constructor) and then pure: what they carry
+    from one period to the next is in the standings they return (:class:`Closed`), never in the object."""
 
     name: str
     validity: Validity

@@ -41,6 +41,7 @@ from pipeline.core.standings import PlayerState
 from pipeline.rules.base import (
     AwardGiven,
     Change,
+    Closed,
     Context,
     DueAward,
     Game,
@@ -48,9 +49,10 @@ from pipeline.rules.base import (
     Promotion,
     RosterRules,
     by_date,
+    closed_by,
     noted,
-    same_standings,
 )
+from pipeline.rules.family import Family
 from pipeline.rules.gor import cga_dan
 
 TOP_DAN = 9
@@ -118,15 +120,23 @@ def build(context: Context, params: Table) -> CgaDanRules:
     return CgaDanRules(context)
 
 
+#: The record (:mod:`pipeline.rules.family`): no roster rating (the rating is the rank's progress).
+FAMILY = Family(
+    "cga-dan",
+    build,
+    DEFAULTS,
+    "China's dan tournaments: points for each game by the difference in dans, and promotion after a run of "
+    "games averaging enough points",
+    promotes=True,
+    explanation="dan-points",
+)
+
+
 class CgaDanRules(RosterRules):
     """The ``cga-dan`` rule set, configured once with the run's context; :meth:`rate_period` is pure.
 
-    It remembers the standings it returned last (a memo, never an input): a player of the next
-    ``state`` who is that very object and plays no game is carried as is (rebuilding gives it again)."""
-
-    def __init__(self, context: Context) -> None:
-        super().__init__(context)
-        self._carried: dict[str, PlayerState] = {}
+    It returns its standings :class:`~pipeline.rules.base.Closed`: from those, a player the next period
+    does not meet is carried as is (rebuilding gives it again); standings from anywhere else are rebuilt."""
 
     name = "cga-dan"
     report_columns: tuple[str, ...] = ()
@@ -150,7 +160,7 @@ class CgaDanRules(RosterRules):
     ) -> PeriodOutcome:
         """Score the period's games in order, promoting as the standards are met; rank awards apply
         after the games of their date. ``period`` is only a label here."""
-        same = same_standings(state, self._carried)
+        same = closed_by(state, self.name) is not None
         ledger = _Ledger(self, dict(state))
         ranks = [a for a in awards if a.kind == "manual" and a.award.rank]
         changes: list[Change] = []
@@ -160,8 +170,7 @@ class CgaDanRules(RosterRules):
                 changes += ledger.rate(item)
             else:
                 given.append(ledger.award(item))
-        end = ledger.close(changes, self._carried, same)
-        self._carried = dict(end)
+        end = ledger.close(changes, same)
         return PeriodOutcome(ledger.start, end, changes, given, ledger.promotions)
 
     def reports(self, changes: pa.Table, promotions: pa.Table) -> dict[str, pa.Table]:
@@ -273,24 +282,15 @@ class _Ledger:
         self.dan[name], self.points[name] = new, Run(new, ())
         return AwardGiven(award, due.kind, 0.0)
 
-    def close(
-        self, changes: list[Change], carried: Mapping[str, PlayerState], same: bool
-    ) -> dict[str, PlayerState]:
-        """The standings at the period's end: dan, average since the last promotion, history carried. A
-        player not met this period whose start state is the very one of ``carried`` (the rule set's last
-        end) is carried as is: rebuilding it gives it again. ``same``: the period started from ``carried``
-        itself (every player not met is carried)."""
+    def close(self, changes: list[Change], same: bool) -> Closed:
+        """The standings at the period's end: dan, average since the last promotion, history carried.
+        ``same``: the period started from standings this rule set closed, so a player not met this period
+        is carried as is (rebuilding it gives it again); else every player is rebuilt."""
         played = Counter(change.player for change in changes)
-        met = self.dan
-        if same:
-            end = dict(self.start)  # in start order; the players met are replaced in place
-            for name in met:
-                end[name] = self._closed(name, end[name], played[name])
-            return end
-        return {
-            name: s if name not in met and carried.get(name) is s else self._closed(name, s, played[name])
-            for name, s in self.start.items()
-        }
+        start, name = self.start, self.rules.name
+        if same:  # in start order; the players met are replaced in place
+            return Closed(start, name, changed={m: self._closed(m, start[m], played[m]) for m in self.dan})
+        return Closed({m: self._closed(m, s, played[m]) for m, s in start.items()}, name)
 
     def _closed(self, name: str, s: PlayerState, played: int) -> PlayerState:
         self.enter(name, None)

@@ -19,11 +19,13 @@ from typing import Any
 
 import pyarrow as pa
 
+from pipeline.config.toml import Table
 from pipeline.core.ranks import Rank
 from pipeline.core.reasons import Validity
 from pipeline.core.schema import described as _f
 from pipeline.core.standings import PlayerState
-from pipeline.rules.base import AwardGiven, Change, DueAward, Game, PeriodOutcome, RosterRules, noted
+from pipeline.rules.base import AwardGiven, Change, Context, DueAward, Game, PeriodOutcome, RosterRules, noted
+from pipeline.rules.family import Family, Scale
 
 #: (label, base score, coefficient), from the lowest rank up (the club proposal's internal rank table).
 TABLE: tuple[tuple[str, float, float], ...] = (
@@ -73,6 +75,33 @@ def rank_for_rating(rating: float) -> str:
 def coefficient(label: str) -> float:
     """The coefficient of an internal rank label. Raises KeyError if ``label`` is not in :data:`TABLE`."""
     return _COEFFICIENT[label]
+
+
+def start_rating(rank: Rank | None) -> float:
+    """The base score of a rank (docs/rules.md ("club"), internal ranks): the rating it starts at."""
+    return _BASE[club_rank(rank)]
+
+
+def build(context: Context, params: Table) -> ClubRules:
+    """The rule set for the registry. Raises ConfigError if ``[rules]`` holds any key (it takes none)."""
+    params.check_keys(())
+    return ClubRules(context)
+
+
+#: The record (:mod:`pipeline.rules.family`). Club points start at 0 to 1000, may go negative and have no
+#: top: the roster's ratings are plausible from -1000 to 5000. They are exact multiples of 0.25 (coefficient
+#: 0.05 x 5 game points at the least) and mostly whole: written without trailing zeros.
+FAMILY = Family(
+    "club",
+    build,
+    DEFAULTS,
+    "the 飞扬 Go club's monthly points (2004): a win earns the opponent's rank coefficient times the "
+    "game's points (slow 10, fast 5), a loss costs one's own; ranks float with the rating; team matches, "
+    "arenas and server events give bonus points",
+    scale=Scale("club", "club", -1000.0, 5000.0, start_rating),
+    trim=True,
+    explanation="club",
+)
 
 
 class ClubRules(RosterRules):

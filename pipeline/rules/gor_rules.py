@@ -17,7 +17,7 @@ from pipeline.config.toml import Table, boolean, one_of
 from pipeline.core.ranks import Rank
 from pipeline.core.schema import described as _f
 from pipeline.core.standings import PlayerState
-from pipeline.rules.base import Change, Context, DueAward, Game, PeriodOutcome, RosterRules, same_standings
+from pipeline.rules.base import Change, Closed, Context, DueAward, Game, PeriodOutcome, RosterRules, closed_by
 from pipeline.rules.gor import CLASS_WEIGHTS, Formula
 
 #: A rule set's reports: every period's changes and the roster -> tables by file name.
@@ -63,12 +63,10 @@ class Params:
 class GorRules(RosterRules):
     """A GoR-family rule set: ``name``, its ``formula`` and ``weights``, configured once; pure after.
 
-    It remembers the standings it returned last and who held each event open in them (:attr:`_memo`, one
-    attribute swapped whole; a memo, never an input): a player of the next period's ``state`` who is that very
-    object and plays no game is carried as is, since the period's close would rebuild them equal, and when
-    ``state`` is those very standings (:func:`~pipeline.rules.base.same_standings`) the holders are taken
-    from the memo instead of a scan of every player. A state from anywhere else (a resumed run's pickle, a
-    replay from the middle) is scanned and rebuilt as before, so the memo never changes an outcome."""
+    It returns its standings :class:`~pipeline.rules.base.Closed`, carrying who holds each event open in them:
+    from those, a player the next period does not touch is carried as is, since the period's close would
+    rebuild them equal, and the holders are taken from them instead of a scan of every player. Standings
+    from anywhere else (a resumed run's pickle, a copy) are scanned and rebuilt whole, to the same outcome."""
 
     change_fields = CHANGE_FIELDS
 
@@ -85,7 +83,6 @@ class GorRules(RosterRules):
         super().__init__(context)
         self.name, self.formula, self.weights = name, formula, weights
         self._report, self.report_columns = report, report_columns
-        self._memo: tuple[dict[str, PlayerState], dict[str, dict[str, None]]] = ({}, {})
 
     def rate_period(
         self, period: str, games: Sequence[Game], awards: Sequence[DueAward], state: Mapping[str, PlayerState]
@@ -94,13 +91,10 @@ class GorRules(RosterRules):
         ratings at once; a game of an event is rated from the players' ratings at their first game in
         it, and the event's changes apply together after its last game (``Game.closes_event``), in
         this period or a later one (the open events ride in ``PlayerState.extra["open"]``)."""
-        carried, holders = self._memo
-        same = same_standings(state, carried)
-        ledger = _Ledger(self, dict(state), holders if same else None)
+        closed = closed_by(state, self.name)
+        ledger = _Ledger(self, dict(state), closed.carry if closed is not None else None)
         changes = [c for game in games for c in ledger.rate(game)]
-        end = ledger.close(changes, carried, same)
-        self._memo = (dict(end), dict(ledger.holders))
-        return PeriodOutcome(ledger.start, end, changes, [])
+        return PeriodOutcome(ledger.start, ledger.close(changes, closed is not None), changes, [])
 
     def reports(self, changes: pa.Table, promotions: pa.Table) -> dict[str, pa.Table]:
         """The tables of the ``report`` given at construction (``hkga``: fees, certification), else none."""
@@ -127,10 +121,9 @@ class _Ledger:
     game in it, the changes summed so far]; the others' are in their start state), who has each event
     open (``holders``), and the players the period touched."""
 
-    def __init__(
-        self, rules: GorRules, start: dict[str, PlayerState], holders: Mapping[str, dict[str, None]] | None
-    ) -> None:
-        """``holders``: who holds each event open in ``start`` when known (None: ``start`` is scanned)."""
+    def __init__(self, rules: GorRules, start: dict[str, PlayerState], holders: object) -> None:
+        """``holders``: who holds each event open in ``start`` (event -> players, never changed) when known
+        (None: ``start`` is scanned)."""
         self.rules, self.start = rules, start
         self.formula, self.batch = rules.formula, rules.weights.batch
         self.expected, self.con, self.bonus = self.formula.expected, self.formula.con, self.formula.bonus
@@ -140,7 +133,7 @@ class _Ledger:
         self.holders: dict[str, dict[str, None]] = defaultdict(dict)  # event -> players, in start order
         self.touched: set[str] = set()
         self.weights: dict[tuple[str | None, str | None], tuple[str, float, float]] = {}
-        if holders is not None:
+        if isinstance(holders, dict):
             self.holders.update((event, dict(names)) for event, names in holders.items())
             return
         for name, s in start.items():
@@ -276,25 +269,18 @@ class _Ledger:
         rule = "EGD 2021 bonus" if bonus else None
         return Change(game.game_id, player, opponent, color, score, rating, points, bonus, rule, detail)
 
-    def close(
-        self, changes: list[Change], carried: Mapping[str, PlayerState], same: bool
-    ) -> dict[str, PlayerState]:
-        """The standings at the period's end. A player untouched this period whose start state is the
-        very one of ``carried`` (the rule set's last end) is carried as is: rebuilding it gives it again.
-        ``same``: the period started from ``carried`` itself (every untouched player is carried)."""
+    def close(self, changes: list[Change], same: bool) -> Closed:
+        """The standings at the period's end, carrying who holds each event open. ``same``: the period
+        started from standings this rule set closed, so a player untouched this period is carried as is
+        (rebuilding it gives it again); else every player is rebuilt."""
         played: dict[str, int] = defaultdict(int)
         for change in changes:
             played[change.player] += 1
-        touched, start = self.touched, self.start
-        if same:
-            end = dict(start)  # in start order; the touched players are replaced in place
-            for name in list(touched):
-                end[name] = self._closed(name, start[name], played[name])
-            return end
-        return {
-            name: s if name not in touched and carried.get(name) is s else self._closed(name, s, played[name])
-            for name, s in start.items()
-        }
+        touched, start, name, holders = self.touched, self.start, self.rules.name, dict(self.holders)
+        if same:  # in start order; the touched players are replaced in place
+            changed = {p: self._closed(p, start[p], played[p]) for p in list(touched)}
+            return Closed(start, name, holders, changed)
+        return Closed({p: self._closed(p, s, played[p]) for p, s in start.items()}, name, holders)
 
     def _closed(self, name: str, s: PlayerState, played: int) -> PlayerState:
         rating = self._rating(name)

@@ -12,67 +12,27 @@ rule set starts the player from the rank, with a warning. So the club roster's `
 stays 100 club points and is not read as GoR 20k, and a GoR 2100 is not read as club points; a number
 that fits two scales and the rank on both (GoR 2300 for a 2d under cga) is read by both, as before.
 
-Knows nothing of games or of how a rule set rates: only the ranges and rank starts of each scale.
+Knows nothing of games or of how a rule set rates: only the ranges and rank starts of each scale (which
+each rule set's record gives: :class:`~pipeline.rules.family.Scale`).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from types import MappingProxyType
 
 from pipeline.config.roster import Player, Roster
-from pipeline.core.ranks import Rank, parse_rank
-from pipeline.rules import club, gor
+from pipeline.core.ranks import parse_rank
+from pipeline.rules import REGISTRY
+from pipeline.rules.family import Scale
 
+__all__ = ["RATING_KEYS", "SCALES", "Scale", "starting_ratings"]
 
-@dataclass(frozen=True, slots=True)
-class Scale:
-    """The scale on which a rule set reads a roster's starting ratings: ``name`` (the rule set's), ``family``
-    (the roster key the rule sets sharing the scale use: ``club``, ``gor``, ``cga``), the plausible range
-    ``low``..``high``, ``start`` (the rating a rank starts at; None: no rank known) and ``tolerance``: the
-    farthest a plain number may lie from the declared rank's start and still be taken as this scale's
-    (see :mod:`pipeline.rules.scales`)."""
-
-    name: str
-    family: str
-    low: float
-    high: float
-    start: Callable[[Rank | None], float]
-    tolerance: float = 500.0
-
-    @property
-    def keys(self) -> tuple[str, ...]:
-        """The roster keys that give a rating on this scale, the most specific first."""
-        return tuple(dict.fromkeys((self.name, self.family)))
-
-    def fits(self, value: float) -> bool:
-        """True if ``value`` lies in the plausible range."""
-        return self.low <= value <= self.high
-
-    def label(self) -> str:
-        """``hkga's scale (100 to 3000)``, as messages name it."""
-        return f"{self.name}'s scale ({self.low:g} to {self.high:g})"
-
-
-def _club_start(rank: Rank | None) -> float:
-    """The club's base score of a rank (docs/rules.md ("club"), internal ranks)."""
-    return next(base for label, base, _ in club.TABLE if label == club.club_rank(rank))
-
-
-#: The scale on which each rule set reads the roster's starting ratings; cga-dan and tga read none (their
-#: rating is the rank). Ranges: club points start at 0 to 1000 (docs/rules.md ("club")), may go negative and
-#: have no top: -1000 to 5000; GoR (docs/rules.md ("hkga")): floor 100, 9p 2940; EGD 2021: floor -900, its
-#: formulas end at 3300; cga (docs/rules.md ("cga")): 1d 2240 to 9d 2560, references 2600.
+#: The scale on which each rule set reads the roster's starting ratings (its record's: each rule set's module
+#: gives its range and rank starts); cga-dan and tga read none (their rating is the rank).
 SCALES: Mapping[str, Scale] = MappingProxyType(
-    {
-        "club": Scale("club", "club", -1000.0, 5000.0, _club_start),
-        "hkga": Scale("hkga", "gor", 100.0, 3000.0, gor.rating_for_rank),
-        "egf": Scale("egf", "gor", 100.0, 3000.0, gor.rating_for_rank),
-        "egf2021": Scale("egf2021", "gor", -900.0, 3300.0, gor.rating_for_rank),
-        "cga": Scale("cga", "cga", 1000.0, 3500.0, gor.Elo().initial),
-    }
+    {name: record.scale for name, record in REGISTRY.items() if record.scale is not None}
 )
 #: The keys a roster's ``rating`` table may hold: the families, then the rule sets' names.
 RATING_KEYS = tuple(dict.fromkeys([*(s.family for s in SCALES.values()), *SCALES]))

@@ -58,6 +58,7 @@ from pipeline.rules import tga_rules as t
 from pipeline.rules.base import (
     AwardGiven,
     Change,
+    Closed,
     Context,
     DueAward,
     Game,
@@ -65,12 +66,15 @@ from pipeline.rules.base import (
     Promotion,
     RosterRules,
     by_date,
+    closed_by,
     noted,
 )
+from pipeline.rules.family import Family, Report
 
 #: No-shows are counted so that the rule set sees forfeits and byes (Articles 8.6, 10): they are never
 #: valid games for Article 8, but a forfeit loss means a player did not complete the event.
 DEFAULTS = Validity(period="year", excluded=frozenset(), opponent_cap=0, game_types=(4,))
+FEES_FILE = "fees.parquet"
 
 
 def build(context: Context, params: Table) -> TgaRules:
@@ -79,16 +83,29 @@ def build(context: Context, params: Table) -> TgaRules:
     return TgaRules(context)
 
 
+#: The record (:mod:`pipeline.rules.family`): no roster rating (the rating is the rank's number); every
+#: ``EV`` is a recognised event without an events file; ratings are dan numbers, written whole.
+FAMILY = Family(
+    "tga",
+    build,
+    DEFAULTS,
+    "the Taiwan Gomoku Association's dan promotions (2013, amended 2023): points from the games of "
+    "recognised events, promotion when they reach the criterion",
+    reports=(Report("fees", FEES_FILE, "promotion, with the fee of its certificate"),),
+    promotes=True,
+    implicit_event_kind="recognised",
+    decimals=0,
+    explanation="rank",
+)
+
+
 class TgaRules(RosterRules):
     """The ``tga`` rule set, configured once with the run's context; :meth:`rate_period` and
     :meth:`reports` are pure (the fees come from the run's promotions table).
 
-    It remembers the standings it returned last (a memo, never an input): a player of the next
-    ``state`` who is that very object and plays no game is carried as is (rebuilding gives it again)."""
-
-    def __init__(self, context: Context) -> None:
-        super().__init__(context)
-        self._carried: dict[str, PlayerState] = {}
+    It returns its standings :class:`~pipeline.rules.base.Closed`: from those, a player whose rank and games
+    the next period does not change is carried as is (rebuilding gives it again); standings from anywhere
+    else are rebuilt."""
 
     name = "tga"
     report_columns: tuple[str, ...] = ()
@@ -124,17 +141,14 @@ class TgaRules(RosterRules):
                 changes += ledger.close(_key(item))
         order = {game.game_id: game.seq for game in games}
         changes.sort(key=lambda c: order[c.game_id])
-        end = ledger.end(changes, self._carried)
-        self._carried = dict(end)
+        end = ledger.end(changes, closed_by(state, self.name) is not None)
         return PeriodOutcome(ledger.start, end, changes, given, ledger.promotions)
 
     def reports(self, changes: pa.Table, promotions: pa.Table) -> dict[str, pa.Table]:
         """``fees.parquet``: one row per promotion or award with its Article 13 fee."""
         fields = {f.name for f in dataclasses.fields(Promotion)}
         rows = promotions.to_pylist()
-        return {
-            "fees.parquet": fees_table(Promotion(**{k: v for k, v in r.items() if k in fields}) for r in rows)
-        }
+        return {FEES_FILE: fees_table(Promotion(**{k: v for k, v in r.items() if k in fields}) for r in rows)}
 
     def newcomer(self, name: str, recorded: Rank | None) -> PlayerState:
         """A first-seen player at the roster's declared rank, else ``recorded`` (no roster rating used)."""
@@ -149,11 +163,13 @@ def _key(game: Game) -> str | None:
 
 class _Ledger:
     """The working state of one ``rate_period`` call: standings at its start (newcomers added as they
-    come), every player's current rank, the open units and the promotions given."""
+    come), every player's current rank, the players added or given a rank, the open units and the promotions
+    given."""
 
     def __init__(self, rules: TgaRules, start: dict[str, PlayerState]) -> None:
         self.rules, self.start = rules, start
         self.rank = {name: s.rank for name, s in start.items()}
+        self.moved: set[str] = set()  # the players added or given a rank this period
         self.units: dict[str | None, t.Unit] = {}
         self.promotions: list[Promotion] = []
 
@@ -181,6 +197,7 @@ class _Ledger:
         if name not in self.start:
             self.start[name] = self.rules.newcomer(name, recorded)
             self.rank[name] = self.start[name].rank
+            self.moved.add(name)
 
     def close(self, key: str | None) -> list[Change]:
         """The change rows of a finished unit; then, for an event, its promotions."""
@@ -232,6 +249,7 @@ class _Ledger:
             current = self.rank[name]
             if not self.start[name].fixed and t.rating_of(offer.to_rank) > t.rating_of(current):
                 self.rank[name] = offer.to_rank
+                self.moved.add(name)
                 self.promotions.append(replace(offer, from_rank=current))
 
     def award(self, due: DueAward) -> AwardGiven:
@@ -247,28 +265,29 @@ class _Ledger:
         if self.start[name].fixed or t.rating_of(label) <= t.rating_of(current):
             return AwardGiven(noted(award, f"keeps {current}"), due.kind, 0.0)
         self.rank[name] = label
+        self.moved.add(name)
         evidence = f"{award.event}: {award.note or 'manual award'}"
         self.promotions.append(
             Promotion(name, award.date, None, "manual award", current, label, evidence, award.event)
         )
         return AwardGiven(award, due.kind, 0.0)
 
-    def end(self, changes: list[Change], carried: Mapping[str, PlayerState]) -> dict[str, PlayerState]:
-        """The standings at the period's end: every player at their current rank. A player whose rank
-        and games did not change and whose start state is the very one of ``carried`` (the rule set's
-        last end) is carried as is: rebuilding it gives it again."""
+    def end(self, changes: list[Change], same: bool) -> Closed:
+        """The standings at the period's end: every player at their current rank. ``same``: the period
+        started from standings this rule set closed, so a player whose rank and games did not change is
+        carried as is (rebuilding gives it again); else every player is rebuilt."""
         played: dict[str, int] = defaultdict(int)
         for change in changes:
             played[change.player] += 1
-        rank = self.rank
-        return {
-            name: s
-            if name not in played and rank[name] == s.rank and carried.get(name) is s
-            else replace(
-                s, rating=t.rating_of(rank[name]), rank=rank[name], games_total=s.games_total + played[name]
-            )
-            for name, s in self.start.items()
-        }
+        start, name = self.start, self.rules.name
+        if same:  # in start order; the players moved are replaced in place
+            moved = played.keys() | self.moved
+            return Closed(start, name, changed={p: self._closed(p, start[p], played[p]) for p in moved})
+        return Closed({p: self._closed(p, s, played[p]) for p, s in start.items()}, name)
+
+    def _closed(self, name: str, s: PlayerState, played: int) -> PlayerState:
+        rank = self.rank[name]
+        return replace(s, rating=t.rating_of(rank), rank=rank, games_total=s.games_total + played)
 
 
 #: Article 13 (NT$): (lowest, highest rank number, fee) of the new rank (:func:`~tga_rules.rating_of`).

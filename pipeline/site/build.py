@@ -44,7 +44,7 @@ from pipeline import __version__
 from pipeline.core.periods import year_of
 from pipeline.core.progress import SILENT, Steps
 from pipeline.output import folder as outputs
-from pipeline.reports import REPORT_RULE_SETS, rule_set_report
+from pipeline.reports import REPORT_FILES, REPORT_RULE_SETS, rule_set_report
 from pipeline.site import boards, pages, periods, players
 from pipeline.site import source as source_mod
 from pipeline.site.rules import rules_context
@@ -167,7 +167,7 @@ def _write_all(
             {"section": "reports", "tables": pages.report_tables(reports, links)},
         )
     boards.write_boards(source, links, page.write, steps)
-    promotions = outputs.read_report(source.out, "promotions")
+    promotions = outputs.read_report(source.out, "promotions", REPORT_FILES)
     charts = players.write_players(source, links, page.write, buckets, done.latest, promotions, steps)
     shutil.rmtree(spill)
     _copy_static(folder / "static")

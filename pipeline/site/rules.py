@@ -4,7 +4,8 @@ The rule set in a sentence, then what the settings mean (the period, which games
 threshold, the per-opponent cap, provisional players, the roster and events files) and the run's counts
 (games read, counted, and why the others were not), each said as a sentence, never as a key, a digest
 or a path. The reason codes keep their code beside their words, as the ledger shows the codes. Knows
-nothing of how the rule sets compute: the sentences describe them as ``docs/rules.md`` does.
+nothing of how the rule sets compute: the sentences (each rule set's record's ``about``) describe them as
+``docs/rules.md`` does.
 """
 
 from __future__ import annotations
@@ -15,25 +16,10 @@ from typing import Any
 from pipeline.core.reasons import REASONS
 from pipeline.reports.explain import REASON_WORDS
 from pipeline.reports.explain.terms import number
+from pipeline.rules import REGISTRY
 
-#: Each rule set in a sentence (README.md, "Rule sets").
-RULE_SETS = {
-    "club": "the 飞扬 Go club's monthly points (2004): a win earns the opponent's rank coefficient times the "
-    "game's points (slow 10, fast 5), a loss costs one's own; ranks float with the rating; team matches, "
-    "arenas and server events give bonus points",
-    "hkga": "the Hong Kong Go Association's GoR (2005): each game moves both ratings by how far the result "
-    "was from the one the rating gap expected, events of class A weighing 1, B 0.75 and C 0.5",
-    "egf": "the European Go Database's GoR before 2021: each game moves both ratings by how far the result "
-    "was from the one the rating gap expected",
-    "egf2021": "the European Go Database's GoR since 2021: each game moves both ratings by how far the "
-    "result was from the one the rating gap expected, with a bonus for weaker players",
-    "cga": "China's professional rating (1995): an Elo rating, ten points times the difference between "
-    "the result and the expected result of each game",
-    "cga-dan": "China's dan tournaments: points for each game by the difference in dans, and promotion "
-    "after a run of games averaging enough points",
-    "tga": "the Taiwan Gomoku Association's dan promotions (2013, amended 2023): points from the games of "
-    "recognised events, promotion when they reach the criterion",
-}
+#: Each registered rule set in a sentence (README.md, "Rule sets"), from its record.
+RULE_SETS = {name: record.about for name, record in REGISTRY.items()}
 _PERIODS = {
     "month": "a calendar month",
     "quarter": "a quarter of a year",

@@ -24,14 +24,12 @@ import pandas as pd
 from pipeline.config.roster import Roster
 from pipeline.output import folder as outputs
 from pipeline.output.folder import ReportError
-from pipeline.reports.explain.families import FLOORS, GOR_FAMILY, family_for
+from pipeline.reports.explain.families import family_for, style
 from pipeline.reports.explain.model import Excluded, Explanation, GameLine, Row
 from pipeline.reports.explain.names import UnknownPlayer, resolve_player
 from pipeline.reports.explain.terms import award_line, missing, number, optional_text, promotion_line, summary
 
 __all__ = [
-    "FLOORS",
-    "GOR_FAMILY",
     "REASON_WORDS",
     "Excluded",
     "Explanation",
@@ -132,7 +130,7 @@ def explanation(
         rank=optional_text(rating.get("rank")),
         rating_before=float(rating["rating_before"]),
         rating=float(rating["rating"]),
-        summary=summary(rule_set, name, period, rating, len(not_counted)),
+        summary=summary(style(rule_set), name, period, rating, len(not_counted)),
         equation=equation,
         workings=tuple(workings),
         games=tuple(lines),

@@ -1,23 +1,25 @@
-"""explain.families: one function per rule-set family, shaping the equation, workings and game lines.
+"""explain.families: one function per shape of explanation, shaping the equation, workings and game lines.
 
-Each family takes (rule set, ratings row, changes rows, awards rows, promotions rows) of one player and
-period, as the run wrote them, and returns (equation, workings, game lines):
+Each rule set's record names its shape (:data:`pipeline.rules.family.Explanation`); :func:`family_for` gives
+the function of that shape. Each takes (rule set, ratings row, changes rows, awards rows, promotions rows)
+of one player and period, as the run wrote them, and returns (equation, workings, game lines):
 
 - ``club`` (the worked example of docs/rules.md ("club")): ``128 = 100 + 0.1×10×3 − 1×5 − …``: one term per
   group of identical games (same opponent, result, speed and coefficient), in the order of their first game;
   then the bonus points, then the awards' points;
-- the GoR/Elo family (``hkga``, ``egf``, ``egf2021``, ``cga``): the start plus each game's change, and
-  a note when the rating floor clipped the sum;
-- ``cga-dan``: the average of the points since the last promotion; ``tga``: the rank before and after,
-  with the Article 8 criterion of each event;
-- any other rule set: the start plus each game's change plus the awards.
+- ``gor``, ``gor-bonus`` and ``elo`` (``hkga`` and ``egf``, ``egf2021``, ``cga``): the start plus each
+  game's change, and a note when the rating floor (the record's) clipped the sum;
+- ``dan-points`` (``cga-dan``): the average of the points since the last promotion; ``rank`` (``tga``):
+  the rank before and after, with the Article 8 criterion of each event;
+- ``generic``, and any rule set that is not registered: the start plus each game's change plus the awards.
 
-Knows nothing of how the rule sets compute (it reads what they wrote; only the GoR floors are taken
-from :mod:`pipeline.rules.gor`) or of reading the output folder (:mod:`pipeline.reports.explain`).
+Knows nothing of how the rule sets compute (it reads what they wrote, and their records) or of reading
+the output folder (:mod:`pipeline.reports.explain`).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -39,12 +41,8 @@ from pipeline.reports.explain.terms import (
     term,
     times,
 )
-from pipeline.rules import gor
-
-GOR_FAMILY = frozenset({"hkga", "egf", "egf2021", "cga"})
-#: The lowest rating of the GoR rule sets (pipeline.rules.gor), for the note when it clipped a sum.
-FLOORS = {"hkga": gor.Classic(0.014, False).floor, "egf": gor.Classic(0.016, True).floor}
-FLOORS |= {"egf2021": gor.Egd2021().floor}
+from pipeline.rules import REGISTRY
+from pipeline.rules.family import Explanation
 
 #: Why a GoR period's changes may not sum to its move (docs/rules.md ("hkga"): events are rated together).
 _EVENTS_APPLY = (
@@ -52,13 +50,18 @@ _EVENTS_APPLY = (
     " period's end move the rating in the period the event ends (each game is listed in its own period)"
 )
 #: (rule set, ratings row, changes rows, awards rows, promotions rows) -> (equation, workings, game lines)
-Family = Callable[[str, Row, list[Row], list[Row], list[Row]], tuple[str, list[str], list[GameLine]]]
+Explainer = Callable[[str, Row, list[Row], list[Row], list[Row]], tuple[str, list[str], list[GameLine]]]
 
 
-def family_for(rule_set: str) -> Family:
-    """The family that explains ``rule_set``: the GoR/Elo one for any of :data:`GOR_FAMILY`, the
-    generic one for a rule set without a family of its own."""
-    return _FAMILIES.get("gor" if rule_set in GOR_FAMILY else rule_set, _generic)
+def style(rule_set: str) -> Explanation:
+    """The shape of ``rule_set``'s explanation, as its record names it (``generic`` if not registered)."""
+    record = REGISTRY.get(rule_set)
+    return record.explanation if record is not None else "generic"
+
+
+def family_for(rule_set: str) -> Explainer:
+    """The function that explains ``rule_set``: the one of its record's shape (:func:`style`)."""
+    return _FAMILIES[style(rule_set)]
 
 
 def _club(
@@ -109,17 +112,25 @@ def _club_line(r: Row) -> GameLine:
 
 
 def _gor(
-    rule_set: str, rating: Row, rows: list[Row], awards: list[Row], promotions: list[Row]
+    rule_set: str,
+    rating: Row,
+    rows: list[Row],
+    awards: list[Row],
+    promotions: list[Row],
+    elo: bool = False,
+    bonus: bool = False,
 ) -> tuple[str, list[str], list[GameLine]]:
-    """The start plus each game's change (2 decimals); a note when the floor clipped the sum."""
-    elo = rule_set == "cga"
+    """The start plus each game's change (2 decimals); a note when the floor clipped the sum. ``elo``: the
+    change is ``K × (result − We)``; ``bonus``: a bonus is added to it."""
     shown = [float(r["delta"]) for r in rows if round(r["delta"], 2)]
     terms = [term(d, number(abs(d), 2)) for d in shown]
     rule = "K × (result − We)" if elo else "con × (result − Se)"
     workings = [f"each game: change = {rule} × class weight × stage weight"]
-    if rule_set == "egf2021":
+    if bonus:
         workings[0] += " + bonus"
-    notes = mismatch(rating, sum(r["delta"] for r in rows), FLOORS.get(rule_set), _EVENTS_APPLY)
+    record = REGISTRY.get(rule_set)
+    floor = record.floor if record is not None else None
+    notes = mismatch(rating, sum(r["delta"] for r in rows), floor, _EVENTS_APPLY)
     terms += [] if notes else rounding(rating, shown, 2)
     return equation(rating, terms, 2), workings + notes, [_gor_line(r, elo) for r in rows]
 
@@ -259,4 +270,13 @@ def _generic(
     return equation(rating, terms, 2), notes, lines
 
 
-_FAMILIES: Mapping[str, Family] = {"club": _club, "gor": _gor, "cga-dan": _cga_dan, "tga": _tga}
+#: The function of each shape of explanation.
+_FAMILIES: Mapping[Explanation, Explainer] = {
+    "club": _club,
+    "gor": _gor,
+    "gor-bonus": functools.partial(_gor, bonus=True),
+    "elo": functools.partial(_gor, elo=True),
+    "dan-points": _cga_dan,
+    "rank": _tga,
+    "generic": _generic,
+}

@@ -130,14 +130,15 @@ def promotion_line(p: Row) -> str:
     return f"{p['date']}: {p.get('from_rank') or '?'} → {p['to_rank']} ({p['rule']}): {p['evidence']}"
 
 
-def summary(rule_set: str, name: str, period: str, rating: Row, excluded: int) -> str:
-    """The explanation in one sentence: how the rating (the rank for ``tga``) moved, the tally of
-    counted games from the ratings row, and how many were ``excluded``."""
+def summary(style: str, name: str, period: str, rating: Row, excluded: int) -> str:
+    """The explanation in one sentence: how the rating (the rank when the explanation's ``style`` is
+    ``rank``: :data:`pipeline.rules.family.Explanation`) moved, the tally of counted games from the ratings
+    row, and how many were ``excluded``."""
     before, after = rating.get("rank_before"), rating.get("rank")
-    if rule_set == "tga":
+    if style == "rank":
         moved = f"was {before} at the start of {period} and {after} at its end"
     else:
-        word = "average since the last promotion" if rule_set == "cga-dan" else "rating"
+        word = "average since the last promotion" if style == "dan-points" else "rating"
         start, end = number(rating["rating_before"], 2), number(rating["rating"], 2)
         moved = f"({before}) began {period} with {word} {start} and ended it at {end} ({after})"
     games = int(rating["games"])

@@ -266,7 +266,7 @@ def _dataset_sheet(out: Path, title: str) -> pd.DataFrame:
 
 def _report_sheet(out: Path, name: str, first: Iterable[str]) -> pd.DataFrame:
     """The rule set's report ``name`` (:func:`pipeline.output.folder.read_report`), ``first`` leading."""
-    return _ordered(outputs.read_report(out, name), first)
+    return _ordered(outputs.read_report(out, name, REPORT_FILES), first)
 
 
 def _ordered(frame: pd.DataFrame, first: Iterable[str]) -> pd.DataFrame:
