@@ -31,11 +31,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The modules that hold a test marked slow first, each whole and in its order (its module-scoped
-    fixtures made once): pytest-xdist's workers (``make test``) start on the long runs and finish
-    together on the short tests, instead of one worker running the last long run alone."""
+    """The tests that read the real corpora first (the longest), then the modules that hold a test
+    marked slow, each whole and in its order (its module-scoped fixtures made once), then the rest:
+    pytest-xdist's workers (``make test``) start on the long runs and finish together on the short
+    tests, instead of one worker running the last long run alone."""
     slow = {item.path for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.path not in slow)
+    items.sort(key=lambda item: ("corpora" not in getattr(item, "fixturenames", ()), item.path not in slow))
 
 
 def corpora_dir() -> Path:
