@@ -1,6 +1,6 @@
 # sgf-ratings: `make help` lists every target.
 PYTHON ?= python3
-VENV   := .venv
+VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 # RAW and OUT default to the configuration's [ingest] raw and out (relative to the configuration file);
@@ -12,10 +12,13 @@ BENCH_N ?= 20000
 FUZZ_N ?= 100000
 SCALE_N ?= 100000
 SITE   ?= data/site
+PYBABEL := $(BIN)/python -m babel.messages.frontend
+CATALOGS := $(wildcard pipeline/locale/*/LC_MESSAGES/messages.po)
+COMPILED := $(CATALOGS:.po=.mo)
 PATHS  := $(if $(RAW),--raw $(RAW)) $(if $(OUT),--out $(OUT))
 
 .DEFAULT_GOAL := help
-.PHONY: help install ratings site test test-quick lint bench bench-scale bench-site equivalence fuzz sample check docs clean
+.PHONY: help install ratings site test test-quick lint bench bench-scale bench-site equivalence fuzz sample check docs i18n clean
 
 help: ## List every target with what it does
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -26,19 +29,23 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP) ## Create .venv and install the package with its dev tools (done by every target that needs it)
+# The catalogs are compiled into the package here, at build time (never when the package is imported).
+pipeline/locale/%/LC_MESSAGES/messages.mo: pipeline/locale/%/LC_MESSAGES/messages.po $(STAMP)
+	$(PYBABEL) compile --domain messages --directory pipeline/locale --locale $* --statistics
 
-ratings: $(STAMP) ## Run the pipeline (CONFIG, RAW, OUT override config/ratings.toml), then show the standings
+install: $(STAMP) $(COMPILED) ## Create .venv, install the package with its dev tools and compile its catalogs (done by every target that needs it)
+
+ratings: $(STAMP) $(COMPILED) ## Run the pipeline (CONFIG, RAW, OUT override config/ratings.toml), then show the standings
 	$(BIN)/ratings run --config $(CONFIG) $(PATHS)
 	$(BIN)/ratings show --config $(CONFIG) $(if $(OUT),--out $(OUT))
 
-site: $(STAMP) ## Write the club's static web site of the output (OUT, default data/processed) into SITE (default data/site)
+site: $(STAMP) $(COMPILED) ## Write the club's static web site of the output (OUT, default data/processed) into SITE (default data/site)
 	$(BIN)/ratings site $(SITE) --config $(CONFIG) $(if $(OUT),--out $(OUT))
 
-test: $(STAMP) ## Run the test suite on every core (set SGF_CORPORA to read the real corpora from elsewhere)
+test: $(STAMP) $(COMPILED) ## Run the test suite on every core (set SGF_CORPORA to read the real corpora from elsewhere)
 	$(BIN)/python -m pytest -n auto
 
-test-quick: $(STAMP) ## Run the unit tests (not marked slow) in under a minute
+test-quick: $(STAMP) $(COMPILED) ## Run the unit tests (not marked slow) in under a minute
 	$(BIN)/python -m pytest -n auto -m "not slow"
 
 lint: $(STAMP) ## ruff, mypy --strict on pipeline/ and fuzz/, and the layers' import contracts (lint-imports)
@@ -47,32 +54,40 @@ lint: $(STAMP) ## ruff, mypy --strict on pipeline/ and fuzz/, and the layers' im
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-bench: $(STAMP) ## Benchmark ingest (files/s, BENCH_N synthetic records and ../shared/corpora) and charset detection
+bench: $(STAMP) $(COMPILED) ## Benchmark ingest (files/s, BENCH_N synthetic records and ../shared/corpora) and charset detection
 	$(BIN)/python bench/ingest_bench.py --n $(BENCH_N)
 	$(BIN)/python bench/charset_survey.py
 
-bench-scale: $(STAMP) ## Full, no-change and incremental runs of every rule set on a SCALE_N-game server archive
+bench-scale: $(STAMP) $(COMPILED) ## Full, no-change and incremental runs of every rule set on a SCALE_N-game server archive
 	$(BIN)/python bench/scale_bench.py --n $(SCALE_N)
 
-bench-site: $(STAMP) ## Time and peak memory of ratings site beside the run, on a SCALE_N-game archive and the corpora
+bench-site: $(STAMP) $(COMPILED) ## Time and peak memory of ratings site beside the run, on a SCALE_N-game archive and the corpora
 	$(BIN)/python bench/site_bench.py --n $(SCALE_N) --corpora
 
-equivalence: $(STAMP) ## Every table of every rule set's output on the sample, the corpora and a SCALE_N archive, as digests (BEFORE=DIR: compare with that checkout's)
+equivalence: $(STAMP) $(COMPILED) ## Every table of every rule set's output on the sample, the corpora and a SCALE_N archive, as digests (BEFORE=DIR: compare with that checkout's)
 	$(BIN)/python bench/equivalence.py record --code . --scale-n $(SCALE_N) --out bench/out/equivalence-after.json
 	$(if $(BEFORE),$(BIN)/python bench/equivalence.py record --code $(BEFORE) --scale-n $(SCALE_N) --out bench/out/equivalence-before.json && $(BIN)/python bench/equivalence.py compare bench/out/equivalence-before.json bench/out/equivalence-after.json)
 
-sample: $(STAMP) ## Rewrite the sample records (Go: data/raw; Gomoku: data/gomoku/raw) from the project's own generator
+sample: $(STAMP) $(COMPILED) ## Rewrite the sample records (Go: data/raw; Gomoku: data/gomoku/raw) from the project's own generator
 	$(BIN)/python -m pipeline.synth sample $(or $(RAW),data/raw)
 	$(BIN)/python -m pipeline.synth gomoku data/gomoku/raw
 
-check: $(STAMP) ## Check data/processed against the output contract (../shared/tools/check_output.py)
+check: $(STAMP) $(COMPILED) ## Check data/processed against the output contract (../shared/tools/check_output.py)
 	$(BIN)/python ../shared/tools/check_output.py $(or $(OUT),data/processed)
 
-fuzz: $(STAMP) ## Fuzz the whole `ratings run` with FUZZ_N mutated records (report in fuzz/out/report.md)
+fuzz: $(STAMP) $(COMPILED) ## Fuzz the whole `ratings run` with FUZZ_N mutated records (report in fuzz/out/report.md)
 	$(BIN)/python -m fuzz.driver --inputs $(FUZZ_N) --batch 10000 --seed 1 --report fuzz/out/report.md
 
 docs: $(STAMP) ## Regenerate docs/columns.md (the column dictionary) from the Arrow schemas
 	$(BIN)/python -m pipeline.reports.columns > docs/columns.md
+
+i18n: $(STAMP) ## Extract the messages (pybabel extract), update the catalogs, draft new traditional ones from simplified (OpenCC), compile
+	$(PYBABEL) extract --mapping-file babel.cfg --keywords T --add-comments TRANSLATORS: --sort-by-file --width 110 \
+		--project sgf-ratings --output-file pipeline/locale/messages.pot .
+	$(PYBABEL) update --input-file pipeline/locale/messages.pot --output-dir pipeline/locale --domain messages \
+		--no-fuzzy-matching --ignore-obsolete --width 110
+	$(BIN)/python -m i18n.catalogs traditional
+	$(PYBABEL) compile --domain messages --directory pipeline/locale --statistics
 
 clean: ## Remove outputs, their generations and caches (keeps .venv)
 	rm -rf data/processed/* data/processed/.gen data/processed/.cache .pytest_cache .mypy_cache .ruff_cache bench/out fuzz/out data/site site-screenshots

@@ -19,8 +19,11 @@ their help name (``tests/test_cli_imports.py``).
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
+import sys
+import typing
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -39,6 +42,9 @@ from pipeline.cli import plot as plot
 from pipeline.cli import reports as reports
 from pipeline.cli import run as run
 from pipeline.cli import site as site
+from pipeline.cli.language import LANG_HELP
+from pipeline.core import i18n
+from pipeline.core.i18n import N_
 
 _COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("run", run.run_command),
@@ -55,28 +61,133 @@ _COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("diff", diff.diff_command),
 )
 _KEEP_LINES = "\b\n"  # click: print the paragraph that starts with this line as it is written
-_EXAMPLE = "Example:"
+_EXAMPLE = N_("Example:")
 _VALUE = r"(?:\"[^\"]*\"|'[^']*'|[^-\s]\S*)"  # an argument that is no option: a quoted text whole
 _ARGUMENT = re.compile(rf"--?\S+ {_VALUE}|{_VALUE}|\S+")  # an option with its value, or one argument
 _CONTINUED = " \\"  # the end of a command line that goes on on the next
 
 
 class _Command(typer.core.TyperCommand):
-    """A command whose help's example lines fit the terminal (:func:`example_lines`)."""
+    """A command that takes ``--lang`` and speaks its help in the chosen language: its docstring's
+    paragraphs and its options' help looked up in the catalogs when the help is shown, its example lines
+    fitted to the terminal (:func:`example_lines`)."""
 
-    def format_help_text(self, ctx: Any, formatter: Any) -> None:  # typer's own click's types
-        text = inspect.cleandoc(self.help or "").partition("\f")[0]
-        if text:
-            formatter.write_paragraph()
-            with formatter.indentation():
-                formatter.write_text(fit_examples(text, formatter.width - formatter.current_indent))
+    def format_options(self, ctx: Any, formatter: Any) -> None:  # typer's own click's types
+        _translate_params(self.get_params(ctx))
+        super().format_options(ctx, formatter)
+
+    def format_usage(self, ctx: Any, formatter: Any) -> None:
+        _format_usage(self, ctx, formatter)
+
+    def format_help_text(self, ctx: Any, formatter: Any) -> None:
+        _format_help_text(self.help, formatter)
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        return first_sentence(translated_help(self.help or "").split("\n\n")[0])
+
+
+class _Group(typer.core.TyperGroup):
+    """The ``ratings`` app: chooses the language before the arguments are parsed
+    (:func:`pipeline.cli.language.chosen`; exit 2 for one that is no language), then speaks it."""
+
+    def main(self, args: Any = None, *rest: Any, **kwargs: Any) -> Any:
+        from pipeline.cli.common import fail
+        from pipeline.cli.language import LanguageChoiceError, chosen, click_speaks
+
+        given = list(sys.argv[1:] if args is None else args)
+        try:
+            language = chosen(given)
+        except LanguageChoiceError as e:
+            try:
+                fail(str(e), 2)
+            except typer.Exit as done:
+                sys.exit(done.exit_code)
+        click_speaks()
+        with i18n.speaking(language):
+            return super().main(given, *rest, **kwargs)
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        _translate_params(self.get_params(ctx))
+        super().format_options(ctx, formatter)
+
+    def format_usage(self, ctx: Any, formatter: Any) -> None:
+        _format_usage(self, ctx, formatter)
+
+    def format_help_text(self, ctx: Any, formatter: Any) -> None:
+        _format_help_text(self.help, formatter)
+
+
+LangOpt = Annotated[str | None, typer.Option("--lang", metavar="LANG", help=LANG_HELP)]
+
+
+def speaking_command(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` as a command that also takes ``--lang`` (read before parsing, by
+    :class:`_Group`: the command itself never sees it)."""
+
+    @functools.wraps(function)
+    def command(*args: Any, lang: str | None = None, **kwargs: Any) -> Any:
+        return function(*args, **kwargs)
+
+    hints = typing.get_type_hints(function, include_extras=True)
+    signature = inspect.signature(function)
+    lang = inspect.Parameter("lang", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=LangOpt)
+    command.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[*(p.replace(annotation=hints[p.name]) for p in signature.parameters.values()), lang]
+    )
+    command.__annotations__ = {**hints, "lang": LangOpt}
+    return command
+
+
+def _format_usage(command: Any, ctx: Any, formatter: Any) -> None:
+    """The usage line, its first word in the language spoken."""
+    pieces = command.collect_usage_pieces(ctx)
+    formatter.write_usage(ctx.command_path, " ".join(pieces), i18n.gettext("Usage:") + " ")
+
+
+def _translate_params(params: list[Any]) -> None:
+    """Each parameter's help in the language spoken (the English kept to translate from again)."""
+    for param in params:
+        source = getattr(param, "_english_help", None) or getattr(param, "help", None)
+        if source:
+            param._english_help = source
+            param.help = i18n.gettext(source)
+
+
+def _format_help_text(help: str | None, formatter: Any) -> None:
+    text = translated_help(inspect.cleandoc(help or "").partition("\f")[0])
+    if text:
+        formatter.write_paragraph()
+        with formatter.indentation():
+            formatter.write_text(fit_examples(text, formatter.width - formatter.current_indent))
+
+
+def translated_help(text: str) -> str:
+    """Click help (:func:`help_text`) in the language spoken: each paragraph looked up whole (its white
+    space joined, as ``i18n/extract.py`` extracts it), the ``Example:`` lines' word translated."""
+    example = i18n.gettext(_EXAMPLE)
+    paragraphs = []
+    for paragraph in text.split("\n\n"):
+        if paragraph.startswith(_KEEP_LINES):
+            paragraphs.append(paragraph.replace(_EXAMPLE, example))
+        else:
+            paragraphs.append(i18n.gettext(" ".join(paragraph.split())))
+    return "\n\n".join(paragraphs)
+
+
+def first_sentence(paragraph: str) -> str:
+    """The first sentence of ``paragraph`` (an English one ends at ``. ``, a Chinese one at ``。``), on
+    one line, without its full stop."""
+    one_line = " ".join(paragraph.split())
+    english = one_line.split(". ", 1)[0].rstrip(".")
+    chinese = one_line.split("。", 1)[0]
+    return chinese if len(chinese) < len(english) else english
 
 
 def fit_examples(text: str, width: int) -> str:
-    """``text`` (click help) with each ``Example:`` line wider than ``width`` cells continued on
-    further lines (:func:`example_lines`)."""
+    """``text`` (click help) with each example line (``Example:`` in the language spoken) wider than
+    ``width`` cells continued on further lines (:func:`example_lines`)."""
     return "\n".join(
-        "\n".join(example_lines(line, width)) if line.startswith(_EXAMPLE) else line
+        "\n".join(example_lines(line, width)) if line.startswith(i18n.gettext(_EXAMPLE)) else line
         for line in text.split("\n")
     )
 
@@ -87,12 +198,13 @@ def example_lines(line: str, width: int) -> list[str]:
     lines after the first indented under the command."""
     if cell_len(line) <= width:
         return [line]
-    indent = " " * (len(_EXAMPLE) + 3)
+    example = line.split(" ", 1)[0]
+    indent = " " * (cell_len(example) + 3)
     lines: list[str] = []
-    current = _EXAMPLE
-    for argument in _ARGUMENT.findall(line[len(_EXAMPLE) :]):
+    current = example
+    for argument in _ARGUMENT.findall(line[len(example) :]):
         joined = f"{current} {argument}"
-        if cell_len(joined) + len(_CONTINUED) > width and current.strip() not in ("", _EXAMPLE):
+        if cell_len(joined) + len(_CONTINUED) > width and current.strip() not in ("", example):
             lines.append(current + _CONTINUED)
             joined = indent + argument
         current = joined
@@ -126,9 +238,10 @@ def _version(shown: bool) -> None:
 
 
 def _main(
+    lang: LangOpt = None,
     version: Annotated[
         bool,
-        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit"),
+        typer.Option("--version", callback=_version, is_eager=True, help=N_("Print the version and exit")),
     ] = False,
 ) -> None:
     """sgf-ratings: SGF game records in, ratings out.
@@ -140,6 +253,7 @@ def _main(
 def build() -> typer.Typer:
     """The ``ratings`` app: every command, help reflowed, ``-h`` and ``--version``."""
     made = typer.Typer(
+        cls=_Group,
         no_args_is_help=True,
         add_completion=False,
         rich_markup_mode=None,
@@ -149,7 +263,7 @@ def build() -> typer.Typer:
     for name, function in _COMMANDS:
         made.command(
             name, cls=_Command, help=help_text(function.__doc__), short_help=short_help(function.__doc__)
-        )(function)
+        )(speaking_command(function))
     return made
 
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from pipeline.config.toml import ConfigError as ConfigError
 from pipeline.config.toml import Kind, Table, integer, list_of, number, one_of, read_toml, text
+from pipeline.core import i18n
 
 DEFAULT_PATH = Path("config/ratings.toml")
 PERIODS = ("month", "quarter", "half", "year")
@@ -39,8 +40,16 @@ INGEST_KEYS = ("raw", "out", "workers", "speed_threshold_minutes", "file_timeout
 #: ``[output]`` keys: ``keep_generations`` (int >= 1, default 3), the generations of the output folder kept
 #: (the current one and the ones before it); ``provisional_games`` (int >= 0, default 0: off), the counted
 #: games (all periods, up to the end of a period) a player needs to be established: one with fewer is
-#: marked provisional in the standings and left off that period's leaderboards (and the year's).
-OUTPUT_KEYS = ("keep_generations", "provisional_games")
+#: marked provisional in the standings and left off that period's leaderboards (and the year's);
+#: ``language`` (``zh-Hans``, ``zh-Hant`` or ``en``; default: the locale's), the language of every surface a
+#: person reads (:mod:`pipeline.core.i18n`; ``--lang`` overrides it).
+OUTPUT_KEYS = ("keep_generations", "provisional_games", "language")
+#: What ``[output] language`` may hold.
+LANGUAGE = Kind(
+    f"one of {', '.join(i18n.LANGUAGES)}",
+    lambda v: isinstance(v, str) and i18n.spells_language(v),
+    i18n.language_of,
+)
 DEFAULT_RAW, DEFAULT_OUT = Path("data/raw"), Path("data/processed")
 #: The flag that overrides each setting :func:`with_overrides` takes.
 FLAGS = {"raw": "--raw", "out": "--out", "workers": "--workers", "scheduler": "--scheduler"}
@@ -103,6 +112,7 @@ class RunConfig:
     scheduler: str | None = None
     keep_generations: int = 3
     provisional_games: int = 0
+    language: str | None = None
     rule_set: str | None = None
     period: str | None = None
     roster_path: Path | None = None
@@ -153,6 +163,7 @@ def load(path: Path | None) -> RunConfig:
         scheduler=ingest.get("scheduler", SCHEDULER, "") or None,
         keep_generations=output.get("keep_generations", integer(1), 3),
         provisional_games=output.get("provisional_games", integer(0, "of type int, 0 (off) or more"), 0),
+        language=output.optional("language", LANGUAGE),
         rule_set=_rule_set(run),
         period=run.optional("period", one_of(*PERIODS)),
         roster_path=_companion(run, "roster"),

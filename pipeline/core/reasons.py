@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pipeline.core.i18n import N_, gettext
+
 #: Reason codes a configuration may turn from "exclude" to "count"; the others always exclude.
 OPTIONAL_REASONS = ("draw", "no_show", "handicap", "non_member")
 #: Every reason code (docs/rules.md ("Reason codes")), in the order ``reasons`` lists them.
@@ -31,6 +33,28 @@ REASONS = (
 #: Reasons that mean a row is no game a rule set could have rated at all (unreadable, another game,
 #: undated, a second copy), as opposed to a game played but not counted (a draw, a no-show, ...).
 NOT_A_GAME = frozenset({"parse_error", "wrong_game_type", "missing_date", "duplicate"})
+#: Each reason code, and each note (a game counted with something to say), as a phrase a person reads:
+#: translated where it is shown (:func:`phrase`); the codes themselves stay in the data.
+PHRASES = {
+    "parse_error": N_("the record could not be read"),
+    "wrong_game_type": N_("not a game this rule set rates"),
+    "missing_date": N_("the record has no date"),
+    "no_result": N_("the record has no result"),
+    "draw": N_("a draw"),
+    "no_show": N_("a game not played (no-show or forfeit)"),
+    "handicap": N_("a handicap game"),
+    "non_member": N_("a player is not on the roster"),
+    "self_play": N_("a player played themselves"),
+    "duplicate": N_("a second copy of a game already read"),
+    "opponent_cap": N_("over the period's cap of games against the same opponent"),
+    "speed_unknown": N_("the time control is unknown"),
+    "missing_player": N_("a player's name is missing"),
+}
+
+
+def phrase(code: str) -> str:
+    """``code`` (a reason or a note) as a phrase in the language spoken; an unknown code as it is."""
+    return gettext(PHRASES[code]) if code in PHRASES else code
 
 
 @dataclass(frozen=True, slots=True)

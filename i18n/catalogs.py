@@ -1,0 +1,114 @@
+"""i18n.catalogs: the catalogs as Babel reads them, the traditional catalog's start from the simplified
+one (OpenCC), and the checks a catalog must pass.
+
+``make i18n`` runs ``pybabel extract`` and ``pybabel update`` (babel.cfg), then
+``python -m i18n.catalogs traditional`` (:func:`fill_traditional`), then ``pybabel compile``.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCALE = ROOT / "pipeline" / "locale"
+LOCALES = ("zh_Hans", "zh_Hant")
+#: OpenCC's configuration for the traditional catalog's first draft: Taiwan's characters and phrases.
+OPENCC_CONFIG = "s2twp"
+#: Words OpenCC's Taiwan phrases get wrong for Go and Gomoku, or where the associations' documents use
+#: another word (docs/glossary.md): applied after OpenCC, longest first.
+CORRECTIONS = {
+    "圍棋伺服器": "圍棋伺服器",
+    "讓子棋": "讓子棋",
+    "貼目": "貼目",
+    "段位": "段位",
+    "連珠": "連珠",
+    "積分": "積分",
+    "臺": "台",
+}
+_PLACEHOLDER = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa%]|\{[^{}]*\}")
+
+
+def po_path(locale: str) -> Path:
+    return LOCALE / locale / "LC_MESSAGES" / "messages.po"
+
+
+def read(locale: str) -> Catalog:
+    with po_path(locale).open("rb") as f:
+        return read_po(f, locale=locale)
+
+
+def write(catalog: Catalog, locale: str) -> None:
+    with po_path(locale).open("wb") as f:
+        write_po(f, catalog, width=110, sort_output=True, ignore_obsolete=True, include_previous=False)
+
+
+def extracted() -> Catalog:
+    """Every message of the code and the templates, as ``pybabel extract -F babel.cfg`` finds them."""
+    with (ROOT / "babel.cfg").open() as f:
+        method_map, options_map = parse_mapping_cfg(f)
+    catalog = Catalog()
+    sys.path.insert(0, str(ROOT))
+    try:
+        found = list(extract_from_dir(str(ROOT), method_map, options_map))
+    finally:
+        sys.path.remove(str(ROOT))
+    for filename, lineno, message, comments, context in found:
+        catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    return catalog
+
+
+def placeholders(text: str) -> list[str]:
+    """The ``%s``/``%(name)s``/``{name}`` placeholders of ``text``, sorted (their order may change)."""
+    return sorted(_PLACEHOLDER.findall(text))
+
+
+def to_traditional(text: str) -> str:
+    """``text`` from simplified to traditional Chinese: OpenCC (:data:`OPENCC_CONFIG`), then
+    :data:`CORRECTIONS`."""
+    import opencc
+
+    converted = str(opencc.OpenCC(OPENCC_CONFIG).convert(text))
+    for wrong, right in sorted(CORRECTIONS.items(), key=lambda kv: -len(kv[0])):
+        converted = converted.replace(wrong, right)
+    return converted
+
+
+def fill_traditional() -> int:
+    """Give every message the traditional catalog has not translated yet the simplified catalog's
+    translation through :func:`to_traditional` (a first draft, read and corrected by hand); the
+    number filled."""
+    simplified, traditional = read("zh_Hans"), read("zh_Hant")
+    filled = 0
+    for message in traditional:
+        if not message.id or _translated(message.string):
+            continue
+        source = simplified.get(message.id, message.context)
+        if source is None or not _translated(source.string):
+            continue
+        if isinstance(source.string, tuple | list):
+            message.string = tuple(to_traditional(s) for s in source.string)
+        else:
+            message.string = to_traditional(source.string)
+        filled += 1
+    write(traditional, "zh_Hant")
+    return filled
+
+
+def _translated(string: object) -> bool:
+    if isinstance(string, tuple | list):
+        return all(bool(s) for s in string)
+    return bool(string)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["traditional"]:
+        print(f"zh_Hant: {fill_traditional()} messages filled from zh_Hans through OpenCC ({OPENCC_CONFIG})")
+    else:
+        sys.exit("usage: python -m i18n.catalogs traditional")

@@ -1,0 +1,105 @@
+"""English words of the interface left in an output that should speak another language.
+
+The interface's English words are the words of the catalog's messages (the English source strings):
+an output in Chinese that still holds one of them, outside what is code or data (command lines and
+options, paths, snake_case identifiers, period labels, and the names a caller allows), shows a
+message left untranslated. Shared by the tests of every surface.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import cache
+
+_CODE = re.compile(
+    r"`[^`]*`"  # a code span
+    r"|ratings(?: +(?:-[-\w]+|[\w./=:,-]+))*"  # a command line
+    r"|--?[A-Za-z][\w-]*"  # an option
+    r"|\b[\w.-]*/[\w./-]*"  # a path
+    r"|\b\w+\.(?:parquet|toml|csv|json|sgf|xlsx|png|svg|html|md|txt|pdf|jpe?g|zip)\b"  # a file
+    r"|\b[a-z0-9]+(?:_[a-z0-9]+)+\b"  # a snake_case identifier (a code, a column)
+    r"|\[[a-z_]+\]"  # a configuration section
+    r"|https?://\S+"
+)
+_WORD = re.compile(r"[A-Za-z]{3,}")
+#: Words that are names or codes in every language (rule sets, formats, systems, units).
+ALWAYS_ALLOWED = frozenset(
+    w.casefold()
+    for w in [
+        "sgf",
+        "ratings",
+        "csv",
+        "json",
+        "html",
+        "png",
+        "svg",
+        "pdf",
+        "jpeg",
+        "xlsx",
+        "utf",
+        "gbk",
+        "big5",
+        "toml",
+        "parquet",
+        "duckdb",
+        "pandas",
+        "pyarrow",
+        "club",
+        "hkga",
+        "cga",
+        "egf",
+        "egf2021",
+        "gor",
+        "tga",
+        "elo",
+        "glicko",
+        "whr",
+        "dan",
+        "kyu",
+        "pro",
+        "sgfmill",
+        "opencc",
+        "dask",
+        "lang",
+        "chromium",
+        "zh",
+        "Hans",
+        "Hant",
+        "en",
+        "LANG",
+        "FILE",
+        "DIR",
+        "NAME",
+        "FORMAT",
+        "PERIOD",
+        "TEXT",
+        "INTEGER",
+        "PATH",
+        "ADDRESS",
+        "LIST",
+        "RULES",
+    ]
+)
+
+
+@cache
+def interface_words() -> frozenset[str]:
+    """Every word of three letters or more in the catalog's English messages, casefolded."""
+    from i18n.catalogs import read
+
+    words: set[str] = set()
+    for message in read("zh_Hans"):
+        ids = message.id if isinstance(message.id, tuple | list) else (message.id,)
+        for text in ids:
+            if text:
+                words.update(w.casefold() for w in _WORD.findall(_CODE.sub(" ", text)))
+    return frozenset(words - ALWAYS_ALLOWED)
+
+
+def english_left(output: str, allowed: Iterable[str] = ()) -> list[str]:
+    """The interface's English words in ``output`` (code, data and ``allowed`` names aside), in order."""
+    allow = {w.casefold() for name in allowed for w in _WORD.findall(name)} | ALWAYS_ALLOWED
+    text = _CODE.sub(" ", output)
+    vocabulary = interface_words()
+    return [w for w in _WORD.findall(text) if w.casefold() in vocabulary and w.casefold() not in allow]
