@@ -101,14 +101,44 @@ def fill_traditional() -> int:
     return filled
 
 
+def apply(locale: str, translations: dict[str, str]) -> tuple[int, list[str]]:
+    """Set the translation of each message of ``locale``'s catalog named in ``translations``
+    (msgid -> msgstr; a message with a context as ``context\x04msgid``, a plural by its singular, its
+    one Chinese form the value). The number set, and the keys the catalog has no message for."""
+    catalog = read(locale)
+    done, unknown = 0, []
+    for key, string in translations.items():
+        context, _sep, msgid = key.rpartition("\x04")
+        message = catalog.get(msgid, context or None)
+        if message is None:
+            unknown.append(key)
+            continue
+        message.string = (string,) if isinstance(message.id, tuple | list) else string
+        message.flags.discard("fuzzy")
+        done += 1
+    write(catalog, locale)
+    return done, unknown
+
+
 def _translated(string: object) -> bool:
     if isinstance(string, tuple | list):
         return all(bool(s) for s in string)
     return bool(string)
 
 
-if __name__ == "__main__":
-    if sys.argv[1:] == ["traditional"]:
+def main(args: list[str]) -> None:
+    """``traditional``: :func:`fill_traditional`; ``apply LOCALE FILE.json...``: :func:`apply`."""
+    import json
+
+    if args == ["traditional"]:
         print(f"zh_Hant: {fill_traditional()} messages filled from zh_Hans through OpenCC ({OPENCC_CONFIG})")
+    elif len(args) >= 3 and args[0] == "apply":
+        for name in args[2:]:
+            done, unknown = apply(args[1], json.loads(Path(name).read_text(encoding="utf-8")))
+            print(f"{args[1]}: {done} set from {name}; not in the catalog: {unknown or 'none'}")
     else:
-        sys.exit("usage: python -m i18n.catalogs traditional")
+        sys.exit("usage: python -m i18n.catalogs traditional | apply LOCALE FILE.json...")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
