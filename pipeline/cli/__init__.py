@@ -104,7 +104,13 @@ class _Group(typer.core.TyperGroup):
                 sys.exit(done.exit_code)
         click_speaks()
         with i18n.speaking(language):
-            return super().main(given, *rest, **kwargs)
+            if not kwargs.get("standalone_mode", True) or rest:
+                return super().main(given, *rest, **kwargs)
+            from pipeline.cli.errors import run_speaking
+
+            return run_speaking(
+                super().main, given, **{k: v for k, v in kwargs.items() if k != "standalone_mode"}
+            )
 
     def format_options(self, ctx: Any, formatter: Any) -> None:
         _translate_params(self.get_params(ctx))
@@ -170,7 +176,8 @@ def translated_help(text: str) -> str:
         if paragraph.startswith(_KEEP_LINES):
             paragraphs.append(paragraph.replace(_EXAMPLE, example))
         else:
-            paragraphs.append(i18n.gettext(" ".join(paragraph.split())))
+            joined = " ".join(paragraph.split())
+            paragraphs.append(i18n.gettext(joined))
     return "\n\n".join(paragraphs)
 
 

@@ -3,8 +3,8 @@
 :func:`chosen` reads ``--lang`` (any command takes it: :data:`LANG_HELP`) and ``--config`` from the
 arguments, the configuration's ``[output] language`` and the locale (:func:`pipeline.core.i18n.resolve`),
 before click parses them: ``--help`` is printed while parsing, in that language already.
-:func:`click_speaks` hands click's and typer's own words (``Usage:``, ``Options``, their error
-messages: :data:`CLICK_WORDS`) to the project's catalogs. Knows nothing of any command.
+:func:`click_speaks` hands typer's own words (``Options``, ``Commands``: :data:`CLICK_WORDS`) to the
+project's catalogs. Knows nothing of any command.
 """
 
 from __future__ import annotations
@@ -20,49 +20,19 @@ from pipeline.core.i18n import N_
 
 LANG_HELP = N_("Language of the output: zh-Hans, zh-Hant or en (default: [output] language, else the locale)")
 
-#: The messages of click and typer a person of this command line can meet (help headings, the usage
-#: line, errors in the arguments), marked here for the catalogs: click looks them up itself.
+#: The messages typer looks up itself (help headings, ``--help``'s own help): marked here for the
+#: catalogs. The errors typer's click writes in English only are :mod:`pipeline.cli.errors`'.
 CLICK_WORDS = (
-    N_("Aborted!"),
     N_("Options"),
     N_("Arguments"),
     N_("Commands"),
     N_("Missing command."),
-    N_("Usage:"),
-    N_("Error: {message}"),
-    N_("Try '{command} {option}' for help."),
-    N_("Invalid value: {message}"),
-    N_("Invalid value for {param_hint}: {message}"),
-    N_("Missing argument"),
-    N_("Missing option"),
-    N_("Missing parameter"),
-    N_("Missing {param_type}"),
-    N_("Missing parameter: {param_name}"),
-    N_("No such option {name!r}."),
     N_("No such command {name!r}."),
     N_("Show this message and exit."),
     N_("default: {default}"),
     N_("required"),
-    N_("{value!r} is not a valid {number_type}."),
-    N_("{value} is not in the range {range}."),
-    N_("{value!r} is not a valid boolean. Recognized values: {states}"),
-    N_("file"),
-    N_("directory"),
-    N_("path"),
-    N_("{name} {filename!r} does not exist."),
-    N_("{name} {filename!r} is a file."),
-    N_("{name} {filename!r} is a directory."),
-    N_("{name} {filename!r} is not readable."),
-    N_("Option {name!r} does not take a value."),
-    N_("Choose from:\n\t{choices}"),
+    N_("env var: {var}"),
 )
-CLICK_PLURALS = (
-    (N_("Got unexpected extra argument ({args})"), N_("Got unexpected extra arguments ({args})")),
-    (N_("Did you mean {possibility}?"), N_("(Did you mean one of: {possibilities}?)")),
-    (N_("Option {name!r} requires an argument."), N_("Option {name!r} requires {nargs} arguments.")),
-    (N_("{value!r} is not {choice}."), N_("{value!r} is not one of {choices}.")),
-)
-_CLICK_MODULES = ("core", "formatting", "exceptions", "decorators", "parser", "types", "termui")
 
 
 class LanguageChoiceError(ValueError):
@@ -112,15 +82,8 @@ def _configured(args: Sequence[str]) -> tuple[Path, str | None]:
 
 
 def click_speaks() -> None:
-    """Have click's and typer's own messages looked up in the language spoken (:mod:`pipeline.core.i18n`)
-    rather than in gettext's global domain: their modules' ``_`` and ``ngettext``. Idempotent."""
-    import importlib
-
+    """Have typer's own messages (:data:`CLICK_WORDS`) looked up in the language spoken
+    (:mod:`pipeline.core.i18n`) rather than in gettext's global domain: typer.core's ``_``. Idempotent."""
     import typer.core
 
-    modules = [importlib.import_module(f"click.{name}") for name in _CLICK_MODULES] + [typer.core]
-    for module in modules:
-        if hasattr(module, "_"):
-            module._ = i18n.gettext  # type: ignore[attr-defined]
-        if hasattr(module, "ngettext"):
-            module.ngettext = i18n.ngettext  # type: ignore[attr-defined]
+    typer.core._ = i18n.gettext  # type: ignore[attr-defined]
