@@ -25,9 +25,11 @@ CHECKER = ROOT.parent / "shared" / "tools" / "check_output.py"
 def pytest_configure(config: pytest.Config) -> None:
     """The commands' tables fit ``COLUMNS`` when it is set: the runner's (a terminal's, or the 80 that
     pytest-xdist's workers are given) must not decide what a test sees. A test that wants a width
-    sets it."""
-    for name in ("COLUMNS", "LINES"):
+    sets it. Nor may the runner's locale choose the language: the tests speak English unless they
+    ask for another (``--lang``, or a locale of their own)."""
+    for name in ("COLUMNS", "LINES", "LC_ALL", "LC_MESSAGES"):
         os.environ.pop(name, None)
+    os.environ["LANG"] = "C.UTF-8"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

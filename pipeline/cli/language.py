@@ -83,7 +83,50 @@ def _configured(args: Sequence[str]) -> tuple[Path, str | None]:
 
 def click_speaks() -> None:
     """Have typer's own messages (:data:`CLICK_WORDS`) looked up in the language spoken
-    (:mod:`pipeline.core.i18n`) rather than in gettext's global domain: typer.core's ``_``. Idempotent."""
+    (:mod:`pipeline.core.i18n`) rather than in gettext's global domain (typer.core's ``_``), and help
+    text in Chinese wrapped by terminal cells, between characters (:func:`wrap_text`). Idempotent."""
     import typer.core
+    from typer._click import formatting
 
     typer.core._ = i18n.gettext  # type: ignore[attr-defined]
+    if not hasattr(formatting, "_english_wrap_text"):
+        formatting._english_wrap_text = formatting.wrap_text  # type: ignore[attr-defined]
+        formatting.wrap_text = wrap_text
+
+
+def wrap_text(
+    text: str,
+    width: int = 78,
+    initial_indent: str = "",
+    subsequent_indent: str = "",
+    preserve_paragraphs: bool = False,
+) -> str:
+    """Click's ``wrap_text`` for text that holds Chinese, Japanese or Korean: lines of at most
+    ``width`` terminal cells (:func:`pipeline.cli.wrapping.wrap` in prose mode); other text as click
+    wraps it. Paragraphs (split at an empty line; one whose first line is ``\\b`` kept as written) as
+    click keeps them."""
+    from typer._click import formatting
+
+    from pipeline.cli.wrapping import wrap
+
+    english = formatting._english_wrap_text  # type: ignore[attr-defined]
+    if not any(c >= "\u2e80" for c in text):
+        return str(english(text, width, initial_indent, subsequent_indent, preserve_paragraphs))
+    paragraphs = text.expandtabs().split("\n\n") if preserve_paragraphs else [text.expandtabs()]
+    filled = []
+    for paragraph in paragraphs:
+        lines = paragraph.split("\n")
+        if lines[0].strip() == "\b":
+            filled.append("\n".join(initial_indent + line for line in lines[1:]))
+            continue
+        extra = " " * (len(lines[0]) - len(lines[0].lstrip()))
+        joined = " ".join(line.strip() for line in lines)
+        room = max(1, width - len(subsequent_indent) - len(extra))
+        wrapped = wrap(joined, room, prose=True)
+        filled.append(
+            "\n".join(
+                (initial_indent if i == 0 else subsequent_indent) + extra + line
+                for i, line in enumerate(wrapped)
+            )
+        )
+    return "\n\n".join(filled)
