@@ -14,6 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.core.arrays import mapped
+from pipeline.core.i18n import N_, _
 
 KINDS = ("month", "quarter", "half", "year")
 _LABEL = re.compile(r"(\d{4})(?:-(\d{2})|-Q([1-4])|-H([12]))?\Z")
@@ -24,6 +25,9 @@ _SPELLING = re.compile(r"(\d{4})(?:[-/. ]?(?:(\d{1,2})|q([1-4])|h([12])))?\Z")
 
 #: The month key of a row without a date (:func:`month_keys`).
 UNDATED = "undated"
+
+
+BAD_LABEL = N_("bad period label: {label} (expected 2024-05, 2024-Q2, 2024-H1 or 2024)")
 
 
 class PeriodError(ValueError):
@@ -57,7 +61,9 @@ def periods_of(days: pa.Array | pa.ChunkedArray, kind: str) -> pa.Array:
 
 
 def _bad_kind(kind: str) -> PeriodError:
-    return PeriodError(f"bad period kind: {kind!r} (expected one of {', '.join(KINDS)})")
+    return PeriodError(
+        _("bad period kind: {kind} (expected one of {kinds})").format(kind=repr(kind), kinds=", ".join(KINDS))
+    )
 
 
 def bounds(label: str) -> tuple[dt.date, dt.date]:
@@ -102,7 +108,7 @@ def label_of(text: str) -> str:
     """
     match = _SPELLING.match(unicodedata.normalize("NFKC", text).strip().casefold())
     if match is None or (match[2] and not 1 <= int(match[2]) <= 12):
-        raise PeriodError(f"bad period label: {text!r} (expected 2024-05, 2024-Q2, 2024-H1 or 2024)")
+        raise PeriodError(_(BAD_LABEL).format(label=repr(text)))
     year, month, quarter, half = match.groups()
     if month:
         return f"{year}-{int(month):02d}"
@@ -129,7 +135,7 @@ def _months(label: str) -> tuple[int, int]:
 def _parse(label: str) -> re.Match[str]:
     match = _LABEL.match(label)
     if not match or (match[2] and not 1 <= int(match[2]) <= 12):
-        raise PeriodError(f"bad period label: {label!r} (expected 2024-05, 2024-Q2, 2024-H1 or 2024)")
+        raise PeriodError(_(BAD_LABEL).format(label=repr(label)))
     return match
 
 

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
+from pipeline.core.i18n import N_, _
 from pipeline.ingest import workers
 from pipeline.ingest.cache import parser_version
 from pipeline.ingest.discover import FileEntry, IngestError
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 
 #: Seconds to wait for the scheduler to answer, and then for a first worker.
 CONNECT_TIMEOUT_S = 30.0
-_KEPT = "nothing to rate; the previous output is kept"
+_KEPT = N_("nothing to rate; the previous output is kept")
 
 
 def parse_on_cluster(todo: Iterable[FileEntry], address: str, file_timeout_s: float = 10.0) -> Batches:
@@ -68,20 +69,23 @@ def _connect(address: str) -> Client:
     try:
         from distributed import Client
     except ImportError:
-        raise IngestError(
-            f"--scheduler {address} needs dask.distributed: pip install 'sgf-ratings[cluster]'; {_KEPT}"
-        ) from None
+        message = _(
+            "--scheduler {address} needs dask.distributed: pip install 'sgf-ratings[cluster]'; {kept}"
+        )
+        raise IngestError(message.format(address=address, kept=_(_KEPT))) from None
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as e:
-        raise IngestError(f"cannot reach the Dask scheduler at {address}: {e}; {_KEPT}") from None
+        message = _("cannot reach the Dask scheduler at {address}: {error}; {kept}")
+        raise IngestError(message.format(address=address, error=e, kept=_(_KEPT))) from None
     try:
         client.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S)
     except TimeoutError:
         client.close()  # type: ignore[no-untyped-call]
-        raise IngestError(
-            f"the Dask scheduler at {address} has no worker (start one with `dask worker {address}`); {_KEPT}"
-        ) from None
+        message = _(
+            "the Dask scheduler at {address} has no worker (start one with `dask worker {address}`); {kept}"
+        )
+        raise IngestError(message.format(address=address, kept=_(_KEPT))) from None
     return client
 
 
@@ -90,17 +94,22 @@ def _check_workers(client: Client, address: str, path: str | None) -> None:
     try:
         seen: dict[str, tuple[bool, str]] = client.run(worker_view, path)
     except Exception as e:
-        raise IngestError(f"the Dask workers of {address} cannot run the parser: {e!r}; {_KEPT}") from None
+        message = _("the Dask workers of {address} cannot run the parser: {error}; {kept}")
+        raise IngestError(message.format(address=address, error=repr(e), kept=_(_KEPT))) from None
     for worker, (sees, version) in sorted(seen.items()):
         if not sees:
-            raise IngestError(
-                f"the Dask worker {worker} does not see {path}: every worker must read the raw folder at "
-                f"the same path (a shared file system); {_KEPT}"
+            message = _(
+                "the Dask worker {worker} does not see {path}: every worker must read the raw folder at "
+                "the same path (a shared file system); {kept}"
             )
+            raise IngestError(message.format(worker=worker, path=path, kept=_(_KEPT)))
         if version != parser_version():
+            message = _(
+                "the Dask worker {worker} runs parser version {version}, this machine {here}: "
+                "install the same sgf-ratings on every worker; {kept}"
+            )
             raise IngestError(
-                f"the Dask worker {worker} runs parser version {version}, this machine {parser_version()}: "
-                f"install the same sgf-ratings on every worker; {_KEPT}"
+                message.format(worker=worker, version=version, here=parser_version(), kept=_(_KEPT))
             )
 
 
@@ -148,6 +157,7 @@ def _result(
     except KilledWorker:
         return recover(batch, file_timeout_s)
     except Exception as e:
+        message = _("the Dask cluster at {address} failed to parse the files from {path}: {error}; {kept}")
         raise IngestError(
-            f"the Dask cluster at {address} failed to parse the files from {batch[0].rel}: {e!r}; {_KEPT}"
+            message.format(address=address, path=batch[0].rel, error=repr(e), kept=_(_KEPT))
         ) from None

@@ -31,6 +31,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.core.i18n import _, ngettext
 from pipeline.ingest import archives
 from pipeline.ingest.archives import Listed, Member
 from pipeline.ingest.entry import KEY_COLUMNS, FileEntry, IngestError, readable
@@ -180,7 +181,11 @@ def _empty(raw: Path, found: list[FileEntry]) -> str:
     """The message for a raw folder that holds no file (``found``: what it holds instead)."""
     shown = readable(os.fspath(raw))[0]
     if not found:
-        return f"raw folder {shown} holds no files: {KEPT}"
+        return _("raw folder {folder} holds no files: {kept}").format(folder=shown, kept=_(KEPT))
     first = min(found, key=lambda e: e.rel)
-    others = f"{len(found)} other entr{'y' if len(found) == 1 else 'ies'}, e.g. {first.rel}: {first.error}"
-    return f"raw folder {shown} holds no files ({others}): {KEPT}"
+    others = ngettext(
+        "{n} other entry, e.g. {path}: {error}", "{n} other entries, e.g. {path}: {error}", len(found)
+    ).format(n=len(found), path=first.rel, error=first.error)
+    return _("raw folder {folder} holds no files ({others}): {kept}").format(
+        folder=shown, others=others, kept=_(KEPT)
+    )

@@ -26,12 +26,13 @@ import stat
 from pathlib import Path
 from typing import NamedTuple
 
+from pipeline.core.i18n import N_, _
 from pipeline.ingest import archives
 from pipeline.ingest.entry import FileEntry, IngestError, readable
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
 #: What a run says when it stops before any output is touched.
-KEPT = "nothing to rate; the previous output is kept"
+KEPT = N_("nothing to rate; the previous output is kept")
 _NOT_FILES = {
     stat.S_IFIFO: "named pipe (FIFO)",
     stat.S_IFSOCK: "socket",
@@ -253,11 +254,15 @@ def _root(raw: Path, limit: int) -> tuple[int, list[os.DirEntry[str]]]:
     try:
         return _listing(os.fspath(raw), limit)
     except FileNotFoundError:
-        raise IngestError(f"raw folder not found: {shown}: {KEPT}") from None
+        raise IngestError(
+            _("raw folder not found: {folder}: {kept}").format(folder=shown, kept=_(KEPT))
+        ) from None
     except NotADirectoryError:
-        raise IngestError(f"raw folder is not a folder: {shown}: {KEPT}") from None
+        message = _("raw folder is not a folder: {folder}: {kept}")
+        raise IngestError(message.format(folder=shown, kept=_(KEPT))) from None
     except OSError as e:
-        raise IngestError(f"raw folder {shown} cannot be read: {_why(e)}: {KEPT}") from None
+        message = _("raw folder {folder} cannot be read: {why}: {kept}")
+        raise IngestError(message.format(folder=shown, why=_why(e), kept=_(KEPT))) from None
 
 
 def _listing(path: str, limit: int) -> tuple[int, list[os.DirEntry[str]]]:

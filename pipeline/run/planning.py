@@ -19,6 +19,7 @@ from pipeline import rules
 from pipeline.config import ConfigError, RunConfig
 from pipeline.config.events import Events, load_events
 from pipeline.config.roster import Roster, load_roster
+from pipeline.core.i18n import _
 from pipeline.core.reasons import Validity
 from pipeline.output import snapshots
 from pipeline.rules.base import RuleSet
@@ -109,15 +110,15 @@ def check_folders(config: RunConfig) -> None:
     """
     raw, out = config.origin("raw"), config.origin("out")
     if not config.raw.is_dir():
-        found = (
-            f"{config.raw.absolute()} is a file"
-            if config.raw.exists()
-            else f"looked for {config.raw.absolute()}"
+        found = (_("{path} is a file") if config.raw.exists() else _("looked for {path}")).format(
+            path=config.raw.absolute()
         )
-        raise ConfigError(f"{raw.place} must be an existing folder, got {raw.written!r} ({found})")
+        message = _("{place} must be an existing folder, got {value} ({found})")
+        raise ConfigError(message.format(place=raw.place, value=repr(raw.written), found=found))
     if config.out.exists() and not config.out.is_dir():
-        found = f"{config.out.absolute()} is a file"
-        raise ConfigError(f"{out.place} must be a folder (or not exist yet), got {out.written!r} ({found})")
+        found = _("{path} is a file").format(path=config.out.absolute())
+        message = _("{place} must be a folder (or not exist yet), got {value} ({found})")
+        raise ConfigError(message.format(place=out.place, value=repr(out.written), found=found))
 
 
 def _digest(path: Path | None) -> str | None:
