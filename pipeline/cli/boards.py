@@ -15,19 +15,20 @@ from typing import TYPE_CHECKING, Any
 
 from pipeline.cli.common import Format, console, fail
 from pipeline.cli.tables import Column, cell_text, missing, print_fitted, print_frame
+from pipeline.core.i18n import N_, _
 
 if TYPE_CHECKING:
     import pandas as pd
 
 #: The leaderboard table's columns: each count with its place on the board in brackets.
 BOARD_TABLE = (
-    Column("player", names=True),
-    Column("games", right=True),
-    Column("wins", right=True),
-    Column("losses", right=True, drop=2),
-    Column("draws", right=True, drop=3),
-    Column("win rate", right=True),
-    Column("streak", right=True, drop=1),
+    Column(N_("player"), names=True),
+    Column(N_("games"), right=True),
+    Column(N_("wins"), right=True),
+    Column(N_("losses"), right=True, drop=2),
+    Column(N_("draws"), right=True, drop=3),
+    Column(N_("win rate"), right=True),
+    Column(N_("streak"), right=True, drop=1),
 )
 NAME = "leaderboards"
 _MIN_GAMES = (
@@ -42,12 +43,17 @@ def show_boards(out: Path, period: str | None, top: int | None, fmt: Format, wid
     from pipeline.output import folder as outputs
 
     if top is not None and top < 1:
-        fail(f"--top must be 1 or more, got {top}", 2)
+        fail(_("--top must be 1 or more, got {top}").format(top=top), 2)
     rated = outputs.rated_periods(out)
     chosen = period or (rated[-1] if rated else None)
     if chosen is None or chosen not in rated:
-        known = ", ".join(rated) or "none: no game was counted"
-        fail(f"no leaderboards for period {chosen!r} in {out} (rated periods: {known})", 2)
+        known = ", ".join(rated) or _("none: no game was counted")
+        fail(
+            _("no leaderboards for period {period!r} in {out} (rated periods: {known})").format(
+                period=chosen, out=out, known=known
+            ),
+            2,
+        )
     boards = _boards(out, chosen)
     if fmt is not Format.table:
         print_frame(boards, fmt)
@@ -55,12 +61,16 @@ def show_boards(out: Path, period: str | None, top: int | None, fmt: Format, wid
     for label, board in boards.groupby(["scope", "period"], sort=False):
         scope, shown = label
         rows = [board_cells(r) for r in (board if top is None else board.head(top)).to_dict("records")]
-        what = "year" if scope == "year" else "period"
-        print_fitted(f"{NAME}, {what} {shown}: {out}", BOARD_TABLE, rows, wide)
+        if scope == "year":
+            title = _("leaderboards, year {year}: {out}").format(year=shown, out=out)
+        else:
+            title = _("leaderboards, period {period}: {out}").format(period=shown, out=out)
+        print_fitted(title, BOARD_TABLE, rows, wide)
     if boards.empty:
-        console().print(f"no player on the boards of {chosen}")
+        console().print(_("no player on the boards of {period}").format(period=chosen))
     else:
-        console().print(f"(n): the place on that board; a win rate is placed from {_MIN_GAMES} games on")
+        legend = _("(n): the place on that board; a win rate is placed from {n} games on")
+        console().print(legend.format(n=_MIN_GAMES), markup=False)
 
 
 def _boards(out: Path, period: str) -> pd.DataFrame:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import shlex
+from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
@@ -24,6 +25,8 @@ from rich.text import Text
 
 from pipeline import config as config_mod
 from pipeline.config.roster import Roster, load_roster
+from pipeline.core import i18n
+from pipeline.core.i18n import N_, _, pgettext
 
 if TYPE_CHECKING:
     from pipeline.config import readback
@@ -41,14 +44,14 @@ class Format(StrEnum):
 
 ConfigOpt = Annotated[
     Path | None,
-    typer.Option("--config", metavar="FILE", help="TOML configuration (default: config/ratings.toml)"),
+    typer.Option("--config", metavar="FILE", help=N_("TOML configuration (default: config/ratings.toml)")),
 ]
 OutOpt = Annotated[
     Path | None,
     typer.Option(
         "--out",
         metavar="DIR",
-        help="Output folder of `ratings run` (default: [ingest] out of the configuration)",
+        help=N_("Output folder of `ratings run` (default: [ingest] out of the configuration)"),
     ),
 ]
 
@@ -79,29 +82,79 @@ def rules_spelling(value: str | None) -> str | None:
 PeriodOpt = Annotated[
     str | None,
     typer.Option(
-        "--period", metavar="P", help="Rating period, e.g. 2024-05, 2024-Q2, 2024", callback=period_spelling
+        "--period",
+        metavar="P",
+        help=N_("Rating period, e.g. 2024-05, 2024-Q2, 2024"),
+        callback=period_spelling,
     ),
 ]
 PlayerOpt = Annotated[
-    str | None, typer.Option("--player", metavar="NAME", help="Player name or alias (any case or width)")
+    str | None, typer.Option("--player", metavar="NAME", help=N_("Player name or alias (any case or width)"))
 ]
-TopOpt = Annotated[int | None, typer.Option("--top", metavar="N", help="Show only the first N rows")]
+TopOpt = Annotated[int | None, typer.Option("--top", metavar="N", help=N_("Show only the first N rows"))]
 FormatOpt = Annotated[
     Format,
     typer.Option(
         "--format",
         metavar="FORMAT",
-        help="table (for people), csv or json (every column in full, for scripts)",
+        help=N_("table (for people), csv or json (every column in full, for scripts)"),
     ),
 ]
 WideOpt = Annotated[
-    bool, typer.Option("--wide", help="Every column, however wide the terminal (default: what fits)")
+    bool, typer.Option("--wide", help=N_("Every column, however wide the terminal (default: what fits)"))
 ]
+
+
+#: Why a record could not be read (``error_kind`` of ``games.parquet``), as a person reads it.
+ERROR_KINDS = {
+    "empty": N_("an empty file"),
+    "binary": N_("not a text file"),
+    "not_sgf": N_("not an SGF record"),
+    "unreadable": N_("the file could not be read"),
+    "not_a_file": N_("not a file"),
+    "link_loop": N_("a loop of links"),
+    "truncated": N_("the record is cut short"),
+    "timeout": N_("reading took too long"),
+    "crash": N_("the reader crashed"),
+    "bad_value": N_("a value the reader cannot take"),
+    "bad_archive": N_("a damaged archive"),
+    "internal": N_("an internal error"),
+}
+#: The fields of a record that were not known (the run summary's ``unknown`` row).
+UNKNOWN_FIELDS = {
+    "result": N_("result"),
+    "date": N_("date"),
+    "time_setting": N_("time control"),
+    "players": N_("players"),
+}
+
+
+def worded(code: str, phrases: Mapping[str, str]) -> str:
+    """``code`` as a table shows it: in English the code itself (the one the docs, the options and
+    ``--format csv|json`` name), in another language its phrase in ``phrases`` (English messages,
+    translated here); a code without a phrase as it is."""
+    if i18n.current() == i18n.ENGLISH or code not in phrases:
+        return code
+    return _(phrases[code])
+
+
+def reason_word(code: str) -> str:
+    """A reason code (or a note) as a table shows it: the code in English, its phrase in another
+    language (:func:`pipeline.core.reasons.phrase`)."""
+    from pipeline.core.reasons import phrase
+
+    return code if i18n.current() == i18n.ENGLISH else phrase(code)
+
+
+def speed_word(speed: str) -> str:
+    """``fast`` or ``slow`` in the language spoken (any other value as it is)."""
+    words = {"fast": pgettext("speed", "fast"), "slow": pgettext("speed", "slow")}
+    return words.get(speed, speed)
 
 
 def fail(message: str, code: int) -> NoReturn:
     """Print ``error: message`` to standard error and exit with ``code``."""
-    Console(stderr=True).print(Text("error: ", style="red") + Text(message), soft_wrap=True)
+    Console(stderr=True).print(Text(_("error: "), style="red") + Text(message), soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -136,15 +189,15 @@ def _no_output(folder: Path, settings: config_mod.RunConfig) -> str:
     command = ["ratings", "run"]
     if settings.source is not None:
         command += ["--config", str(settings.source.resolve())]
-    said = f"no output in {folder} (no {GAMES_FILE})"
+    said = _("no output in {folder} (no {file})").format(folder=folder, file=GAMES_FILE)
     raw = settings.raw.resolve()
     command += ["--raw", str(raw) if raw.is_dir() else "DIR", "--out", str(folder.resolve())]
     suggested = shlex.join(command)
     if raw.is_dir():
-        return f"{said}: run `{suggested}` first"
-    return (
-        f"{said}, and no folder of records at {raw}: run `{suggested}` first, DIR the folder of SGF records"
-    )
+        return _("{said}: run `{command}` first").format(said=said, command=suggested)
+    return _(
+        "{said}, and no folder of records at {raw}: run `{command}` first, DIR the folder of SGF records"
+    ).format(said=said, raw=raw, command=suggested)
 
 
 def roster_of(out: Path | None, config: Path | None) -> Roster | None:
@@ -172,15 +225,27 @@ def roster_of(out: Path | None, config: Path | None) -> Roster | None:
     try:
         kept = recorded.read_roster(path)
     except (OSError, ValueError) as e:  # (ArrowInvalid is a ValueError)
-        _note(f"cannot read the roster the run recorded ({path}: {e}); using the configuration's")
+        _note(
+            _("cannot read the roster the run recorded ({path}: {error}); using the configuration's").format(
+                path=path, error=e
+            )
+        )
         return configured
     if not path.is_file() or recorded.same_names(kept, configured):  # the file's: ratings as written
         return configured
     if source is None or (out is not None and config is None):
         if source is not None:  # (no configuration at all: nothing to differ from)
-            _note(f"using the roster the run recorded in {path}, not that of {source}, which differs")
+            _note(
+                _("using the roster the run recorded in {path}, not that of {source}, which differs").format(
+                    path=path, source=source
+                )
+            )
         return kept
-    _note(f"using the roster of {source}, not the one the run recorded in {path}, which differs")
+    _note(
+        _("using the roster of {source}, not the one the run recorded in {path}, which differs").format(
+            source=source, path=path
+        )
+    )
     return configured
 
 
@@ -198,7 +263,7 @@ def _configured_roster(config: Path | None) -> tuple[Roster | None, config_mod.R
 
 def _note(message: str) -> None:
     """Print ``note: message`` to standard error."""
-    Console(stderr=True).print(Text("note: ", style="yellow") + Text(message), soft_wrap=True)
+    Console(stderr=True).print(Text(_("note: "), style="yellow") + Text(message), soft_wrap=True)
 
 
 def console(width: int | None = None) -> Console:
@@ -233,7 +298,7 @@ def run_setup(config: Path | None, raw: Path | None, out: Path | None) -> config
     try:
         kept = readback.read_setup(folder)
     except config_mod.ConfigError as e:
-        fail(f"cannot read the setup the run recorded: {e}", 2)
+        fail(_("cannot read the setup the run recorded: {error}").format(error=e), 2)
     if kept is None:
         return configured if configured is not None else settings_of(config)
     mine = config_mod.with_overrides(kept.config, raw=raw, out=folder)
@@ -242,12 +307,20 @@ def run_setup(config: Path | None, raw: Path | None, out: Path | None) -> config
     source, differs = configured.source, ", ".join(setup.differences(configured, mine))
     if config is not None or out is None:
         if differs:
-            _note(f"using the configuration of {source}, not the setup the run recorded in {kept.manifest}, "
-                  f"which differs ({differs})")  # fmt: skip
+            _note(
+                _(
+                    "using the configuration of {source}, not the setup the run recorded in {manifest}, "
+                    "which differs ({differences})"
+                ).format(source=source, manifest=kept.manifest, differences=differs)
+            )
         return configured
     if differs:
-        _note(f"using the setup the run recorded in {kept.manifest}, not that of {source}, which differs "
-              f"({differs})")  # fmt: skip
+        _note(
+            _(
+                "using the setup the run recorded in {manifest}, not that of {source}, which differs "
+                "({differences})"
+            ).format(manifest=kept.manifest, source=source, differences=differs)
+        )
     found = _raw_found(kept, mine, raw is not None)
     return dataclasses.replace(
         found,
@@ -273,8 +346,10 @@ def _raw_found(kept: readback.Recorded, setup: config_mod.RunConfig, given: bool
     to the folder it ran in was not found (:func:`pipeline.config.readback.read_setup`)."""
     if not given and not kept.raw_found:
         fail(
-            f"the run recorded its raw folder as {kept.raw!r}, relative to the folder it ran in, which no "
-            f"folder holding {setup.out} holds: give the folder of records with --raw DIR",
+            _(
+                "the run recorded its raw folder as {raw!r}, relative to the folder it ran in, which no "
+                "folder holding {out} holds: give the folder of records with --raw DIR"
+            ).format(raw=kept.raw, out=setup.out),
             2,
         )
     return setup

@@ -18,6 +18,7 @@ import typer
 from rich.console import Console
 
 from pipeline.cli.common import fail
+from pipeline.core.i18n import N_, _
 
 #: The exit status of a command that would not wait for the output folder (sysexits.h EX_TEMPFAIL).
 BUSY = 75
@@ -26,7 +27,7 @@ NoWaitOpt = Annotated[
     bool,
     typer.Option(
         "--no-wait",
-        help="If another run holds the output folder, exit 75 at once instead of waiting for it",
+        help=N_("If another run holds the output folder, exit 75 at once instead of waiting for it"),
     ),
 ]
 
@@ -39,7 +40,9 @@ def holding(out: Path, no_wait: bool) -> Iterator[None]:
 
     def waiting(holder: Holder) -> None:
         Console(stderr=True).print(
-            f"waiting: {out} is in use by {holder}; it goes on when that ends (--no-wait: exit instead)",
+            _(
+                "waiting: {out} is in use by {holder}; it goes on when that ends (--no-wait: exit instead)"
+            ).format(out=out, holder=holder),
             soft_wrap=True,
             markup=False,
             highlight=False,
@@ -47,15 +50,15 @@ def holding(out: Path, no_wait: bool) -> Iterator[None]:
 
     taken = ExitStack()
     try:
-        taken.enter_context(held(out, _command(), wait=not no_wait, waiting=waiting))
+        taken.enter_context(held(out, _command_line(), wait=not no_wait, waiting=waiting))
     except OutputBusy as e:
-        fail(f"{e}; not waiting (--no-wait)", BUSY)
+        fail(_("{busy}; not waiting (--no-wait)").format(busy=e), BUSY)
     except OSError as e:
-        fail(f"cannot lock the output folder {out}: {e}", 1)
+        fail(_("cannot lock the output folder {out}: {error}").format(out=out, error=e), 1)
     with taken:
         yield
 
 
-def _command() -> str:
+def _command_line() -> str:
     """This process's command line as a shell would take it, its program named ``ratings``."""
     return shlex.join(["ratings", *sys.argv[1:]])

@@ -10,6 +10,7 @@ Knows nothing of how the output folder is laid out or read.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -21,6 +22,7 @@ from rich.cells import cell_len
 from pipeline import reports
 from pipeline.cli import boards, progress
 from pipeline.cli.common import (
+    ERROR_KINDS,
     ConfigOpt,
     Format,
     FormatOpt,
@@ -32,7 +34,10 @@ from pipeline.cli.common import (
     console,
     fail,
     output_folder,
+    reason_word,
     roster_of,
+    speed_word,
+    worded,
 )
 from pipeline.cli.standings import DateOpt, parse_day, print_standings, show_day
 from pipeline.cli.tables import (
@@ -42,8 +47,10 @@ from pipeline.cli.tables import (
     is_numeric,
     print_fitted,
     print_frame,
+    yes_no,
 )
-from pipeline.core.reasons import REASONS
+from pipeline.core import i18n
+from pipeline.core.i18n import N_, _, ngettext
 from pipeline.reports.numbers import NumberFormat, number_format
 
 if TYPE_CHECKING:
@@ -53,19 +60,68 @@ Row = Mapping[Hashable, Any]  # a DataFrame row as a dict
 
 #: The audit table's columns (the values of :func:`_audit_cells`, in order).
 AUDIT_TABLE = (
-    Column("date"),
-    Column("game", drop=5),
-    Column("period", wide=True),
-    Column("black", names=True),
-    Column("white", names=True),
-    Column("result", wrap=True, drop=2),
-    Column("speed", wrap=True, drop=4),
-    Column("event/stage", wrap=True, drop=6),
-    Column("counted", drop=3),  # the reasons (an excluded game has one at least) and the points say it
-    Column("reasons", wrap=True, paths=True),
-    Column("points", wrap=True, drop=1),  # last to leave: long paths of unreadable records
-    Column("source", wrap=True, paths=True, wide=True),
+    Column(N_("date")),
+    Column(N_("game"), drop=5),
+    Column(N_("period"), wide=True),
+    Column(N_("black"), names=True),
+    Column(N_("white"), names=True),
+    Column(N_("result"), wrap=True, drop=2),
+    Column(N_("speed"), wrap=True, drop=4),
+    Column(N_("event/stage"), wrap=True, drop=6),
+    Column(N_("counted"), drop=3),  # the reasons (an excluded game has one at least) and the points say it
+    Column(N_("reasons"), wrap=True, paths=True),
+    Column(N_("points"), wrap=True, drop=1),  # last to leave: long paths of unreadable records
+    Column(N_("source"), wrap=True, paths=True, wide=True),
 )
+#: ``--reason``'s help: the reason codes (:data:`pipeline.core.reasons.REASONS`, a test checks it).
+REASON_HELP = N_(
+    "Reason code, repeatable or comma-separated (any of them applies): parse_error, wrong_game_type, "
+    "missing_date, no_result, draw, no_show, handicap, non_member, self_play, duplicate, opponent_cap"
+)
+#: ``--report``'s help: the reports and their rule sets (:data:`pipeline.reports.REPORT_RULE_SETS`, a
+#: test checks it).
+REPORT_HELP = N_(
+    "Show a report table of the run instead: certification (hkga); fees (hkga, tga); promotions (cga-dan, "
+    "tga); leaderboards (every rule set, of --period and its year)"
+)
+#: Each report's name as its table's title shows it.
+REPORT_NAMES = {
+    "certification": N_("certification"),
+    "fees": N_("fees"),
+    "promotions": N_("promotions"),
+}
+#: The report tables' headers, by the report column each shows (the column's own name otherwise).
+REPORT_HEADERS = {
+    "player": N_("player"),
+    "year": N_("year"),
+    "rated_games": N_("rated games"),
+    "fee": N_("fee"),
+    "basis": N_("basis"),
+    "valid_wins": N_("valid wins"),
+    "eligible": N_("eligible"),
+    "first_eligible_date": N_("eligible since"),
+    "date": N_("date"),
+    "game_id": N_("game"),
+    "rule": N_("rule"),
+    "from_rank": N_("from"),
+    "to_rank": N_("to"),
+    "evidence": N_("evidence"),
+    "event": N_("event"),
+    "value": N_("value"),
+    "threshold": N_("threshold"),
+    "games": N_("games"),
+    "period": N_("period"),
+}
+#: An event's stages (:meth:`pipeline.config.events.Events.stage`) as a person reads them.
+STAGES = {"qualifier": N_("qualifier"), "main": N_("main stage")}
+#: The bonus rules of the club's events (:mod:`pipeline.rules.club`) as a person reads them.
+BONUS_RULES = {
+    "team match win": N_("team match win"),
+    "arena win": N_("arena win"),
+    "server open win": N_("server open win"),
+    "qualifier win": N_("qualifier win"),
+    "main-stage win": N_("main-stage win"),
+}
 #: Report columns a narrow terminal does without first (the evidence and the date say them), by order.
 _REPORT_DROPS = {"period": 5, "event": 4, "threshold": 3, "value": 3, "games": 2}
 _SHORT_ID = 8  # hex digits of a game id in the table (csv and json have all 16)
@@ -79,11 +135,11 @@ def audit_command(
         typer.Option(
             "--reason",
             metavar="CODE",
-            help=f"Reason code, repeatable or comma-separated (any of them applies): {', '.join(REASONS)}",
+            help=REASON_HELP,
         ),
     ] = None,
-    counted: Annotated[bool, typer.Option("--counted", help="Only the games that counted")] = False,
-    excluded: Annotated[bool, typer.Option("--excluded", help="Only the games not counted")] = False,
+    counted: Annotated[bool, typer.Option("--counted", help=N_("Only the games that counted"))] = False,
+    excluded: Annotated[bool, typer.Option("--excluded", help=N_("Only the games not counted"))] = False,
     fmt: FormatOpt = Format.table,
     wide: WideOpt = False,
     out: OutOpt = None,
@@ -100,11 +156,11 @@ def audit_command(
     Example: ratings audit --reason draw,handicap --excluded --format csv
     """
     if counted and excluded:
-        fail("--counted and --excluded exclude each other: give one", 2)
+        fail(_("--counted and --excluded exclude each other: give one"), 2)
     folder = output_folder(out, config)
     codes = [code.strip() for given in reason or () for code in given.split(",") if code.strip()]
     try:
-        with progress.shown() as steps, steps.step("reading the games"):
+        with progress.shown() as steps, steps.step(_("reading the games")):
             games = reports.audit_games(
                 folder,
                 player=player,
@@ -120,19 +176,24 @@ def audit_command(
         return
     filters = {"player": player, "period": period, "reason": ",".join(codes) or None}
     title = _title(
-        "audit", folder, counted="" if counted else None, excluded="" if excluded else None, **filters
+        _("audit: {out}"),
+        folder,
+        counted="" if counted else None,
+        excluded="" if excluded else None,
+        **filters,
     )
     written = number_format(reports.run_rule_set(folder))
     pairs = [cell_len(_points(c, written, bonus=False)) for changes in games["changes"] for c in changes]
     columns = [replace(c, least=max(pairs, default=1)) if c.name == "points" else c for c in AUDIT_TABLE]
-    rows = [_audit_cells(g, written) for g in games.to_dict("records")]
+    kinds = _error_kinds(folder, games)
+    rows = [_audit_cells(g, written, kinds) for g in games.to_dict("records")]
     if counted or excluded:  # every row says the same, and the title says it
         shown = [i for i, c in enumerate(columns) if c.name != "counted"]
         columns, rows = [columns[i] for i in shown], [[r[i] for i in shown] for r in rows]
     print_fitted(title, columns, rows, wide)
-    console().print(
-        f"{len(games)} game{'' if len(games) == 1 else 's'}, {int(games['counted'].sum())} counted"
-    )
+    n, counted_games = len(games), int(games["counted"].sum())
+    summary = ngettext("{n} game, {counted} counted", "{n} games, {counted} counted", n)
+    console().print(summary.format(n=n, counted=counted_games), markup=False)
 
 
 def show_command(
@@ -144,9 +205,7 @@ def show_command(
         typer.Option(
             "--report",
             metavar="NAME",
-            help="Show a report table of the run instead: "
-            + "; ".join(f"{n} ({', '.join(r)})" for n, r in reports.REPORT_RULE_SETS.items())
-            + f"; {boards.NAME} (every rule set, of --period and its year)",
+            help=REPORT_HELP,
         ),
     ] = None,
     fmt: FormatOpt = Format.table,
@@ -181,17 +240,22 @@ def show_command(
     folder = output_folder(out, config)
     if report == boards.NAME:
         if date is not None:
-            fail(f"--date does not apply to --report {report} (use --period)", 2)
+            fail(_("--date does not apply to --report {report} (use --period)").format(report=report), 2)
         boards.show_boards(folder, period, top, fmt, wide)
         return
     if report is not None:
         if date is not None:
-            fail(f"--date does not apply to --report {report} (the table covers the whole run)", 2)
+            fail(
+                _("--date does not apply to --report {report} (the table covers the whole run)").format(
+                    report=report
+                ),
+                2,
+            )
         _show_report(folder, report, period, top, fmt, wide)
         return
     if date is not None:
         if period is not None:
-            fail("--period and --date exclude each other: give one", 2)
+            fail(_("--period and --date exclude each other: give one"), 2)
         show_day(folder, parse_day(date), top, fmt, wide)
         return
     try:
@@ -204,16 +268,21 @@ def show_command(
         return
     shown = period or (rated[-1] if rated else None)
     if shown is None:
-        console().print(f"no rated period in {folder}: no game was counted")
+        console().print(_("no rated period in {out}: no game was counted").format(out=folder), markup=False)
         return
-    print_standings(f"standings {shown}: {folder}", table, folder, wide)
+    print_standings(_("standings {period}: {out}").format(period=shown, out=folder), table, folder, wide)
 
 
 def _show_report(out: Path, name: str, period: str | None, top: int | None, fmt: Format, wide: bool) -> None:
     """Print the report table ``name`` of ``out`` (no rows when the run's rule set computes none: the
     same table under every rule set, saying so); exit 2 if --period was given."""
     if period is not None:
-        fail(f"--period does not apply to --report {name} (the table covers the whole run)", 2)
+        fail(
+            _("--period does not apply to --report {report} (the table covers the whole run)").format(
+                report=name
+            ),
+            2,
+        )
     try:
         frame = reports.rule_set_report(out, name, top=top)
     except reports.ReportError as e:
@@ -221,11 +290,12 @@ def _show_report(out: Path, name: str, period: str | None, top: int | None, fmt:
     if fmt is not Format.table:
         print_frame(frame, fmt)
         return
-    texts = {c: column_texts(frame[c]) for c in frame.columns}
+    texts = {c: _report_texts(str(c), frame) for c in frame.columns}
     columns = [_report_column(str(c), texts[c], is_numeric(frame[c])) for c in frame.columns]
     rows = list(zip(*texts.values(), strict=True)) if len(frame) else []
-    print_fitted(f"{name}: {out}", columns, rows, wide)
-    console().print(f"{len(frame)} row{'' if len(frame) == 1 else 's'}{_why_empty(out, name, frame)}")
+    print_fitted(_("{report}: {out}").format(report=_report_name(name), out=out), columns, rows, wide)
+    rows_shown = ngettext("{n} row", "{n} rows", len(frame)).format(n=len(frame))
+    console().print(rows_shown + _why_empty(out, name, frame), markup=False)
 
 
 def _why_empty(out: Path, name: str, frame: pd.DataFrame) -> str:
@@ -233,7 +303,9 @@ def _why_empty(out: Path, name: str, frame: pd.DataFrame) -> str:
     rule_set, writers = reports.run_rule_set(out), reports.REPORT_RULE_SETS[name]
     if len(frame) or rule_set in writers:
         return ""
-    return f": the run's rule set ({rule_set}) computes no {name} report ({', '.join(writers)} do)"
+    return _(": the run's rule set ({rule_set}) computes no {report} report ({writers} do)").format(
+        rule_set=rule_set, report=_report_name(name), writers=", ".join(writers)
+    )
 
 
 def _report_column(name: str, texts: Sequence[str], numeric: bool) -> Column:
@@ -242,10 +314,11 @@ def _report_column(name: str, texts: Sequence[str], numeric: bool) -> Column:
     terminal first."""
     wrap = not numeric and name != "player" and any(" " in t for t in texts)
     drop = _REPORT_DROPS.get(name, 0)
-    return Column(name, wrap=wrap, right=numeric, drop=drop, wide=name == "game_id", names=name == "player")
+    header = worded(name, REPORT_HEADERS)
+    return Column(header, wrap=wrap, right=numeric, drop=drop, wide=name == "game_id", names=name == "player")
 
 
-def _audit_cells(game: Row, written: NumberFormat) -> list[str]:
+def _audit_cells(game: Row, written: NumberFormat, kinds: Mapping[str, str] | None = None) -> list[str]:
     """The texts of :data:`AUDIT_TABLE` for one row of :func:`pipeline.reports.audit_games`."""
     return [
         cell_text(game["date"]),
@@ -256,8 +329,8 @@ def _audit_cells(game: Row, written: NumberFormat) -> list[str]:
         cell_text(game["result"]),
         _speed(game),
         _event(game),
-        "yes" if game["counted"] else "no",
-        _reasons(game),
+        yes_no(bool(game["counted"])),
+        _reasons(game, (kinds or {}).get(str(game["game_id"]))),
         "\n".join(_points(c, written) for c in game["changes"]),
         cell_text(game["source"]),
     ]
@@ -278,22 +351,48 @@ def _audit_frame(games: pd.DataFrame, out: Path, fmt: Format) -> pd.DataFrame:
 def _speed(game: Row) -> str:
     if not isinstance(game["speed"], str):
         return ""
-    return game["speed"] if game["speed_known"] else f"{game['speed']} (assumed)"
+    speed = speed_word(game["speed"])
+    return speed if game["speed_known"] else _("{speed} (assumed)").format(speed=speed)
 
 
 def _event(game: Row) -> str:
     if not isinstance(game["event"], str):
         return ""
-    stage = f" / {game['stage']}" if isinstance(game["stage"], str) else ""
-    return f"{game['event']}{stage}" if game["event_listed"] else f"{game['event']} (not an event of the run)"
+    stage = f" / {_stage(game['stage'])}" if isinstance(game["stage"], str) else ""
+    if game["event_listed"]:
+        return f"{game['event']}{stage}"
+    return _("{event} (not an event of the run)").format(event=f"{game['event']}{stage}")
 
 
-def _reasons(game: Row) -> str:
-    lines = list(game["reasons"])
+def _reasons(game: Row, kind: str | None = None) -> str:
+    """The reasons of a game (codes in English, phrases in another language), the parser's error (in
+    English its message, in another language what ``kind`` of error it was) and the notes."""
+    lines = [reason_word(r) for r in game["reasons"]]
     if isinstance(game["parse_error"], str):
-        lines = [f"parse_error: {game['parse_error']} ({game['source']})"]
-    lines += [f"note: {n}" for n in game["notes"]]
+        error = game["parse_error"]
+        if i18n.current() != i18n.ENGLISH:
+            error = worded(kind, ERROR_KINDS) if kind else ""
+        lines = [
+            _("{reason}: {error} ({source})").format(
+                reason=reason_word("parse_error"), error=error, source=game["source"]
+            )
+        ]
+    lines += [_("note: ") + reason_word(n) for n in game["notes"]]
     return "\n".join(lines)
+
+
+def _error_kinds(out: Path, games: pd.DataFrame) -> dict[str, str]:
+    """The ``error_kind`` of each unreadable record of ``games``, by game id (for the table in a
+    language other than English, where the parser's English message is not shown)."""
+    if i18n.current() == i18n.ENGLISH or not games["parse_error"].notna().any():
+        return {}
+    kinds = reports.read_games(out, columns=["game_id", "error_kind"]).dropna()
+    return dict(zip(kinds["game_id"].astype(str), kinds["error_kind"].astype(str), strict=True))
+
+
+def _stage(stage: str) -> str:
+    """An event's stage (``qualifier``, ``main``) in the language spoken."""
+    return worded(stage, STAGES)
 
 
 def _points(change: dict[str, Any], written: NumberFormat, bonus: bool = True) -> str:
@@ -301,10 +400,34 @@ def _points(change: dict[str, Any], written: NumberFormat, bonus: bool = True) -
     as the rule set writes them (``written``)."""
     text = f"{change['player']} {written.delta(float(change['delta']))}"
     if change["bonus"] and bonus:
-        text += f" ({written.delta(float(change['bonus']))} {change['bonus_rule'] or 'bonus'})"
+        rule = _bonus_rule(change["bonus_rule"]) if change["bonus_rule"] else _("bonus")
+        text += f" ({written.delta(float(change['bonus']))} {rule})"
     return text
 
 
-def _title(command: str, out: Path, **filters: str | None) -> str:
+def _bonus_rule(rule: str) -> str:
+    """A bonus's rule (``team match win``, ``arena win 3 in a row``) in the language spoken."""
+    arena = re.fullmatch(r"arena win (\d+) in a row", rule)
+    if arena:
+        return _("arena win {n} in a row").format(n=arena.group(1))
+    return i18n.gettext(BONUS_RULES[rule]) if rule in BONUS_RULES else rule
+
+
+def _report_name(name: str) -> str:
+    """A report's name as a title shows it (the name ``--report`` takes, in English)."""
+    return i18n.gettext(REPORT_NAMES[name]) if name in REPORT_NAMES else name
+
+
+def _report_texts(column: str, frame: pd.DataFrame) -> list[str]:
+    """A report column's cells: a fee's basis in the language spoken (from the rated games), the
+    rest as :func:`pipeline.cli.tables.column_texts` writes them."""
+    if column == "basis" and "rated_games" in frame:
+        from pipeline.rules.hkga_reports import fee_basis_text
+
+        return [fee_basis_text(int(n)) for n in frame["rated_games"]]
+    return column_texts(frame[column])
+
+
+def _title(title: str, out: Path, **filters: str | None) -> str:
     given = " ".join(f"--{k} {v}".rstrip() for k, v in filters.items() if v is not None)
-    return f"{command}: {out}" + (f" ({given})" if given else "")
+    return title.format(out=out) + (f" ({given})" if given else "")

@@ -11,7 +11,7 @@ The stages are imported when a command runs them (:func:`run_all`), not when the
 from __future__ import annotations
 
 import signal
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
@@ -24,8 +24,19 @@ from rich.table import Table
 
 from pipeline import config as config_mod
 from pipeline.cli import progress
-from pipeline.cli.common import ConfigOpt, fail, rules_spelling, settings_of
+from pipeline.cli.common import (
+    ERROR_KINDS,
+    UNKNOWN_FIELDS,
+    ConfigOpt,
+    fail,
+    reason_word,
+    rules_spelling,
+    settings_of,
+    speed_word,
+    worded,
+)
 from pipeline.cli.lock import NoWaitOpt, holding
+from pipeline.core.i18n import N_, _, ngettext
 from pipeline.core.progress import SILENT, Steps
 
 if TYPE_CHECKING:
@@ -34,13 +45,13 @@ if TYPE_CHECKING:
     from pipeline.run import Plan, RunReport
 
 RawOpt = Annotated[
-    Path | None, typer.Option("--raw", metavar="DIR", help="Folder of SGF records, read recursively")
+    Path | None, typer.Option("--raw", metavar="DIR", help=N_("Folder of SGF records, read recursively"))
 ]
-OutOpt = Annotated[Path | None, typer.Option("--out", metavar="DIR", help="Folder for the outputs")]
+OutOpt = Annotated[Path | None, typer.Option("--out", metavar="DIR", help=N_("Folder for the outputs"))]
 WorkersOpt = Annotated[
     int | None,
     typer.Option(
-        "--workers", metavar="N", min=0, help="Worker processes; 0 (the default) means one per core"
+        "--workers", metavar="N", min=0, help=N_("Worker processes; 0 (the default) means one per core")
     ),
 ]
 SchedulerOpt = Annotated[
@@ -48,14 +59,16 @@ SchedulerOpt = Annotated[
     typer.Option(
         "--scheduler",
         metavar="ADDRESS",
-        help="Parse on the Dask cluster of this scheduler (tcp://HOST:8786); its workers must read the raw "
-        "folder at the same path",
+        help=N_(
+            "Parse on the Dask cluster of this scheduler (tcp://HOST:8786); its workers must read the raw "
+            "folder at the same path"
+        ),
     ),
 ]
 RulesOpt = Annotated[
     str | None,
     typer.Option(
-        "--rules", metavar="NAME", help="Rule set name, e.g. club, hkga, tga", callback=rules_spelling
+        "--rules", metavar="NAME", help=N_("Rule set name, e.g. club, hkga, tga"), callback=rules_spelling
     ),
 ]
 
@@ -119,11 +132,11 @@ def ingest_command(
         check_folders(settings)
     except config_mod.ConfigError as e:
         fail(str(e), 2)
-    with writing(settings, no_wait) as (options, _):
+    with writing(settings, no_wait) as (options, _steps):
         result = ingest_stage(settings.raw, settings.out, options)
         counts = source_counts(result.source)  # (it reads the cache: before another run may change it)
     table = ingest_table(result, counts, settings.out)
-    table.add_row("warnings", f"{counts.warnings} in records")
+    table.add_row(_("warnings"), _("{n} in records").format(n=counts.warnings))
     Console().print(table)
 
 
@@ -158,17 +171,25 @@ def interrupted(out: Path, stop: KeyboardInterrupt | None = None) -> NoReturn:
     from pipeline.ingest import Interrupted
     from pipeline.output.folder import GAMES_FILE
 
-    kept = f"the previous output in {out} is intact" if (out / GAMES_FILE).exists() else f"{out} is as it was"
+    if (out / GAMES_FILE).exists():
+        kept = _("the previous output in {out} is intact").format(out=out)
+    else:
+        kept = _("{out} is as it was").format(out=out)
     parsed = ""
     if isinstance(stop, Interrupted):
         parsed = (
-            f"{stop.kept:,} file{'s' if stop.kept != 1 else ''} parsed so far "
-            f"{'are' if stop.kept != 1 else 'is'} kept in the cache; "
+            ngettext(
+                "{n} file parsed so far is kept in the cache; ",
+                "{n} files parsed so far are kept in the cache; ",
+                stop.kept,
+            ).format(n=f"{stop.kept:,}")
             if stop.kept
-            else "no file was parsed yet; "
+            else _("no file was parsed yet; ")
         )
     Console(stderr=True).print(
-        f"interrupted: {parsed}nothing was published; {kept}", soft_wrap=True, markup=False
+        _("interrupted: {parsed}nothing was published; {kept}").format(parsed=parsed, kept=kept),
+        soft_wrap=True,
+        markup=False,
     )
     raise typer.Exit(130)
 
@@ -217,25 +238,34 @@ def terminate_as_interrupt() -> Iterator[None]:
 def ingest_table(result: IngestResult, c: IngestCounts, out: Path) -> Table:
     """The ingest table: files, game records (read, and with a parse error by kind), the files'
     encodings, speeds, unknown fields, and the records' parse warnings."""
-    table = Table(title=escape(f"ingest: {out}"), show_header=False)
+    table = Table(title=escape(_("ingest: {out}").format(out=out)), show_header=False)
     table.add_row(
-        "files", f"{c.files} ({result.parsed} parsed, {result.reused} unchanged) in {result.seconds:.2f} s"
+        _("files"),
+        _("{files} ({parsed} parsed, {reused} unchanged) in {seconds} s").format(
+            files=c.files, parsed=result.parsed, reused=result.reused, seconds=f"{result.seconds:.2f}"
+        ),
     )
     unreadable = c.records - c.games
-    table.add_row("records", f"{c.records} ({c.games} games, {unreadable} with a parse error)")
-    table.add_row("parse errors", _pairs(c.parse_errors) or "none")
-    table.add_row("encodings", f"{_pairs(c.encodings) or 'none'} (files)")
-    table.add_row("speed", _pairs(c.speed) or "none")
-    table.add_row("unknown", _pairs(asdict(c.unknown)))
+    table.add_row(
+        _("records"),
+        _("{records} ({games} games, {unreadable} with a parse error)").format(
+            records=c.records, games=c.games, unreadable=unreadable
+        ),
+    )
+    table.add_row(_("parse errors"), _pairs(c.parse_errors, lambda k: worded(k, ERROR_KINDS)) or _("none"))
+    encodings = _pairs({_("none") if k == "none" else k: v for k, v in c.encodings.items()})
+    table.add_row(_("encodings"), _("{encodings} (files)").format(encodings=encodings or _("none")))
+    table.add_row(_("speed"), _pairs(c.speed, speed_word) or _("none"))
+    table.add_row(_("unknown"), _pairs(asdict(c.unknown), lambda k: worded(k, UNKNOWN_FIELDS)))
     if result.skipped:
-        table.add_row("skipped", escape(_skipped(result.skipped)))
+        table.add_row(_("skipped"), escape(_skipped(result.skipped)))
     return table
 
 
 def _skipped(rels: Sequence[str]) -> str:
     """``out/: the output folder's, not records``; the first few of many, with how many in all."""
-    shown = ", ".join(rels[:4]) + (f", … ({len(rels)} in all)" if len(rels) > 4 else "")
-    return f"{shown}: the output folder's, not records"
+    shown = ", ".join(rels[:4]) + (_(", … ({n} in all)").format(n=len(rels)) if len(rels) > 4 else "")
+    return _("{files}: the output folder's, not records").format(files=shown)
 
 
 def run_table(report: RunReport, extra_warnings: Sequence[str] = ()) -> Table:
@@ -244,22 +274,28 @@ def run_table(report: RunReport, extra_warnings: Sequence[str] = ()) -> Table:
     what was written. ``extra_warnings`` are added to the run's unless already among them."""
     c = report.counts
     table = ingest_table(report.ingest, c, report.out)
-    table.title = escape(f"ratings: {report.out}")
-    table.add_row("counted", f"{c.counted} of {c.counted + c.excluded} records")
-    reasons = _pairs(c.reasons)
-    table.add_row("excluded", f"{c.excluded}" + (f" ({reasons})" if reasons else ""))
-    table.add_row("players rated", str(report.players))
-    table.add_row("periods", _periods(report.periods))
+    table.title = escape(_("ratings: {out}").format(out=report.out))
+    table.add_row(
+        _("counted"),
+        _("{counted} of {records} records").format(counted=c.counted, records=c.counted + c.excluded),
+    )
+    reasons = _pairs(c.reasons, reason_word)
+    excluded = _("{n} ({reasons})").format(n=c.excluded, reasons=reasons) if reasons else str(c.excluded)
+    table.add_row(_("excluded"), excluded)
+    table.add_row(_("players rated"), str(report.players))
+    table.add_row(_("periods"), _periods(report.periods))
     warnings = [*report.warnings, *(w for w in extra_warnings if w not in report.warnings)]
     table.add_row(
-        "warnings",
-        f"{c.warnings + len(warnings)} ({c.warnings} in records, {len(warnings)} from the run)",
+        _("warnings"),
+        _("{all} ({records} in records, {run} from the run)").format(
+            all=c.warnings + len(warnings), records=c.warnings, run=len(warnings)
+        ),
     )
     for warning in warnings:
-        table.add_row("warning", escape(warning))
+        table.add_row(_("warning"), escape(warning))
     written = _written()
     extra = "".join(f", {name}" for name in report.reports)
-    table.add_row("output", escape(f"{report.out}/ ({written}{extra})"))
+    table.add_row(_("output"), escape(f"{report.out}/ ({written}{extra})"))
     return table
 
 
@@ -285,10 +321,11 @@ def _written() -> str:
 def _periods(periods: list[str]) -> str:
     """``none``, ``1 (2024)``, ``4 (2024-05 .. 2024-08)``."""
     if not periods:
-        return "none"
+        return _("none")
     span = periods[0] if len(periods) == 1 else f"{periods[0]} .. {periods[-1]}"
     return f"{len(periods)} ({span})"
 
 
-def _pairs(counts: Mapping[str, int]) -> str:
-    return ", ".join(f"{k} {v}" for k, v in counts.items())
+def _pairs(counts: Mapping[str, int], word: Callable[[str], str] = str) -> str:
+    """``slow 54, fast 46``: each key (as ``word`` shows it) with its count."""
+    return _(", ").join(f"{word(k)} {v}" for k, v in counts.items())

@@ -20,6 +20,7 @@ from rich.console import Console
 from pipeline import reports
 from pipeline.cli.common import Format, console, fail
 from pipeline.cli.tables import Column, column_texts, print_fitted, print_frame
+from pipeline.core.i18n import N_, _
 from pipeline.reports.numbers import NumberFormat, number_format
 
 if TYPE_CHECKING:
@@ -27,19 +28,19 @@ if TYPE_CHECKING:
 
 #: The standings table's columns, by the standings column each shows.
 STANDINGS_TABLE = {
-    "rating_place": Column("place", right=True),
-    "player": Column("player", names=True),
-    "rank": Column("rank", drop=3),
-    "rating": Column("rating", right=True),
-    "delta": Column("delta", right=True),
-    "games": Column("games", right=True, drop=1),
-    "wins": Column("wins", right=True, drop=2),
-    "losses": Column("losses", right=True, drop=2),
-    "draws": Column("draws", right=True, drop=2),
-    "bonus": Column("bonus", right=True, drop=4),
-    "rating_before": Column("before", right=True, wide=True),
-    "member": Column("member", wide=True),
-    "games_total": Column("all games", right=True, wide=True),
+    "rating_place": Column(N_("place"), right=True),
+    "player": Column(N_("player"), names=True),
+    "rank": Column(N_("rank"), drop=3),
+    "rating": Column(N_("rating"), right=True),
+    "delta": Column(N_("delta"), right=True),
+    "games": Column(N_("games"), right=True, drop=1),
+    "wins": Column(N_("wins"), right=True, drop=2),
+    "losses": Column(N_("losses"), right=True, drop=2),
+    "draws": Column(N_("draws"), right=True, drop=2),
+    "bonus": Column(N_("bonus"), right=True, drop=4),
+    "rating_before": Column(N_("before"), right=True, wide=True),
+    "member": Column(N_("member"), wide=True),
+    "games_total": Column(N_("all games"), right=True, wide=True),
 }
 _RATINGS = {"rating", "rating_before"}  # the columns written as ratings, and as changes (signed)
 _CHANGES = {"delta", "bonus"}
@@ -50,8 +51,10 @@ DateOpt = Annotated[
     typer.Option(
         "--date",
         metavar="YYYY-MM-DD",
-        help="The standings on that day: its period up to that day when the period's ratings are the sum of "
-        "its changes and awards, else the end of the last period over by then",
+        help=N_(
+            "The standings on that day: its period up to that day when the period's ratings are the sum of "
+            "its changes and awards, else the end of the last period over by then"
+        ),
     ),
 ]
 
@@ -63,23 +66,29 @@ def show_day(folder: Path, day: dt.date, top: int | None, fmt: Format, wide: boo
     except reports.ReportError as e:
         fail(str(e), 2)
     if found.note and (found.period is not None or fmt is not Format.table):
-        Console(stderr=True).print(f"note: {found.note}")
+        Console(stderr=True).print(_("note: ") + found.note, markup=False)
     if fmt is not Format.table:
         print_frame(found.table, fmt)
         return
     if found.period is None:
         console().print(_nothing_on(day, folder, found))
         return
-    what = f"the end of {found.period}" if found.complete else f"{found.period} up to that day"
-    print_standings(f"standings on {day} ({what}): {folder}", found.table, folder, wide)
+    if found.complete:
+        title = _("standings on {day} (the end of {period}): {folder}")
+    else:
+        title = _("standings on {day} ({period} up to that day): {folder}")
+    print_standings(title.format(day=day, period=found.period, folder=folder), found.table, folder, wide)
 
 
 def _nothing_on(day: dt.date, folder: Path, found: reports.DayStandings) -> str:
     """Why there are no standings on ``day``: no game rated by then, or the period not over."""
     if found.note:
-        return f"no standings on {day} in {folder}: {found.note}"
-    first = f": the first rated game is on {found.first_day}" if found.first_day else ""
-    return f"no game was rated on or before {day} in {folder}{first}"
+        return _("no standings on {day} in {folder}: {note}").format(day=day, folder=folder, note=found.note)
+    if found.first_day:
+        return _(
+            "no game was rated on or before {day} in {folder}: the first rated game is on {first}"
+        ).format(day=day, folder=folder, first=found.first_day)
+    return _("no game was rated on or before {day} in {folder}").format(day=day, folder=folder)
 
 
 def parse_day(text: str) -> dt.date:
@@ -89,7 +98,7 @@ def parse_day(text: str) -> dt.date:
             return dt.date.fromisoformat(text.strip())
     except ValueError:
         pass
-    fail(f"--date must be a day written YYYY-MM-DD (such as 2024-06-15), got {text!r}", 2)
+    fail(_("--date must be a day written YYYY-MM-DD (such as 2024-06-15), got {text!r}").format(text=text), 2)
 
 
 def print_standings(title: str, table: pd.DataFrame, folder: Path, wide: bool) -> None:
@@ -100,10 +109,10 @@ def print_standings(title: str, table: pd.DataFrame, folder: Path, wide: bool) -
     print_fitted(title, [STANDINGS_TABLE[n] for n in names], rows, wide)
     if table["provisional"].any():
         threshold = reports.provisional_threshold(folder)
-        console().print(
-            f"{PROVISIONAL_MARK} provisional: fewer than {threshold} counted games so far (all periods); "
-            "kept off the leaderboards"
+        legend = _(
+            "{mark} provisional: fewer than {n} counted games so far (all periods); kept off the leaderboards"
         )
+        console().print(legend.format(mark=PROVISIONAL_MARK, n=threshold), markup=False)
 
 
 def standings_cells(standings: pd.DataFrame, names: Sequence[str], fmt: NumberFormat) -> list[list[str]]:

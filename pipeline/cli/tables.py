@@ -25,6 +25,8 @@ from rich.table import Table
 
 from pipeline.cli.common import Format, console
 from pipeline.cli.wrapping import unglued, widest_piece, wrap
+from pipeline.core import i18n
+from pipeline.core.i18n import _
 
 _SAMPLE = 200  # rows whose lines decide where spare cells go (evenly spread over a longer table)
 if TYPE_CHECKING:
@@ -114,6 +116,7 @@ def fitted(
     ``width``, so is the table (:func:`print_table` prints it whole). With ``wide`` every column is
     shown at the width it needs.
     """
+    columns = headed(columns)
     keep = [i for i, c in enumerate(columns) if wide or not c.wide]
     natural = {i: _widest(columns[i].name, (r[i] for r in rows)) for i in keep}
     if wide:
@@ -143,7 +146,9 @@ def fitted(
         c.name for i, c in enumerate(columns) if i not in keep and not c.wide and any(r[i] for r in rows)
     ]
     if hidden:
-        table.caption = f"not shown: {', '.join(hidden)} (--wide shows every column)"
+        table.caption = _("not shown: {columns} (--wide shows every column)").format(
+            columns=_(", ").join(hidden)
+        )
     return table
 
 
@@ -165,6 +170,7 @@ def split_fitted(
     several side by side in turn: each with the first ``keys`` columns (what the rows are) and as many
     of the others, in order, as fit (one at least); the titles say ``(1 of 2)``. For a table whose
     columns are all alike (one per rule set, say), none of which may be left out."""
+    columns = headed(columns)
     needed = {i: _least(columns[i], 0, rows, i) + 3 for i in range(len(columns))}
     groups: list[list[int]] = []
     for i in range(keys, len(columns)):
@@ -176,10 +182,25 @@ def split_fitted(
     tables = []
     for n, group in enumerate(groups or [[]], start=1):
         shown = [*range(keys), *group]
-        named = title if len(groups) < 2 else f"{title} ({n} of {len(groups)})"
+        named = (
+            title
+            if len(groups) < 2
+            else _("{title} ({n} of {total})").format(title=title, n=n, total=len(groups))
+        )
         cells = [[r[i] for i in shown] for r in rows]
         tables.append(fitted(named, [columns[i] for i in shown], cells, width, False))
     return tables
+
+
+def headed(columns: Sequence[Column]) -> list[Column]:
+    """``columns`` with their headers in the language spoken (each name an English message, marked
+    where the columns are declared)."""
+    return [replace(c, name=i18n.gettext(c.name)) for c in columns]
+
+
+def yes_no(value: bool) -> str:
+    """``yes`` or ``no`` in the language spoken."""
+    return _("yes") if value else _("no")
 
 
 def print_table(table: Table) -> None:
@@ -295,7 +316,7 @@ def column_texts(values: pd.Series[Any], signed: bool = False) -> list[str]:
     import pandas as pd
 
     if pd.api.types.is_bool_dtype(values):
-        return ["yes" if v else "no" for v in values]
+        return [yes_no(bool(v)) for v in values]
     if not is_numeric(values):
         return [cell_text(v) for v in values]
     numbers = [float(v) for v in values]
@@ -320,7 +341,7 @@ def cell_text(value: Any) -> str:
     import pandas as pd
 
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return yes_no(value)
     return (
         ""
         if value is None or value is pd.NaT or (isinstance(value, float) and value != value)

@@ -30,6 +30,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.core.i18n import _
 from pipeline.core.progress import SILENT, Advance, Steps
 from pipeline.core.schema import CACHE, GAMES_INGEST
 from pipeline.ingest import cache
@@ -149,7 +150,7 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
     shelf = Shelf.open(out, cache.parser_version())
     ledger = functools.cache(shelf.ledger)  # read when needed: not when no file changed, none an archive
     folder = raw.absolute() if options.scheduler else raw  # a worker elsewhere has no working dir of ours
-    with options.steps.step("listing files"):
+    with options.steps.step(_("listing files")):
         known = functools.partial(_known, shelf, ledger)
         files, listing, left_out = discover_listed(folder, known, True, own_output(raw, out))
     skipped = tuple(left_out)
@@ -160,14 +161,14 @@ def ingest(raw: Path, out: Path, options: IngestOptions | None = None) -> Ingest
         return IngestResult(
             Games(shelf, options.speed_threshold_s), shelf.files, 0, shelf.files, seconds, digest, skipped
         )
-    with options.steps.step("comparing with the cache"):
+    with options.steps.step(_("comparing with the cache")):
         todo = _reused(shelf, ledger(), files, listing)
     shelf.forget_listing()  # until this run has parsed every file it must
-    with options.steps.step("parsing", todo.total) as advance:
+    with options.steps.step(_("parsing"), todo.total) as advance:
         todo.on_start = functools.partial(_started, options.on_start, advance)
         again = _parse(todo, shelf, options, advance)
     found = sum(map(files_behind, files)) + todo.members
-    with options.steps.step("saving the cache"):
+    with options.steps.step(_("saving the cache")):
         if not again.num_rows:  # no file to read again next time: the next run may skip the comparison
             shelf.keep_listing(listed, found, ledger_mod.entries(listing, files, todo.counts))
         shelf.save()

@@ -27,6 +27,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.core.i18n import _
+
 #: The lock file in the output folder (its contents only say who holds it).
 LOCK_FILE = ".lock"
 
@@ -43,19 +45,23 @@ class Holder:
     host: str | None = None
 
     def __str__(self) -> str:
-        said = f"process {self.pid}" if self.pid is not None else "another process"
+        said = _("process {pid}").format(pid=self.pid) if self.pid is not None else _("another process")
         if self.host and self.host != socket.gethostname():
-            said += f" on {self.host}"
+            said = _("{process} on {host}").format(process=said, host=self.host)
         details = [f"`{self.command}`"] if self.command else []
-        details += [f"since {self.started}"] if self.started else []
-        return said + (f" ({', '.join(details)})" if details else "")
+        details += [_("since {time}").format(time=self.started)] if self.started else []
+        return (
+            _("{process} ({details})").format(process=said, details=_(", ").join(details))
+            if details
+            else said
+        )
 
 
 class OutputBusy(Exception):
     """The output folder ``out`` is locked by ``holder`` and the caller would not wait."""
 
     def __init__(self, out: Path, holder: Holder) -> None:
-        super().__init__(f"{out} is in use by {holder}")
+        super().__init__(_("{out} is in use by {holder}").format(out=out, holder=holder))
         self.out = out
         self.holder = holder
 

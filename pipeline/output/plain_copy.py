@@ -20,6 +20,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.core.i18n import _
 from pipeline.core.progress import SILENT, Steps
 from pipeline.output import snapshots
 from pipeline.output.folder import MANIFEST_FILE, ReportError
@@ -56,7 +57,7 @@ def export_parquet(out: Path, target: Path, steps: Steps = SILENT) -> Copied:
     target.parent.mkdir(parents=True, exist_ok=True)
     temporary = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
     try:
-        with steps.step("copying the snapshot", total=len(files)) as advance:
+        with steps.step(_("copying the snapshot"), total=len(files)) as advance:
             for rel in files:
                 (temporary / rel).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(generation / rel, temporary / rel)

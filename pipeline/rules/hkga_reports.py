@@ -36,6 +36,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.config.roster import Roster
+from pipeline.core.i18n import _
 from pipeline.core.schema import described as _f
 
 #: The ``note`` of a no-show winner's change row (written by :mod:`pipeline.rules.gor_rules`).
@@ -117,6 +118,18 @@ def fee_basis(rated_games: int) -> str:
         return str(total)
     text = f"{ANNUAL_FEE} + {PER_GAME} × {charged}"
     return text + f" (games {FREE_AFTER + 1}+ free)" if rated_games > FREE_AFTER else text
+
+
+def fee_basis_text(rated_games: int) -> str:
+    """:func:`fee_basis` as a person reads it, in the language spoken (the table's ``basis``; the
+    stored ``basis`` column is :func:`fee_basis`'s, in English)."""
+    total, charged = fee(rated_games), _charged(rated_games)
+    if not charged:
+        return str(total)
+    text = f"{ANNUAL_FEE} + {PER_GAME} × {charged}"
+    if rated_games <= FREE_AFTER:
+        return text
+    return _("{basis} (games {first}+ free)").format(basis=text, first=FREE_AFTER + 1)
 
 
 def _charged(rated_games: int) -> int:

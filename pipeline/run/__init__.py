@@ -23,6 +23,7 @@ from pipeline.audit.counts import Counts, Tally
 from pipeline.config import recorded
 from pipeline.core import setup_tables, tables
 from pipeline.core import store as store_
+from pipeline.core.i18n import _
 from pipeline.core.periods import year_of
 from pipeline.core.progress import SILENT, Steps
 from pipeline.core.tables import GAMES
@@ -153,7 +154,7 @@ def _rated(
         carried = _carried(previous, digests[0])
         store = PeriodFiles(Path(folder))
         prepared, counts, audited = _audited(generation, plan_, source, store, carried, steps)
-        with steps.step("digesting periods"):
+        with steps.step(_("digesting periods")):
             periods = state.chained(digests[0], prepared)
         memory.release_unused_memory()  # (every period's rows were read to digest them)
         labels = prepared.labels
@@ -174,7 +175,7 @@ def _rated(
     touched = {year_of(label) for label in labels[first:]}
     touched |= {year_of(label) for label, _ in (previous.index.periods[first:] if previous.index else [])}
     rating.leaderboards(writer, touched if first else None, plan_.settings.provisional_games, steps)
-    with steps.step("writing reports"):
+    with steps.step(_("writing reports")):
         reports = rating.reports(writer, plan_.rules)
     kept = [label for label in labels if state.standings_path(generation.path, label).exists()]
     index = state.Index(digests[0], digests[1], periods, kept, empty, players, sorted(reports), audited)
@@ -201,7 +202,7 @@ def _audited(
     groups = pieces.groups(source, plan_.validity.period)
     with (
         store_.ParquetStream(generation.file_path("games.parquet"), empty) as games_file,
-        steps.step("auditing periods", len(groups)) as advance,
+        steps.step(_("auditing periods"), len(groups)) as advance,
     ):
         for key, months in groups:
             digest = audit_digest(carried.config, key, source.version(months))
@@ -216,7 +217,7 @@ def _audited(
             del games
             memory.release_unused_memory()
             advance(1)
-    with steps.step("preparing the rating"):
+    with steps.step(_("preparing the rating")):
         return preparer.finish(plan_.rules, plan_.roster, plan_.events), counts.counts, done
 
 

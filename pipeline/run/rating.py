@@ -17,6 +17,7 @@ import pyarrow as pa
 from pipeline.boards.leaderboards import Boards
 from pipeline.config.events import Events
 from pipeline.config.roster import Roster
+from pipeline.core.i18n import _
 from pipeline.core.periods import year_of
 from pipeline.core.progress import SILENT, Steps
 from pipeline.core.standings import PlayerState
@@ -47,7 +48,7 @@ def rate_periods(
     writer.link_standings(keep)
     periods = replay(prepared, rules, roster, events, begin, start)
     position = begin  # (not enumerate(): its result tuple would hold the period while the next is rated)
-    with steps.step("rating periods", len(prepared.labels) - begin) as advance:
+    with steps.step(_("rating periods"), len(prepared.labels) - begin) as advance:
         for period in periods:
             current = period.end
             if position >= first:
@@ -71,7 +72,7 @@ def leaderboards(
     for label in writer.labels:
         if touched is None or year_of(label) in touched:
             years.setdefault(year_of(label), []).append(label)
-    with steps.step("writing leaderboards", len(years)) as advance:
+    with steps.step(_("writing leaderboards"), len(years)) as advance:
         for labels in years.values():
             _year(writer, labels, provisional_games)
             advance(1)
