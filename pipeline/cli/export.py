@@ -54,6 +54,9 @@ def export_command(
     awards, and the promotions, fees and certification where the rule set has
     them. Each has a frozen header row and filters. Names and events that look
     like formulas (starting with = + - @) are stored as text, never evaluated.
+    In Chinese (--lang zh-Hans or zh-Hant) the sheets, their headers and the
+    values that are words are in Chinese, and a last sheet maps each header to
+    the name of its column in the Parquet files.
 
     --parquet: the Parquet files and the manifest of the current run, as real
     files (the output folder holds links into its latest generation, which a
