@@ -19,6 +19,7 @@ from rich.console import Console
 
 from pipeline.cli.common import ConfigOpt, OutOpt, fail, output_folder
 from pipeline.cli.progress import shown
+from pipeline.core.i18n import N_, _, ngettext, pgettext
 
 XlsxOpt = Annotated[
     Path | None,
@@ -26,7 +27,7 @@ XlsxOpt = Annotated[
         "--xlsx",
         metavar="FILE",
         dir_okay=False,
-        help="Workbook to write (.xlsx), replaced if it exists; its folder is created if missing",
+        help=N_("Workbook to write (.xlsx), replaced if it exists; its folder is created if missing"),
     ),
 ]
 ParquetOpt = Annotated[
@@ -35,8 +36,10 @@ ParquetOpt = Annotated[
         "--parquet",
         metavar="DIR",
         file_okay=False,
-        help="Folder to copy the current snapshot into, as plain files (no links): new, empty, or an "
-        "earlier copy, which is replaced",
+        help=N_(
+            "Folder to copy the current snapshot into, as plain files (no links): new, empty, or an "
+            "earlier copy, which is replaced"
+        ),
     ),
 ]
 
@@ -51,6 +54,9 @@ def export_command(
     awards, and the promotions, fees and certification where the rule set has
     them. Each has a frozen header row and filters. Names and events that look
     like formulas (starting with = + - @) are stored as text, never evaluated.
+    In Chinese (--lang zh-Hans or zh-Hant) the sheets, their headers and the
+    values that are words are in Chinese, and a last sheet maps each header to
+    the name of its column in the Parquet files.
 
     --parquet: the Parquet files and the manifest of the current run, as real
     files (the output folder holds links into its latest generation, which a
@@ -62,7 +68,7 @@ def export_command(
     Example: ratings export --parquet snapshots/2024-06
     """
     if xlsx is None and parquet is None:
-        fail("give --xlsx FILE (a workbook) or --parquet DIR (a plain copy of the output), or both", 2)
+        fail(_("give --xlsx FILE (a workbook) or --parquet DIR (a plain copy of the output), or both"), 2)
     folder = output_folder(out, config)
     if xlsx is not None:
         _export_xlsx(folder, xlsx)
@@ -80,8 +86,11 @@ def _export_xlsx(folder: Path, xlsx: Path) -> None:
     except ReportError as e:
         fail(str(e), 2)
     except OSError as e:
-        fail(f"cannot write the workbook {xlsx}: {e}", 1)
-    Console().print(f"wrote {xlsx} (sheets: {', '.join(sheets)})", soft_wrap=True, highlight=False)
+        fail(_("cannot write the workbook {file}: {error}").format(file=xlsx, error=e), 1)
+    listed = pgettext("list separator", ", ").join(sheets)
+    Console().print(
+        _("wrote {file} (sheets: {sheets})").format(file=xlsx, sheets=listed), soft_wrap=True, highlight=False
+    )
 
 
 def _export_parquet(folder: Path, target: Path) -> None:
@@ -94,10 +103,15 @@ def _export_parquet(folder: Path, target: Path) -> None:
     except ReportError as e:
         fail(str(e), 2)
     except OSError as e:
-        fail(f"cannot write the copy {target}: {e}", 1)
+        fail(_("cannot write the copy {folder}: {error}").format(folder=target, error=e), 1)
     entries = ", ".join(copied.entries)
+    copied_files = ngettext(
+        "copied generation {generation} to {folder} ({n} file: {entries})",
+        "copied generation {generation} to {folder} ({n} files: {entries})",
+        copied.files,
+    )
     Console().print(
-        f"copied generation {copied.generation} to {target} ({copied.files} files: {entries})",
+        copied_files.format(generation=copied.generation, folder=target, n=copied.files, entries=entries),
         soft_wrap=True,
         highlight=False,
     )

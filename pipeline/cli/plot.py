@@ -17,6 +17,7 @@ from typing import Annotated
 import typer
 
 from pipeline.cli.common import ConfigOpt, OutOpt, PeriodOpt, console, fail, output_folder, roster_of
+from pipeline.core.i18n import N_, _, ngettext
 from pipeline.reports import plots
 from pipeline.reports.fonts import PlotError
 
@@ -35,14 +36,16 @@ def plot_command(
             "--image",
             "--png",
             metavar="FILE",
-            help=f"Chart file to write, its format from the suffix ({', '.join(sorted(plots.FORMATS))}); "
-            "its folder is created. --png is the same option",
+            help=N_(
+                "Chart file to write, its format from the suffix (.jpeg, .jpg, .pdf, .png, .svg); "
+                "its folder is created. --png is the same option"
+            ),
         ),
     ],
     player: Annotated[
         list[str] | None,
         typer.Option(
-            "--player", metavar="NAME", help="Player name or alias, repeat for several (--kind history)"
+            "--player", metavar="NAME", help=N_("Player name or alias, repeat for several (--kind history)")
         ),
     ] = None,
     top: Annotated[
@@ -50,12 +53,13 @@ def plot_command(
         typer.Option(
             "--top",
             metavar="N",
-            help=f"Without --player: the N best of the latest period (default {plots.DEFAULT_TOP})",
+            help=N_("Without --player: the N best of the latest period (default 10)"),
         ),
     ] = None,
     period: PeriodOpt = None,
     kind: Annotated[
-        Kind, typer.Option("--kind", help="history: players' ratings over time; distribution: one period")
+        Kind,
+        typer.Option("--kind", help=N_("history: players' ratings over time; distribution: one period")),
     ] = Kind.history,
     out: OutOpt = None,
     config: ConfigOpt = None,
@@ -85,14 +89,17 @@ def plot_command(
         fail(str(e), 2)
     except PlotError as e:
         fail(str(e), 1)
-    console().print(f"wrote {written} ({written.stat().st_size} bytes)")
+    size = written.stat().st_size
+    console().print(
+        ngettext("wrote {file} ({n} byte)", "wrote {file} ({n} bytes)", size).format(file=written, n=size)
+    )
 
 
 def _check_options(kind: Kind, players: list[str], period: str | None, top: int | None) -> None:
     """Exit 2 naming an option that does not apply to ``kind`` with the others given."""
     if kind is Kind.history and period is not None:
-        fail("--period does not apply to --kind history (the chart covers every rated period)", 2)
+        fail(_("--period does not apply to --kind history (the chart covers every rated period)"), 2)
     if kind is Kind.distribution and players:
-        fail("--player does not apply to --kind distribution (the chart covers every rated player)", 2)
+        fail(_("--player does not apply to --kind distribution (the chart covers every rated player)"), 2)
     if top is not None and (kind is Kind.distribution or players):
-        fail("--top does not apply with --player or --kind distribution (it picks the players to draw)", 2)
+        fail(_("--top does not apply with --player or --kind distribution (it picks the players to draw)"), 2)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+from pipeline.core.i18n import _
+
 #: Characters a CJK font must have to be chosen: Simplified and Traditional Chinese, kana, hangul.
 CJK_PROBE = "羽焰凝兰阿扬宜城老僧陳志明鄭龍ひらがなカタカナ한국어"
 
@@ -34,8 +36,10 @@ def cjk_font() -> Path:
     path = _packaged_font() or _system_cjk_font()
     if path is None:
         raise PlotError(
-            f"no font with Chinese, Japanese and Korean glyphs ({CJK_PROBE}) is installed: "
-            "`pip install mplfonts` (a dependency of sgf-ratings) or install a system CJK font"
+            _(
+                "no font with Chinese, Japanese and Korean glyphs ({probe}) is installed: "
+                "`pip install mplfonts` (a dependency of sgf-ratings) or install a system CJK font"
+            ).format(probe=CJK_PROBE)
         )
     if not any(entry.fname == str(path) for entry in font_manager.fontManager.ttflist):
         font_manager.fontManager.addfont(str(path))

@@ -8,8 +8,10 @@ process, settings held in an ``rc_context`` for the drawing only. The file's suf
 (:mod:`pipeline.reports.fonts`), so Chinese, Japanese and Korean names render instead of empty boxes.
 Titles name the run's rule set (from the manifest) and the period. Ratings that are ranks
 (:func:`rank_scale`: whole numbers, one rank each, as tga's dans and kyus) get one tick per rank,
-labelled with it (``2d 3d 4d``). pandas, matplotlib and the readers are imported by the functions that
-use them: the command line names :data:`FORMATS` and :data:`DEFAULT_TOP` in its help.
+labelled with it (``2d 3d 4d``; ``2段 3段 4段`` in Chinese: :func:`rank_label`). Titles, axes, legends
+and rank ticks are in the language spoken (:mod:`pipeline.core.i18n`); names, periods and rule sets as
+they are. pandas, matplotlib and the readers are imported by the functions that use them: the command
+line imports this module to name :data:`DEFAULT_TOP`.
 
 Knows nothing of how a rule set rates, or of the command line.
 """
@@ -17,12 +19,14 @@ Knows nothing of how a rule set rates, or of the command line.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pipeline import reports
+from pipeline.core.i18n import _, ngettext, pgettext
 from pipeline.reports.fonts import cjk_font, family
 
 if TYPE_CHECKING:
@@ -73,14 +77,16 @@ def history(out: Path, players: list[str], roster: Roster | None = None) -> _Ser
 
     games = reports.read_games(out, columns=NAME_COLUMNS)
     if not players:
-        raise reports.ReportError("name at least one player to draw a rating history")
+        raise reports.ReportError(_("name at least one player to draw a rating history"))
     tables = _rating_tables(out)
     names = list(dict.fromkeys(reports.resolve_player(out, p, roster, games) for p in players))
     series = {name: _history(tables, name) for name in names}
     for name, points in series.items():
         if not points:
             raise reports.ReportError(
-                f"player {name!r} has no rating in {out} (no counted game in a rated period)"
+                _("player {name} has no rating in {folder} (no counted game in a rated period)").format(
+                    name=repr(name), folder=out
+                )
             )
     return series
 
@@ -121,8 +127,15 @@ def history_figure(
     named = players or top_players(out, top)
     series = history(out, named, roster)
     rated = reports.rated_periods(out)
-    span = f"{rated[0]} to {rated[-1]}" if len(rated) > 1 else rated[0]
-    title = f"Rating history under {_rule_set(out)}, {span}" + ("" if players else f": top {len(named)}")
+    rule_set = _rule_set(out)
+    if len(rated) > 1:
+        title = _("Rating history under {rule_set}, {first} to {last}").format(
+            rule_set=rule_set, first=rated[0], last=rated[-1]
+        )
+    else:
+        title = _("Rating history under {rule_set}, {period}").format(rule_set=rule_set, period=rated[0])
+    if not players:
+        title = _("{title}: top {n}").format(title=title, n=len(named))
     scale = rank_scale(out)
     return _figure(lambda ax: _draw_history(ax, series, rated, title, scale))
 
@@ -148,7 +161,9 @@ def top_players(out: Path, top: int = DEFAULT_TOP) -> list[str]:
     """
     found = reports.standings(out, top=top)
     if found.empty:
-        raise reports.ReportError(f"no rated period in {out}: no game was counted, so no player to draw")
+        raise reports.ReportError(
+            _("no rated period in {folder}: no game was counted, so no player to draw").format(folder=out)
+        )
     return [str(name) for name in found["player"]]
 
 
@@ -161,7 +176,9 @@ def chart_format(target: Path) -> str:
     if found is None:
         known = ", ".join(sorted(FORMATS))
         raise reports.ReportError(
-            f"cannot draw a chart as {target.name!r}: name a file ending in one of {known}"
+            _("cannot draw a chart as {file}: name a file ending in one of {suffixes}").format(
+                file=repr(target.name), suffixes=known
+            )
         )
     return found
 
@@ -188,6 +205,23 @@ def rank_scale(out: Path) -> RankScale | None:
     return {float(r): str(k) for r, k in zip(found["rating"], found["rank"], strict=True)}
 
 
+_RANK = re.compile(r"(\d+)([dkp])")
+
+
+def rank_label(rank: str) -> str:
+    """``rank`` (``2d``, ``5k``, ``9p``: a canonical rank) as the language spoken writes it (``2段``,
+    ``5级``, ``职业9段``; English: as it is); any other text as it is."""
+    found = _RANK.fullmatch(rank)
+    if found is None:
+        return rank
+    number, kind = found.groups()
+    if kind == "d":
+        return pgettext("rank", "{n}d").format(n=number)
+    if kind == "k":
+        return pgettext("rank", "{n}k").format(n=number)
+    return pgettext("rank", "{n}p").format(n=number)
+
+
 def distribution(out: Path, period: str | None) -> tuple[str, list[float]]:
     """The ratings of every player rated by the end of ``period`` (the latest rated period when None).
 
@@ -206,7 +240,9 @@ def distribution(out: Path, period: str | None) -> tuple[str, list[float]]:
     if period is None:
         rated = reports.rated_periods(out)
         if not rated:
-            raise reports.ReportError(f"no rated period in {out}: no game was counted, so no distribution")
+            raise reports.ReportError(
+                _("no rated period in {folder}: no game was counted, so no distribution").format(folder=out)
+            )
         period = rated[-1]
     return period, sorted(float(r) for r in table["rating"])
 
@@ -237,7 +273,11 @@ def distribution_figure(out: Path, period: str | None) -> Figure:
         PlotError: if no CJK font is installed.
     """
     label, ratings = distribution(out, period)
-    title = f"Rating distribution under {_rule_set(out)} at the end of {label} ({len(ratings)} players)"
+    title = ngettext(
+        "Rating distribution under {rule_set} at the end of {period} ({n} player)",
+        "Rating distribution under {rule_set} at the end of {period} ({n} players)",
+        len(ratings),
+    ).format(rule_set=_rule_set(out), period=label, n=len(ratings))
     scale = rank_scale(out)
     return _figure(lambda ax: _draw_distribution(ax, ratings, title, scale))
 
@@ -257,10 +297,11 @@ def _rating_tables(out: Path) -> dict[str, pd.DataFrame]:
 
 
 def _rule_set(out: Path) -> str:
-    """The rule set named in ``out``'s manifest (``an unknown rule set`` when it names none)."""
+    """The rule set named in ``out``'s manifest (``an unknown rule set``, in the language spoken, when
+    it names none)."""
     from pipeline.output import folder as outputs
 
-    return str(outputs.read_manifest(out).get("rule_set", "an unknown rule set"))
+    return str(outputs.read_manifest(out).get("rule_set") or _("an unknown rule set"))
 
 
 def _history(tables: dict[str, pd.DataFrame], name: str) -> list[tuple[dt.date, float]]:
@@ -323,11 +364,11 @@ def _draw_history(
     shown = [periods_mod.bounds(rated[0])[0], *ends[::step]]  # the first line points start on day one
     ticks = date2num(shown)  # type: ignore[no-untyped-call]  # matplotlib's stubs leave it untyped
     ax.set_xticks(ticks, [d.isoformat() for d in shown], rotation=30, ha="right")
-    ax.set_xlabel("date (a point at the end of each rating period)")
+    ax.set_xlabel(_("date (a point at the end of each rating period)"))
     _rank_axis(ax.yaxis, scale, [v for points in series.values() for _, v in points])
     ax.set_title(title)
     ax.grid(True, alpha=0.3)
-    ax.legend(title="player", loc="best")
+    ax.legend(title=pgettext("chart", "player"), loc="best")
 
 
 def _draw_distribution(ax: Axes, ratings: Iterable[float], title: str, scale: RankScale | None) -> None:
@@ -339,15 +380,15 @@ def _draw_distribution(ax: Axes, ratings: Iterable[float], title: str, scale: Ra
     if values:
         low, high = values[0], values[-1]
         bins = [v - 0.5 for v in range(int(low), int(high) + 2)] if scale else "auto"
-        ax.hist(values, bins=bins, color="tab:blue", edgecolor="white", label="players")
+        ax.hist(values, bins=bins, color="tab:blue", edgecolor="white", label=pgettext("chart", "players"))
         middle = len(values) // 2
         median = values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
-        shown = scale.get(median, f"{median:g}") if scale else f"{median:g}"
-        ax.axvline(median, color="tab:red", linestyle="--", label=f"median {shown}")
+        shown = rank_label(scale[median]) if scale and median in scale else f"{median:g}"
+        ax.axvline(median, color="tab:red", linestyle="--", label=_("median {value}").format(value=shown))
         ax.legend(loc="best")
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     _rank_axis(ax.xaxis, scale, values)
-    ax.set_ylabel("players")
+    ax.set_ylabel(pgettext("chart", "players"))
     ax.set_title(title)
     ax.grid(True, axis="y", alpha=0.3)
 
@@ -356,10 +397,10 @@ def _rank_axis(axis: Any, scale: RankScale | None, values: list[float]) -> None:
     """Label ``axis`` ``rating``, or, with ``scale``, ``rank`` with a tick per rank from the lowest to the
     highest of ``values`` (at most :data:`_MAX_TICKS` of them, evenly spread), labelled with the ranks."""
     if not scale or not values:
-        axis.set_label_text("rating")
+        axis.set_label_text(pgettext("chart", "rating"))
         return
     shown = [v for v in sorted(scale) if min(values) <= v <= max(values)] or sorted(values)[:1]
     step = -(-len(shown) // _MAX_TICKS)
     ticks = shown[::step]
-    axis.set_ticks(ticks, [scale.get(v, f"{v:g}") for v in ticks])
-    axis.set_label_text("rank")
+    axis.set_ticks(ticks, [rank_label(scale[v]) if v in scale else f"{v:g}" for v in ticks])
+    axis.set_label_text(pgettext("chart", "rank"))

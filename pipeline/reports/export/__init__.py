@@ -3,7 +3,9 @@
 Sheets, in this order: ``Standings`` (every rated period, one row per player and period), ``Leaderboards``,
 ``Games`` (the audit of every game record, counted or not, with the reasons and each side's points),
 ``Changes`` (one row per counted game x rated player), ``Awards``, then ``Promotions`` and the rule set's
-own report tables (``Fees``, ``Certification``) only when they have rows, under every rule set. The file
+own report tables (``Fees``, ``Certification``) only when they have rows, under every rule set; in
+Chinese the sheets, their header rows and the values that are words are in the language spoken, and a
+last sheet maps each header shown to the contract's column (:mod:`pipeline.reports.export.shown`). The file
 gets the mode the umask gives (:func:`pipeline.core.store.atomic_path`). This module chooses the sheets and
 their tables and saves the file; how a table becomes cells (header, widths, number and date cells, text a
 spreadsheet must never evaluate as a formula) is :mod:`pipeline.reports.export.cells`, whose names it
@@ -29,6 +31,7 @@ from openpyxl import Workbook
 
 from pipeline import reports
 from pipeline.core import periods as periods_mod
+from pipeline.core.i18n import _
 from pipeline.core.progress import SILENT, Steps
 from pipeline.core.store import atomic_path
 from pipeline.output import folder as outputs
@@ -44,12 +47,14 @@ from pipeline.reports.export.cells import (
     formula_like,
     write_sheet,
 )
+from pipeline.reports.export.shown import MAP_TITLE, shown_sheets
 
 __all__ = [
     "ALWAYS",
     "FORMULA_PREFIXES",
     "GAMES_COLUMNS",
     "LEADING_COLUMNS",
+    "MAP_TITLE",
     "MAX_TEXT",
     "MAX_WIDTH",
     "MIN_WIDTH",
@@ -61,6 +66,7 @@ __all__ = [
     "export_xlsx",
     "formula_like",
     "games_table",
+    "shown_sheets",
     "standings_table",
     "workbook_tables",
     "write_sheet",
@@ -168,7 +174,10 @@ def export_xlsx(out: Path, target: Path, steps: Steps = SILENT) -> list[str]:
         ``Awards``, then ``Promotions``, ``Fees``, ``Certification`` (and any other report of
         :data:`~pipeline.reports.REPORT_FILES`, capitalised) for those with rows: a report without rows
         has no sheet, whether its rule set found nothing to report or computes no such report
-        (:func:`pipeline.output.folder.read_report` answers both alike).
+        (:func:`pipeline.output.folder.read_report` answers both alike). In a language other than
+        English (:mod:`pipeline.core.i18n`) the names, the header rows and the values that are words
+        are in that language, and the header map (``Columns``, in that language) follows
+        (:mod:`pipeline.reports.export.shown`).
 
     Raises:
         ReportError: if ``out`` holds no output of ``ratings run``, ``target`` does not end in ``.xlsx``,
@@ -176,17 +185,23 @@ def export_xlsx(out: Path, target: Path, steps: Steps = SILENT) -> list[str]:
         OSError: if ``target`` or its folder cannot be written.
     """
     if target.suffix.lower() != ".xlsx":
-        raise ReportError(f"the workbook must be an .xlsx file, got {str(target)!r}")
+        raise ReportError(_("the workbook must be an .xlsx file, got {file}").format(file=repr(str(target))))
     if target.is_dir():
-        raise ReportError(f"the workbook {str(target)!r} is a folder: give a file name ending in .xlsx")
-    sheets = workbook_tables(out, steps)
+        raise ReportError(
+            _("the workbook {file} is a folder: give a file name ending in .xlsx").format(
+                file=repr(str(target))
+            )
+        )
+    sheets = shown_sheets(workbook_tables(out, steps))
     book = Workbook(write_only=True)  # rows streamed to the file: a large run's workbook fits in memory
-    for title, frame in sheets.items():
-        with steps.step(f"writing sheet {title}", total=len(frame)) as advance:
-            write_sheet(book.create_sheet(title), frame, advance)
-    with steps.step("saving the workbook"), atomic_path(target) as temporary:
+    for sheet in sheets:
+        with steps.step(
+            _("writing sheet {title}").format(title=sheet.title), total=len(sheet.frame)
+        ) as advance:
+            write_sheet(book.create_sheet(sheet.title), sheet.frame, advance, sheet.header)
+    with steps.step(_("saving the workbook")), atomic_path(target) as temporary:
         book.save(temporary)
-    return list(sheets)
+    return [sheet.title for sheet in sheets]
 
 
 def workbook_tables(out: Path, steps: Steps = SILENT) -> dict[str, pd.DataFrame]:
@@ -207,7 +222,7 @@ def workbook_tables(out: Path, steps: Steps = SILENT) -> dict[str, pd.DataFrame]
         title = name.capitalize()
         reads[title] = functools.partial(_report_sheet, out, name, LEADING_COLUMNS.get(title, ()))
     tables = {}
-    with steps.step("reading the output", total=len(reads)) as advance:
+    with steps.step(_("reading the output"), total=len(reads)) as advance:
         for title, read in reads.items():
             tables[title] = read()
             advance(1)
