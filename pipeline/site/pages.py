@@ -26,6 +26,8 @@ from pipeline.site.rows import TRIMMED
 
 #: Links of the site's pages, relative to its root.
 Links = Mapping[str, str]
+#: The stages of an event (the events file's ``stage``) as the pages say them.
+STAGES = {"qualifier": N_("qualifier"), "main": N_("main stage")}
 #: The columns of a player's side of a game (:func:`player_sides`), as kept for their page.
 SIDE_COLUMNS = (
     "player",
@@ -124,9 +126,9 @@ def game_frame(
     index = frame["game_index"].astype(int)
     frame["source"] = frame["source_path"].where(index == 0, frame["source_path"] + "#" + index.astype(str))
     event = frame["event_name"].fillna(frame["event"])
+    stage = [gettext(STAGES[v]) if v in STAGES else v for v in frame["stage"]]
     frame["event"] = [
-        " · ".join(v for v in pair if isinstance(v, str) and v)
-        for pair in zip(event, frame["stage"], strict=True)
+        " · ".join(v for v in pair if isinstance(v, str) and v) for pair in zip(event, stage, strict=True)
     ]
     reasons, notes = (frame[c].map(list) for c in ("reasons", "notes"))
     frame["codes"] = [" ".join(dict.fromkeys([*r, *n])) for r, n in zip(reasons, notes, strict=True)]

@@ -204,7 +204,7 @@ def ledger_html(frame: pd.DataFrame, names: NameCells, data: NameData) -> list[s
         td + label["reasons"],
         speech.reason_cells(_strings(frame["reasons"])),
         _notes(_strings(frame["notes"])),
-        _note(_strings(frame["parse_error"]), ' <span class="note">', "</span>"),
+        _note(_strings(frame["parse_error"]), ' <span class="note" data-words="parser">', "</span>"),
         td + label["points"],
         points,
         td + label["event"],

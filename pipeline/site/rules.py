@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from markupsafe import Markup
+
 from pipeline.core import i18n
 from pipeline.core.i18n import N_, gettext, ngettext, pgettext
 from pipeline.core.reasons import REASONS, phrase
@@ -46,6 +48,10 @@ def rules_context(rule_set: str, manifest: Mapping[str, Any]) -> dict[str, Any]:
     about = RULE_SETS.get(rule_set)
     return {
         "about": gettext(about) if about else gettext("a rule set of sgf-ratings"),
+        # the rule set's own sentence (pipeline.rules' record): marked as the rule set's words
+        "about_html": Markup('<span data-words="rule-set">{}</span>').format(
+            gettext(about) if about else gettext("a rule set of sgf-ratings")
+        ),
         "settings": settings_said(settings),
         "reasons": [(c, phrase(c)) for c in REASONS],
         "run": run_said(manifest),
@@ -175,14 +181,14 @@ def run_said(manifest: Mapping[str, Any]) -> list[str]:
     reasons = counts.get("reasons")
     if isinstance(reasons, dict) and reasons:
         why = [
-            ngettext("{n} game: {reason} ({code})", "{n} games: {reason} ({code})", int(n)).format(
-                n=_count(n), reason=phrase(c), code=c
+            Markup(ngettext("{n} game: {reason} ({code})", "{n} games: {reason} ({code})", int(n))).format(
+                n=_count(n), reason=phrase(c), code=Markup("<code>{}</code>").format(c)
             )
             for c, n in reasons.items()
         ]
         said.append(
-            gettext("Why not (a game may have several reasons): {reasons}.").format(
-                reasons=pgettext("list separator", "; ").join(why)
+            Markup(gettext("Why not (a game may have several reasons): {reasons}.")).format(
+                reasons=Markup(pgettext("list separator", "; ")).join(why)
             )
         )
     periods = manifest.get("periods")

@@ -1,6 +1,6 @@
 // A period's games ledger's filter: shows the rows that match the player (part of a name, any case or
 // width), the reason (a reason or a note of the game) and counted; ?player=NAME presets the player.
-// Its words are T("..."): the page gives their translations as JSON (<script id="messages">).
+// Its words are marked T(message): the page gives their translations as JSON (<script id="messages">).
 "use strict";
 (function () {
   var given = document.getElementById("messages");
