@@ -250,3 +250,82 @@ def _shot(driver: Any, page: Path, target: Path, size: tuple[int, int]) -> Path:
     driver.save_screenshot(str(target))
     driver.set_window_size(*DESKTOP)
     return target
+
+
+#: The languages of the site (issue 22), with what the standings' heading and the filter's count say.
+LANGUAGES = {
+    "zh-Hans": ("期末排名", "显示 {shown} 局，共 {total} 局"),
+    "zh-Hant": ("期末排名", "顯示 {shown} 局，共 {total} 局"),
+    "en": ("Standings at the end of", "{shown} of {total} games"),
+}
+
+
+@pytest.fixture(scope="module")
+def languages(club: dict[str, Path]) -> Path:
+    target = club["out"].parent / "site-languages"
+    build_site(club["out"], target, languages=tuple(LANGUAGES))
+    return target
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_languages_standings_player_page_and_filter(
+    driver: Any, club: dict[str, Path], languages: Path, lang: str
+) -> None:
+    heading, count = LANGUAGES[lang]
+    log = _open(driver, languages / lang / "index.html")
+    assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == lang
+    assert heading in driver.find_element(By.TAG_NAME, "h1").text
+    assert not [e for e in log if e["level"] == "SEVERE"]
+    player = _file(driver.find_element(By.CSS_SELECTOR, "td.name a").get_attribute("href"))
+    log = _open(driver, player)
+    assert driver.find_element(By.CSS_SELECTOR, "figure.chart img").is_displayed()
+    assert not [e for e in log if e["level"] == "SEVERE"]
+    period = reports.rated_periods(club["out"])[0]
+    _open(driver, languages / lang / "games" / f"{period}.html")
+    Select(driver.find_element(By.ID, "f-counted")).select_by_value("no")
+    games = reports.audit_games(club["out"], period=period)
+    shown = len(reports.audit_games(club["out"], period=period, counted=False))
+    assert _visible_rows(driver) == shown > 0
+    expected = count.replace("{shown}", str(shown)).replace("{total}", str(len(games)))
+    assert driver.find_element(By.ID, "f-shown").text == expected
+    labels = [o.text for o in Select(driver.find_element(By.ID, "f-counted")).options]
+    assert labels == {"en": ["any", "yes", "no"]}.get(lang, ["全部", "是", "否"])
+
+
+def test_the_language_switch_opens_the_same_page(driver: Any, languages: Path) -> None:
+    _open(driver, languages / "zh-Hans" / "rules.html")
+    driver.find_element(By.CSS_SELECTOR, 'nav.languages a[hreflang="zh-Hant"]').click()
+    assert _file(driver.current_url) == (languages / "zh-Hant" / "rules.html").resolve()
+    assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "zh-Hant"
+    _open(driver, languages / "index.html")
+    chosen = driver.find_elements(By.CSS_SELECTOR, "ul.languages li a")
+    assert [a.get_attribute("hreflang") for a in chosen] == list(LANGUAGES)
+    assert all(_file(a.get_attribute("href")).is_file() for a in chosen)
+
+
+def test_every_link_of_every_language_resolves(driver: Any, languages: Path) -> None:
+    broken = []
+    for lang in LANGUAGES:
+        for page in [
+            languages / lang / "index.html",
+            *sorted((languages / lang / "players").glob("*.html"))[:3],
+        ]:
+            _open(driver, page)
+            broken += [(page.name, url) for url in _targets(driver) if not _file(url).is_file()]
+    assert not broken
+
+
+def test_screenshots_of_the_chinese_standings_and_a_player_page(
+    driver: Any, languages: Path, shots: Path
+) -> None:
+    written = []
+    for lang in ("zh-Hans", "zh-Hant"):
+        _open(driver, languages / lang / "index.html")
+        player = _file(driver.find_element(By.CSS_SELECTOR, "td.name a").get_attribute("href"))
+        for size, suffix in ((DESKTOP, ""), (PHONE, "-phone")):
+            written.append(
+                _shot(driver, languages / lang / "index.html", shots / f"standings-{lang}{suffix}.png", size)
+            )
+            written.append(_shot(driver, player, shots / f"player-{lang}{suffix}.png", size))
+    print(f"screenshots: {shots}")
+    assert len(written) == 8 and all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in written)

@@ -45,7 +45,7 @@ def chosen(args: Sequence[str], environ: Mapping[str, str] = os.environ) -> str:
     option = _value(args, "--lang")
     try:
         if option is not None:
-            return i18n.language_of(option)
+            return i18n.languages_of(option)[0]  # a comma list (ratings site): the first speaks
     except i18n.LanguageError as e:
         raise LanguageChoiceError(f"--lang: {e}") from None
     path, configured = _configured(args)

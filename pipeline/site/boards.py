@@ -14,6 +14,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.core.i18n import N_, gettext
 from pipeline.core.progress import SILENT, Steps
 from pipeline.output import folder as outputs
 from pipeline.reports.explain.terms import number
@@ -23,12 +24,12 @@ from pipeline.site.source import Source, partition
 
 #: The players shown on each board.
 TOP = 10
-#: (title, place column, value column, how the value is written) of each board.
+#: (title, place column, value column, how the value is written, the value's heading) of each board.
 BOARDS = (
-    ("Most games", "games_place", "games", "{:d}"),
-    ("Most wins", "wins_place", "wins", "{:d}"),
-    ("Best win rate", "win_rate_place", "win_rate", "pct"),
-    ("Longest winning streak", "streak_place", "longest_streak", "{:d}"),
+    (N_("Most games"), "games_place", "games", "{:d}", N_("games")),
+    (N_("Most wins"), "wins_place", "wins", "{:d}", N_("wins")),
+    (N_("Best win rate"), "win_rate_place", "win_rate", "pct", N_("win rate")),
+    (N_("Longest winning streak"), "streak_place", "longest_streak", "{:d}", N_("longest streak")),
 )
 Write = Callable[[str, str, dict[str, Any]], None]
 INDEX = "leaderboards.html"
@@ -53,7 +54,7 @@ def write_boards(source: Source, links: Mapping[str, str], write: Write, steps: 
         "picker": None,
         "scope": "",
     }
-    with steps.step("writing leaderboards", total=len(labels)) as advance:
+    with steps.step(gettext("writing leaderboards"), total=len(labels)) as advance:
         for label in labels:
             table = partition(source.out, "leaderboards", label)
             year = (
@@ -85,18 +86,20 @@ def _up(link: str | None) -> str | None:
 
 
 def boards(table: pa.Table | None, links: Mapping[str, str], root: str) -> list[dict[str, Any]]:
-    """The boards of one period's rows: ``title``, ``column`` (what is counted) and ``rows`` (place,
-    player, link, value, games), the first :data:`TOP` places of each."""
+    """The boards of one period's rows: ``title``, ``column`` (what is counted), ``column_words`` (its
+    heading in the language) and ``rows`` (place, player, link, value, games), the first :data:`TOP`
+    places of each."""
     found = []
-    for title, place, value, shape in BOARDS:
+    for title, place, value, shape, heading in BOARDS:
         rows: list[dict[str, Any]] = []
         if table is not None and table.num_rows:
             chosen = table.filter(pc.is_valid(table.column(place)))
             rows = chosen.sort_by([(place, "ascending"), ("player", "ascending")]).slice(0, TOP).to_pylist()
         found.append(
             {
-                "title": title,
+                "title": gettext(title),
                 "column": value.replace("_", " "),
+                "column_words": gettext(heading),
                 "rows": [
                     {
                         "place": int(r[place]),

@@ -15,6 +15,12 @@ Pages (Jinja2 templates of this package, autoescaped, undefined names an error),
     reports.html               the rule set's reports (promotions, fees, certification), when it has any
     static/site.css, static/filter.js, static/picker.js
 
+Built in one language (:func:`pipeline.core.i18n.current` when none is given), the folder is that
+language's site. Built in several, each language's site is a folder of its own (``zh-Hans/``,
+``zh-Hant/``, ``en/``), built inside :func:`pipeline.core.i18n.speaking` (the templates' words and the
+python's), every page with a switch to the same page in the other languages, and ``index.html`` the
+chooser of the languages (:data:`CHOOSER`).
+
 The output is read in one pass (:mod:`pipeline.site.periods`: each period's partitions and games once,
 the players' rows kept on disk by player) and the players' pages written from those rows
 (:mod:`pipeline.site.players`): memory holds a period's rows or a bucket of players', never a whole
@@ -30,7 +36,7 @@ import dataclasses
 import os
 import secrets
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
@@ -39,13 +45,16 @@ from typing import Any
 
 import jinja2
 import pyarrow.parquet as pq
+from markupsafe import Markup
 
 from pipeline import __version__
+from pipeline.core import i18n
+from pipeline.core.i18n import N_, gettext
 from pipeline.core.periods import year_of
 from pipeline.core.progress import SILENT, Steps
 from pipeline.output import folder as outputs
 from pipeline.reports import REPORT_FILES, REPORT_RULE_SETS, rule_set_report
-from pipeline.site import boards, pages, periods, players
+from pipeline.site import boards, pages, periods, players, speech
 from pipeline.site import source as source_mod
 from pipeline.site.rules import rules_context
 from pipeline.site.slugs import period_file, slugs
@@ -54,7 +63,9 @@ from pipeline.site.spill import Buckets, bucket_count
 #: The file that marks a folder as a site written by :func:`build_site` (it may be replaced).
 MARKER = ".ratings-site"
 STATIC = ("site.css", "filter.js", "picker.js")
-TITLE = "Club ratings"
+TITLE = N_("Club ratings")
+#: The page that lets a reader choose a language, when the site is built in several.
+CHOOSER = "chooser.html.j2"
 _SPILL = ".spill"
 
 
@@ -64,33 +75,55 @@ class SiteError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class SiteSummary:
-    """What :func:`build_site` wrote: the ``target`` folder, its ``pages`` (HTML files), ``players``
-    with a page, ``charts`` drawn and ``periods`` with a standings page."""
+    """What :func:`build_site` wrote: the ``target`` folder, its ``pages`` (HTML files, of every
+    language), ``players`` with a page, ``charts`` drawn and ``periods`` with a standings page (in each
+    language), and the ``languages`` built."""
 
     target: Path
     pages: int
     players: int
     charts: int
     periods: int
+    languages: tuple[str, ...] = (i18n.ENGLISH,)
 
 
-def build_site(out: Path, target: Path, title: str = TITLE, steps: Steps = SILENT) -> SiteSummary:
+def build_site(
+    out: Path,
+    target: Path,
+    title: str | None = None,
+    steps: Steps = SILENT,
+    languages: Sequence[str] | None = None,
+) -> SiteSummary:
     """Write the site of the output folder ``out`` into the folder ``target`` (created, or replaced
-    when it holds a site written before), its pages titled ``title``; ``steps`` shows how far it is.
+    when it holds a site written before), its pages titled ``title`` (None: "Club ratings" in each
+    language), in ``languages`` (None: the language spoken; several: a folder each and a chooser);
+    ``steps`` shows how far it is.
 
     Raises:
         ReportError: if ``out`` holds no output of ``ratings run``.
         SiteError: if ``target`` is a file, or a folder that is neither empty nor a site of this command.
+        LanguageError: if one of ``languages`` is no language.
         OSError: if the folder cannot be written.
     """
+    chosen = tuple(dict.fromkeys(i18n.language_of(lang) for lang in languages or (i18n.current(),)))
     check_target(target)
     source = source_mod.open_source(out)
-    with steps.step("reading the players' names"):
+    with steps.step(gettext("reading the players' names")):
         names = source_mod.player_names(source)
     links = {name: f"players/{s}.html" for name, s in slugs(names).items()}
     with staging(target) as folder:
-        written = _write_all(source, links, folder, title, steps)
-    return dataclasses.replace(written, target=target)
+        if len(chosen) == 1:
+            with i18n.speaking(chosen[0]):
+                written = _write_all(source, links, folder, title, steps, chosen)
+        else:
+            found = []
+            for lang in chosen:
+                (folder / lang).mkdir()
+                with i18n.speaking(lang):
+                    found.append(_write_all(source, links, folder / lang, title, steps, chosen))
+            _write_chooser(folder, title, chosen)
+            written = dataclasses.replace(found[0], pages=sum(w.pages for w in found) + 1)
+    return dataclasses.replace(written, target=target, languages=chosen)
 
 
 def check_target(target: Path) -> None:
@@ -123,25 +156,45 @@ def staging(target: Path) -> Iterator[Path]:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def environment() -> jinja2.Environment:
-    """The templates of this package: autoescaped, an undefined name an error, blocks trimmed."""
-    return jinja2.Environment(
+def environment(language: str | None = None) -> jinja2.Environment:
+    """The templates of this package: autoescaped, an undefined name an error, blocks trimmed, speaking
+    ``language`` (None: the language spoken) through gettext (``{% trans %}``, ``_()``), with the filters
+    ``day`` (a date in the language's format), ``reasons`` (codes as phrases), ``colour``, ``outcome`` and
+    ``speed`` (words of the data in the language: :mod:`pipeline.site.speech`)."""
+    env = jinja2.Environment(
         loader=jinja2.PackageLoader("pipeline.site", "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    env.install_gettext_translations(  # type: ignore[attr-defined]
+        i18n.translations(language or i18n.current()), newstyle=True
+    )
+    env.filters["day"] = speech.day
+    env.filters["reasons"] = lambda codes: Markup(speech.reason_html(list(codes)))
+    env.filters["colour"] = speech.colour
+    env.filters["outcome"] = speech.outcome
+    env.filters["speed"] = speech.speed
+    return env
 
 
 def _write_all(
-    source: source_mod.Source, links: dict[str, str], folder: Path, title: str, steps: Steps
+    source: source_mod.Source,
+    links: dict[str, str],
+    folder: Path,
+    title: str | None,
+    steps: Steps,
+    languages: Sequence[str],
 ) -> SiteSummary:
-    """Every page, chart and static file of ``source`` into ``folder``."""
+    """Every page, chart and static file of ``source`` into ``folder``, in the language spoken (the
+    switch of each page to the others of ``languages``)."""
     reports = {
         n: rule_set_report(source.out, n) for n, sets in REPORT_RULE_SETS.items() if source.rule_set in sets
     }
-    page = _Pages(environment(), folder, _common(source, title, bool(reports)))
+    common = _common(source, title or gettext(TITLE), bool(reports))
+    page = _Pages(environment(), folder, common, languages)
     spill = folder / _SPILL
     spill.mkdir()
     rows = pq.ParquetFile(source.out / outputs.GAMES_FILE).metadata.num_rows
@@ -194,6 +247,28 @@ def _players(links: dict[str, str], rated: set[str]) -> dict[str, Any]:
     }
 
 
+def _write_chooser(folder: Path, title: str | None, languages: Sequence[str]) -> None:
+    """``index.html`` of a site in several languages: each language's site, named in that language."""
+    choices = []
+    for lang in languages:
+        with i18n.speaking(lang):
+            choices.append(
+                {
+                    "lang": lang,
+                    "name": i18n.NATIVE_NAMES[lang],
+                    "title": title or gettext(TITLE),
+                    "link": f"{lang}/index.html",
+                    "prompt": gettext("Read the ratings in this language"),
+                }
+            )
+    html = environment(languages[0]).get_template(CHOOSER).render(lang=languages[0], choices=choices)
+    (folder / "index.html").write_text(html, encoding="utf-8")
+    (folder / "static").mkdir()
+    (folder / "static" / "site.css").write_bytes(
+        resources.files("pipeline.site").joinpath("static", "site.css").read_bytes()
+    )
+
+
 def _copy_static(folder: Path) -> None:
     """The stylesheet and the scripts of this package's ``static/`` into ``folder``."""
     folder.mkdir(exist_ok=True)
@@ -204,13 +279,19 @@ def _copy_static(folder: Path) -> None:
 class _Pages:
     """Renders templates into files of one folder, counting the HTML pages."""
 
-    def __init__(self, env: jinja2.Environment, folder: Path, common: dict[str, Any]) -> None:
+    def __init__(
+        self, env: jinja2.Environment, folder: Path, common: dict[str, Any], languages: Sequence[str]
+    ) -> None:
         self.env, self.folder, self.common, self.count = env, folder, common, 0
+        self.languages = tuple(languages)
         self._made: set[Path] = set()
 
     def write(self, name: str, template: str, context: dict[str, Any]) -> None:
         root = "../" if "/" in name else ""
-        html = self.env.get_template(template).render(self.common | {"root": root} | context)
+        switch = speech.switch(self.languages, name, root) if name.endswith(".html") else []
+        html = self.env.get_template(template).render(
+            self.common | {"root": root, "switch": switch} | context
+        )
         path = self.folder / name
         if path.parent not in self._made:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -223,7 +304,7 @@ def _common(source: source_mod.Source, title: str, has_reports: bool) -> dict[st
     rated = source.rated
     return {
         "site_title": title,
-        "lang": "en",
+        "lang": i18n.current(),
         "rule_set": source.rule_set,
         "span": (rated[0], rated[-1]) if rated else None,
         "version": __version__,

@@ -15,7 +15,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from pipeline.core import periods as periods_mod
+from pipeline.core.i18n import gettext
 from pipeline.reports.explain.terms import number
+from pipeline.site import speech
 
 WIDTH, HEIGHT = 1000, 600
 _LEFT, _RIGHT, _TOP, _BOTTOM = 80, 30, 50, 70
@@ -63,7 +65,7 @@ def chart(name: str, points: Sequence[tuple[dt.date, float]], rule_set: str) -> 
     xticks = [
         (
             x(start + (stop - start) * i // (_TICKS - 1)),
-            dt.date.fromordinal(start + (stop - start) * i // (_TICKS - 1)).isoformat(),
+            speech.day(dt.date.fromordinal(start + (stop - start) * i // (_TICKS - 1))),
         )
         for i in range(_TICKS)
     ]
@@ -79,6 +81,6 @@ def chart(name: str, points: Sequence[tuple[dt.date, float]], rule_set: str) -> 
         "marks": marks,
         "yticks": yticks,
         "xticks": xticks,
-        "title": f"Rating history of {name} under {rule_set}",
+        "title": gettext("Rating history of {name} under {rule_set}").format(name=name, rule_set=rule_set),
         "name": name,
     }

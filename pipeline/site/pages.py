@@ -17,14 +17,17 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from pipeline.core.reasons import REASONS
-from pipeline.reports.explain import REASON_WORDS
+from pipeline.core.i18n import N_, gettext
+from pipeline.core.reasons import REASONS, phrase
 from pipeline.reports.explain.terms import number, signed
 from pipeline.reports.numbers import MINUS, NumberFormat
+from pipeline.site import speech
 from pipeline.site.rows import TRIMMED
 
 #: Links of the site's pages, relative to its root.
 Links = Mapping[str, str]
+#: The stages of an event (the events file's ``stage``) as the pages say them.
+STAGES = {"qualifier": N_("qualifier"), "main": N_("main stage")}
 #: The columns of a player's side of a game (:func:`player_sides`), as kept for their page.
 SIDE_COLUMNS = (
     "player",
@@ -48,17 +51,17 @@ SIDE_COLUMNS = (
 
 def text(value: Any, places: int = 2) -> str:
     """A cell: numbers rounded to ``places`` (trailing zeros dropped), lists joined by commas, dates
-    ISO, booleans yes/no, missing values empty."""
+    in the language's format, booleans yes/no in the language, missing values empty."""
     if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
         return ""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return speech.yes_no(value)
     if isinstance(value, float):
         return number(value, places)
     if isinstance(value, list | tuple):
-        return ", ".join(text(v, places) for v in value)
+        return speech.joined(text(v, places) for v in value)
     if isinstance(value, dt.date | pd.Timestamp):
-        return value.isoformat()[:10]
+        return speech.day(value.isoformat()[:10])
     return str(value)
 
 
@@ -114,7 +117,7 @@ def game_frame(
     """The games of one period (columns of :data:`pipeline.site.source.GAME_COLUMNS`) with the cells the
     pages print: ``black``/``white`` the canonical names (as written where the run gave none),
     ``source`` (``path#index`` for a later game of a collection), ``event`` (with its stage), ``codes``
-    (reasons and notes, for the filter), ``why`` (the reasons in words, ``{cap}`` filled in), ``points``
+    (reasons and notes, for the filter), ``why`` (the reasons' phrases in the language), ``points``
     (``name +30`` per rated player, Black first, written in ``style``, the rule set's) and ``own``
     (player -> their signed points)."""
     frame = games.to_pandas()
@@ -123,20 +126,20 @@ def game_frame(
     index = frame["game_index"].astype(int)
     frame["source"] = frame["source_path"].where(index == 0, frame["source_path"] + "#" + index.astype(str))
     event = frame["event_name"].fillna(frame["event"])
+    stage = [gettext(STAGES[v]) if v in STAGES else v for v in frame["stage"]]
     frame["event"] = [
-        " · ".join(v for v in pair if isinstance(v, str) and v)
-        for pair in zip(event, frame["stage"], strict=True)
+        " · ".join(v for v in pair if isinstance(v, str) and v) for pair in zip(event, stage, strict=True)
     ]
     reasons, notes = (frame[c].map(list) for c in ("reasons", "notes"))
     frame["codes"] = [" ".join(dict.fromkeys([*r, *n])) for r, n in zip(reasons, notes, strict=True)]
-    frame["why"] = [_why(tuple(r), cap) for r in reasons]
+    frame["why"] = [_why(tuple(r)) for r in reasons]
     frame["reasons"], frame["notes"] = reasons.map(", ".join), notes.map(", ".join)
     frame["date_text"] = [text(d) for d in frame["date"]]
     return _with_points(frame, changes, style)
 
 
-def _why(codes: tuple[str, ...], cap: str) -> str:
-    return "; ".join(REASON_WORDS.get(c, c).format(cap=cap) for c in codes)
+def _why(codes: tuple[str, ...]) -> str:
+    return "; ".join(phrase(c) for c in codes)
 
 
 def _with_points(frame: pd.DataFrame, changes: pa.Table | None, style: NumberFormat) -> pd.DataFrame:
@@ -148,8 +151,14 @@ def _with_points(frame: pd.DataFrame, changes: pa.Table | None, style: NumberFor
         ).assign(own=pd.Series([empty] * len(frame), index=frame.index, dtype=object))
     rows = changes.select(["game_id", "player", "color", "delta", "bonus", "bonus_rule"]).to_pandas()
     rows = rows.sort_values(["game_id", "color"], kind="stable")
+    bonus = gettext("bonus")
     own = [
-        style.delta(float(d), MINUS) + (f" ({style.delta(float(b), MINUS)} {r or 'bonus'})" if b else "")
+        style.delta(float(d), MINUS)
+        + (
+            f" ({style.delta(float(b), MINUS)} {gettext(r) if isinstance(r, str) and r else bonus})"
+            if b
+            else ""
+        )
         for d, b, r in zip(rows["delta"], rows["bonus"], rows["bonus_rule"], strict=True)
     ]
     said: dict[str, list[str]] = {}
@@ -210,9 +219,36 @@ def reason_codes(codes: list[str]) -> list[str]:
     return [c for c in REASONS if c in seen]
 
 
+#: The rule sets' reports (:data:`pipeline.reports.REPORT_FILES`) as their pages title them.
+REPORT_TITLES = {
+    "promotions": N_("Promotions"),
+    "fees": N_("Fees"),
+    "certification": N_("Certification"),
+}
+#: The reports' columns (the contract's names, kept in a ``data-column`` attribute) as the pages head them.
+REPORT_HEADERS = {
+    "player": N_("player"),
+    "date": N_("date"),
+    "period": N_("period"),
+    "seq": N_("game number"),
+    "from_rank": N_("from rank"),
+    "to_rank": N_("to rank"),
+    "rank": N_("rank"),
+    "rating": N_("rating"),
+    "score": N_("score"),
+    "note": N_("note"),
+    "reason": N_("reason"),
+    "games": N_("games"),
+    "fee": N_("fee"),
+    "amount": N_("amount"),
+    "certificate": N_("certificate"),
+    "kind": N_("kind"),
+}
+
+
 def report_tables(reports: Mapping[str, pd.DataFrame], links: Links) -> list[dict[str, Any]]:
-    """The rule set's reports: ``name``, ``columns`` and ``rows`` (lists of ``(text, link)`` cells, a
-    link for a cell naming a player with a page)."""
+    """The rule set's reports: ``name``, ``title``, ``columns``, ``headers`` (column, its words) and
+    ``rows`` (lists of ``(text, link)`` cells, a link for a cell naming a player with a page)."""
     found = []
     for name, table in reports.items():
         columns = [str(c) for c in table.columns]
@@ -220,7 +256,9 @@ def report_tables(reports: Mapping[str, pd.DataFrame], links: Links) -> list[dic
             [(text(v), links.get(v) if c == "player" else None) for c, v in zip(columns, r, strict=True)]
             for r in table.itertuples(index=False)
         ]
-        found.append({"name": name, "columns": columns, "rows": rows})
+        headers = [(c, gettext(REPORT_HEADERS[c]) if c in REPORT_HEADERS else c) for c in columns]
+        title = gettext(REPORT_TITLES[name]) if name in REPORT_TITLES else name.capitalize()
+        found.append({"name": name, "title": title, "columns": columns, "headers": headers, "rows": rows})
     return found
 
 

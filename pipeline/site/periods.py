@@ -20,11 +20,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from markupsafe import Markup, escape
 
+from pipeline.core.i18n import gettext
 from pipeline.core.periods import year_of
 from pipeline.core.progress import SILENT, Steps
+from pipeline.core.reasons import phrase
 from pipeline.output.memory import release_unused_memory
 from pipeline.reports.numbers import NumberFormat, number_format
-from pipeline.site import pages
+from pipeline.site import pages, speech
 from pipeline.site import rows as rows_mod
 from pipeline.site.slugs import period_file
 from pipeline.site.source import Source, games_by_period, partition
@@ -129,7 +131,7 @@ def write_periods(
     style = number_format(source.rule_set)
     ledgers = _Ledgers(cap, links, write, pickers[1], done, buckets, style)
     names = rows_mod.NameCells(links)
-    with steps.step("writing the pages of each period", total=len(source.periods)) as advance:
+    with steps.step(gettext("writing the pages of each period"), total=len(source.periods)) as advance:
         for label in source.periods:
             changes = partition(source.out, "changes", label)
             if label in rated:
@@ -263,11 +265,13 @@ class _Ledgers:
         first = self.pick.files[label] if label is not None else UNDATED
         nav = self.pick(label, "../")
         parts = chunks(rows)
-        shown = pages.reason_codes(codes)
+        shown = [(code, phrase(code)) for code in pages.reason_codes(codes)]
+        words = speech.script_messages("filter.js")
         size = PAGE_ROWS
         for page, part in enumerate(parts, 1):
             context: dict[str, Any] = {"section": "games", "period": label, "rows": Markup("".join(part))}
             context |= {"shown": len(part), "picker": nav, "codes": shown, "root": "../"}
+            context |= {"script_messages": words}
             context |= {"pager": _pager(first, page, len(parts), "../"), "total": len(rows)}
             context |= {"names": sorted(set().union(*players[(page - 1) * size : page * size]))}
             self.write(paged(first, page), "ledger.html.j2", context)

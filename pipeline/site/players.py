@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from markupsafe import Markup
 
+from pipeline.core.i18n import gettext
 from pipeline.core.progress import SILENT, Steps
 from pipeline.output.memory import release_unused_memory
 from pipeline.reports.explain import explanation
@@ -51,7 +52,7 @@ def write_players(
     order = {label: i for i, label in enumerate(source.rated)}
     charts = 0
     names = rows_mod.NameCells(links, "../")
-    with steps.step("writing player pages", total=len(links)) as advance:
+    with steps.step(gettext("writing player pages"), total=len(links)) as advance:
         for tables in buckets.each(KINDS):
             games, missed = _sides(tables.get("games"), names)
             ratings = _ratings(tables.get("ratings"), order)

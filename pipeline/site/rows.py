@@ -3,9 +3,11 @@
 A period's standings are every player rated by then, so a server's site has millions of rows: they are
 the columns' texts joined with :func:`pyarrow.compute.binary_join_element_wise`, not a template loop
 (docs/design.md#site-rows). The cells are the ones :func:`pipeline.site.pages.standings_rows` gives
-(numbers to two places with trailing zeros dropped, a change signed with a true minus, ``yes``/``no``),
-every text escaped for HTML; the player's cell is written once per name (:class:`NameCells`). Knows
-nothing of the page around the rows.
+(numbers to two places with trailing zeros dropped, a change signed with a true minus, ``yes``/``no``
+and dates in the language built, reasons as phrases with their codes: :mod:`pipeline.site.speech`),
+every text escaped for HTML; the player's cell is written once per name (:class:`NameCells`). The data
+the filter reads (``data-codes``, ``data-counted``) stays in codes. Knows nothing of the page around
+the rows.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ import pyarrow.compute as pc
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup, escape
 
+from pipeline.core.i18n import N_, gettext
 from pipeline.reports.numbers import NumberFormat
+from pipeline.site import speech
 
 #: How the site wrote every number before the rule sets had formats: two places, trailing zeros dropped.
 TRIMMED = NumberFormat(2, trim=True)
@@ -122,7 +126,7 @@ def standings_html(
     ]
     if show_bonus:
         parts += [num, written(column("bonus"), style)]
-    parts += [plain, pc.if_else(column("member"), "yes", "no"), "</td></tr>\n"]
+    parts += [plain, _yes_no(column("member")), "</td></tr>\n"]
     rows = pc.binary_join_element_wise(*parts, "")
     return Markup("".join(rows.to_pylist()))
 
@@ -142,10 +146,21 @@ class NameData:
         return pa.array([made[n] if n else None for n in names], pa.string())
 
 
-def _note(values: pa.Array, before: str, after: str) -> pa.Array:
-    """``before value after`` where there is a value, else empty."""
-    text = escaped(values)
+def _yes_no(values: pa.Array) -> pa.Array:
+    """Booleans as ``yes``/``no`` in the language built."""
+    return pc.if_else(values, speech.yes_no(True), speech.yes_no(False))
+
+
+def _note(values: pa.Array, before: str, after: str, safe: bool = False) -> pa.Array:
+    """``before value after`` where there is a value, else empty (``safe``: a value already HTML)."""
+    text = pc.fill_null(values, "") if safe else escaped(values)
     return pc.if_else(pc.equal(text, ""), "", pc.binary_join_element_wise(before, text, after, ""))
+
+
+def _notes(values: pa.Array) -> pa.Array:
+    """Notes (codes, comma-separated) as `` (notes: phrase)``, or empty."""
+    before = ' <span class="note">(' + str(escape(gettext("notes:"))) + " "
+    return _note(speech.reason_cells(values), before, ")</span>", safe=True)
 
 
 def ledger_html(frame: pd.DataFrame, names: NameCells, data: NameData) -> list[str]:
@@ -158,11 +173,13 @@ def ledger_html(frame: pd.DataFrame, names: NameCells, data: NameData) -> list[s
     black_data, white_data = data(black), data(white)
     both = pc.binary_join_element_wise(black_data, white_data, ",")
     listed = pc.coalesce(both, black_data, white_data, pa.scalar("", pa.string()))
-    counted = pc.if_else(pa.array(frame["counted"].astype(bool).to_numpy()), "yes", "no")
+    is_counted = pa.array(frame["counted"].astype(bool).to_numpy())
+    counted = pc.if_else(is_counted, "yes", "no")  # the filter's value: a code
     period = escaped(_strings(frame["period"]))
     text = {c: escaped(_strings(frame[c])) for c in ("result", "event", "source", "codes")}
     points = escaped(pa.array(["; ".join(p) for p in frame["points"]], pa.string()))
     td, name = "</td><td", '</td><td class="name"'
+    label = {c: f' data-label="{escape(gettext(c))}">' for c in _LEDGER_LABELS}
     parts = [
         "<tr data-names='[",
         listed,
@@ -172,32 +189,48 @@ def ledger_html(frame: pd.DataFrame, names: NameCells, data: NameData) -> list[s
         text["codes"],
         '" data-counted="',
         counted,
-        '">\n<td data-label="date">',
-        escaped(_strings(frame["date_text"])),
-        td + ' data-label="period">',
+        '">\n<td' + label["date"],
+        escaped(speech.days(_strings(frame["date_text"]))),
+        td + label["period"],
         period,
-        name + ' data-label="black">',
+        name + label["black"],
         names([b or "" for b in black]),
-        name + ' data-label="white">',
+        name + label["white"],
         names([w or "" for w in white]),
-        td + ' data-label="result">',
+        td + label["result"],
         text["result"],
-        td + ' data-label="counted">',
-        counted,
-        td + ' data-label="reasons">',
-        escaped(_strings(frame["reasons"])),
-        _note(_strings(frame["notes"]), ' <span class="note">(notes: ', ")</span>"),
-        _note(_strings(frame["parse_error"]), ' <span class="note">', "</span>"),
-        td + ' data-label="points">',
+        td + label["counted"],
+        _yes_no(is_counted),
+        td + label["reasons"],
+        speech.reason_cells(_strings(frame["reasons"])),
+        _notes(_strings(frame["notes"])),
+        _note(_strings(frame["parse_error"]), ' <span class="note" data-words="parser">', "</span>"),
+        td + label["points"],
         points,
-        td + ' data-label="event">',
+        td + label["event"],
         text["event"],
-        '</td><td class="file" data-label="file">',
+        '</td><td class="file"' + label["file"],
         text["source"],
         "</td></tr>\n",
     ]
     found: list[str] = pc.binary_join_element_wise(*parts, "").to_pylist()
     return found
+
+
+#: The ledger's columns, each cell's ``data-label`` (its column's name in the language built, shown
+#: before the cell on a phone).
+_LEDGER_LABELS = (
+    N_("date"),
+    N_("period"),
+    N_("black"),
+    N_("white"),
+    N_("result"),
+    N_("counted"),
+    N_("reasons"),
+    N_("points"),
+    N_("event"),
+    N_("file"),
+)
 
 
 def _strings(values: pd.Series) -> pa.Array:
@@ -207,24 +240,26 @@ def _strings(values: pd.Series) -> pa.Array:
 
 def player_games_html(sides: pa.Table, names: NameCells) -> list[str]:
     """The ``<tr>`` row of each player's side of a game (:data:`pipeline.site.pages.SIDE_COLUMNS`), as
-    their page lists it: date, period, colour, opponent, result, event, counted, reasons (their words
-    on hover) with the notes, and the points the game gave them."""
+    their page lists it: date, period, colour, opponent, result, event, counted, reasons (their phrases,
+    the code on hover) with the notes, and the points the game gave them."""
     if not sides.num_rows:
         return []
 
     def column(name: str) -> pa.Array:
         return escaped(sides.column(name).combine_chunks())
 
-    reasons = column("reasons")
-    why = pc.binary_join_element_wise('<abbr title="', column("why"), '">', reasons, "</abbr>", "")
+    colours = sides.column("colour").combine_chunks()
+    colour = pc.if_else(
+        pc.equal(colours, "B"), speech.colour("B"), pc.if_else(pc.equal(colours, "W"), speech.colour("W"), "")
+    )
     td = "</td><td>"
     parts = [
         "<tr><td>",
-        column("date"),
+        escaped(speech.days(sides.column("date"))),
         td,
         column("period"),
         td,
-        column("colour"),
+        colour,
         '</td><td class="name">',
         names(sides.column("opponent").to_pylist()),
         td,
@@ -232,10 +267,10 @@ def player_games_html(sides: pa.Table, names: NameCells) -> list[str]:
         td,
         column("event"),
         td,
-        pc.if_else(sides.column("counted").combine_chunks(), "yes", "no"),
+        _yes_no(sides.column("counted").combine_chunks()),
         td,
-        pc.if_else(pc.equal(reasons, ""), "", why),
-        _note(sides.column("notes").combine_chunks(), ' <span class="note">(notes: ', ")</span>"),
+        speech.reason_cells(sides.column("reasons")),
+        _notes(sides.column("notes").combine_chunks()),
         td,
         column("own_points"),
         "</td></tr>\n",

@@ -3,7 +3,8 @@
 The rule set in a sentence, then what the settings mean (the period, which games count, the speed
 threshold, the per-opponent cap, provisional players, the roster and events files) and the run's counts
 (games read, counted, and why the others were not), each said as a sentence, never as a key, a digest
-or a path. The reason codes keep their code beside their words, as the ledger shows the codes. Knows
+or a path, in the language built. The reason codes keep their code beside their phrase
+(:func:`pipeline.core.reasons.phrase`), as the ledger keeps them in a title. Knows
 nothing of how the rule sets compute: the sentences (each rule set's record's ``about``) describe them as
 ``docs/rules.md`` does.
 """
@@ -13,42 +14,46 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pipeline.core.reasons import REASONS
-from pipeline.reports.explain import REASON_WORDS
+from markupsafe import Markup
+
+from pipeline.core import i18n
+from pipeline.core.i18n import N_, gettext, ngettext, pgettext
+from pipeline.core.reasons import REASONS, phrase
 from pipeline.reports.explain.terms import number
 from pipeline.rules import REGISTRY
+from pipeline.site import speech
 
 #: Each registered rule set in a sentence (README.md, "Rule sets"), from its record.
 RULE_SETS = {name: record.about for name, record in REGISTRY.items()}
 _PERIODS = {
-    "month": "a calendar month",
-    "quarter": "a quarter of a year",
-    "half": "half a year",
-    "year": "a calendar year",
+    "month": N_("a calendar month"),
+    "quarter": N_("a quarter of a year"),
+    "half": N_("half a year"),
+    "year": N_("a calendar year"),
 }
 _EXCLUDED = {
-    "draw": "draws",
-    "no_show": "no-shows",
-    "handicap": "handicap games",
-    "non_member": "games against a player who is not a member",
+    "draw": N_("drawn games"),
+    "no_show": N_("no-shows"),
+    "handicap": N_("handicap games"),
+    "non_member": N_("games against a player who is not a member"),
 }
-_GAME_TYPES = {1: "Go", 4: "Gomoku"}
+_GAME_TYPES = {1: N_("Go"), 4: N_("Gomoku")}
 
 
 def rules_context(rule_set: str, manifest: Mapping[str, Any]) -> dict[str, Any]:
     """The rules page's context: ``about`` (the rule set), ``settings`` and ``run`` (sentences) and
-    ``reasons`` (code, words) of every reason code."""
+    ``reasons`` (code, phrase) of every reason code."""
     settings = manifest.get("settings")
     settings = settings if isinstance(settings, dict) else {}
-    cap = _validity(settings).get("opponent_cap")
+    about = RULE_SETS.get(rule_set)
     return {
-        "about": RULE_SETS.get(rule_set, "a rule set of sgf-ratings"),
+        "about": gettext(about) if about else gettext("a rule set of sgf-ratings"),
+        # the rule set's own sentence (pipeline.rules' record): marked as the rule set's words
+        "about_html": Markup('<span data-words="rule-set">{}</span>').format(
+            gettext(about) if about else gettext("a rule set of sgf-ratings")
+        ),
         "settings": settings_said(settings),
-        "reasons": [
-            (c, REASON_WORDS[c].format(cap=cap if cap is not None else "N"))
-            for c in REASONS
-            if c in REASON_WORDS
-        ],
+        "reasons": [(c, phrase(c)) for c in REASONS],
         "run": run_said(manifest),
     }
 
@@ -59,31 +64,47 @@ def settings_said(settings: Mapping[str, Any]) -> list[str]:
     said = []
     period = validity.get("period")
     if period:
+        kind = _PERIODS.get(str(period))
         said.append(
-            f"A rating period is {_PERIODS.get(str(period), str(period))}; ratings are computed at its end."
+            gettext("A rating period is {period}; ratings are computed at its end.").format(
+                period=gettext(kind) if kind else str(period)
+            )
         )
-    types = [_GAME_TYPES.get(t, f"game type {t}") for t in validity.get("game_types") or []]
+    types = [
+        gettext(_GAME_TYPES[t]) if t in _GAME_TYPES else gettext("game type {number}").format(number=t)
+        for t in validity.get("game_types") or []
+    ]
     if types:
-        said.append(f"Only games of {' and '.join(types)} are rated.")
-    excluded = [_EXCLUDED.get(str(c), str(c).replace("_", " ")) for c in validity.get("excluded") or []]
+        said.append(gettext("Only games of {types} are rated.").format(types=speech.listed(types)))
+    excluded = [
+        gettext(_EXCLUDED[str(c)]) if str(c) in _EXCLUDED else str(c) for c in validity.get("excluded") or []
+    ]
     if excluded:
-        said.append(f"These games do not count: {_listed(excluded)}.")
+        said.append(gettext("These games do not count: {games}.").format(games=speech.listed(excluded)))
     if validity.get("handicap_from") is not None:
-        said.append(f"A game with {validity['handicap_from']} or more handicap stones is a handicap game.")
+        said.append(
+            gettext("A game with {stones} or more handicap stones is a handicap game.").format(
+                stones=validity["handicap_from"]
+            )
+        )
     if validity.get("min_moves") is not None:
-        said.append(f"A game of fewer than {validity['min_moves']} moves is a no-show.")
+        said.append(
+            gettext("A game of fewer than {moves} moves is a no-show.").format(moves=validity["min_moves"])
+        )
     if validity.get("opponent_cap"):
         said.append(
-            f"At most {validity['opponent_cap']} games against the same opponent count in one period."
+            gettext("At most {cap} games against the same opponent count in one period.").format(
+                cap=validity["opponent_cap"]
+            )
         )
     said += _speed(settings, validity)
     said += _files(settings)
     rules = settings.get("rules")
     if isinstance(rules, dict) and rules:
         said.append(
-            "The rule set's own settings: "
-            + "; ".join(f"{_words(k)} {_value(v)}" for k, v in rules.items())
-            + "."
+            gettext("The rule set's own settings: {settings}.").format(
+                settings="; ".join(f"{_words(k)} {_value(v)}" for k, v in rules.items())
+            )
         )
     return said
 
@@ -93,29 +114,45 @@ def _speed(settings: Mapping[str, Any], validity: Mapping[str, Any]) -> list[str
     threshold = settings.get("speed_threshold_s")
     if isinstance(threshold, int | float):
         said.append(
-            f"A game is slow when each player has at least {number(threshold / 60, 1)} minutes of main time, "
-            "else fast."
+            gettext(
+                "A game is slow when each player has at least {minutes} minutes of main time, else fast."
+            ).format(minutes=number(threshold / 60, 1))
         )
-    if validity.get("unknown_speed") in ("slow", "fast"):
-        said.append(f"A game whose time setting is not known is rated as a {validity['unknown_speed']} game.")
+    unknown = validity.get("unknown_speed")
+    if unknown == "slow":
+        said.append(gettext("A game whose time setting is not known is rated as a slow game."))
+    elif unknown == "fast":
+        said.append(gettext("A game whose time setting is not known is rated as a fast game."))
     provisional = settings.get("provisional_games")
     if isinstance(provisional, int) and provisional > 0:
-        said.append(f"A player with fewer than {provisional} counted games is marked provisional.")
+        said.append(
+            gettext("A player with fewer than {games} counted games is marked provisional.").format(
+                games=provisional
+            )
+        )
     return said
 
 
 def _files(settings: Mapping[str, Any]) -> list[str]:
     if settings.get("roster"):
         said = [
-            "The club's roster names the members, their declared ranks and the other names they play under."
+            gettext(
+                "The club's roster names the members,"
+                " their declared ranks and the other names they play under."
+            )
         ]
     else:
         said = [
-            "There is no roster: every player is a member, and starts from the rank of their first record."
+            gettext(
+                "There is no roster: every player is a member,"
+                " and starts from the rank of their first record."
+            )
         ]
     if settings.get("events"):
         said.append(
-            "The club's list of events says which games belong to which event, and the titles it awards."
+            gettext(
+                "The club's list of events says which games belong to which event, and the titles it awards."
+            )
         )
     return said
 
@@ -126,20 +163,51 @@ def run_said(manifest: Mapping[str, Any]) -> list[str]:
     counts = counts if isinstance(counts, dict) else {}
     said = []
     if "records" in counts:
-        said.append(f"{counts['records']:,} game records were read from {counts.get('files', 0):,} files.")
+        said.append(
+            ngettext(
+                "{records} game record was read from {files} files.",
+                "{records} game records were read from {files} files.",
+                int(counts["records"]),
+            ).format(records=_count(counts["records"]), files=_count(counts.get("files", 0)))
+        )
     if "counted" in counts:
-        said.append(f"{counts['counted']:,} games counted and {counts.get('excluded', 0):,} did not.")
+        said.append(
+            ngettext(
+                "{counted} game counted and {excluded} did not.",
+                "{counted} games counted and {excluded} did not.",
+                int(counts["counted"]),
+            ).format(counted=_count(counts["counted"]), excluded=_count(counts.get("excluded", 0)))
+        )
     reasons = counts.get("reasons")
     if isinstance(reasons, dict) and reasons:
         why = [
-            f"{n:,} {str(REASON_WORDS.get(c, c)).split(':')[0].format(cap='N')} ({c})"
+            Markup(ngettext("{n} game: {reason} ({code})", "{n} games: {reason} ({code})", int(n))).format(
+                n=_count(n), reason=phrase(c), code=Markup("<code>{}</code>").format(c)
+            )
             for c, n in reasons.items()
         ]
-        said.append("Why not (a game may have several reasons): " + "; ".join(why) + ".")
+        said.append(
+            Markup(gettext("Why not (a game may have several reasons): {reasons}.")).format(
+                reasons=Markup(pgettext("list separator", "; ")).join(why)
+            )
+        )
     periods = manifest.get("periods")
     if isinstance(periods, list) and periods:
-        said.append(f"The ratings cover {len(periods):,} periods, {periods[0]} to {periods[-1]}.")
+        said.append(
+            ngettext(
+                "The ratings cover {count} period, {first} to {last}.",
+                "The ratings cover {count} periods, {first} to {last}.",
+                len(periods),
+            ).format(count=_count(len(periods)), first=periods[0], last=periods[-1])
+        )
     return said
+
+
+def _count(value: Any) -> str:
+    """A count with the language's grouping of thousands."""
+    from babel.numbers import format_decimal
+
+    return str(format_decimal(int(value), locale=speech.locale()))
 
 
 def _validity(settings: Mapping[str, Any]) -> dict[str, Any]:
@@ -147,12 +215,9 @@ def _validity(settings: Mapping[str, Any]) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
-def _listed(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def _words(key: str) -> str:
-    return str(key).replace("_", " ")
+    """A setting's key: words in English, the key itself (a code) in another language."""
+    return str(key).replace("_", " ") if i18n.current() == i18n.ENGLISH else str(key)
 
 
 def _value(value: Any) -> str:

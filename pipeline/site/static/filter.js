@@ -1,7 +1,11 @@
 // A period's games ledger's filter: shows the rows that match the player (part of a name, any case or
 // width), the reason (a reason or a note of the game) and counted; ?player=NAME presets the player.
+// Its words are marked T(message): the page gives their translations as JSON (<script id="messages">).
 "use strict";
 (function () {
+  var given = document.getElementById("messages");
+  var messages = given ? JSON.parse(given.textContent) : {};
+  var T = function (message) { return messages[message] || message; };
   var fold = function (s) { return s.normalize("NFKC").toLowerCase(); };
   var field = function (id) { return document.getElementById(id); };
   var rows = Array.prototype.slice.call(document.querySelectorAll("#ledger tbody tr"));
@@ -23,7 +27,8 @@
       row.hidden = !keep;
       shown += keep ? 1 : 0;
     });
-    field("f-shown").value = shown + " of " + rows.length + " games";
+    field("f-shown").value = T("{shown} of {total} games")
+      .replace("{shown}", String(shown)).replace("{total}", String(rows.length));
   }
 
   var preset = new URLSearchParams(window.location.search).get("player");
