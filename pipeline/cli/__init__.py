@@ -126,7 +126,7 @@ class _Group(typer.core.TyperGroup):
 LangOpt = Annotated[str | None, typer.Option("--lang", metavar="LANG", help=LANG_HELP)]
 
 
-def speaking_command(function: Callable[..., Any]) -> Callable[..., Any]:
+def taking_lang(function: Callable[..., Any]) -> Callable[..., Any]:
     """``function`` as a command that also takes ``--lang`` (read before parsing, by
     :class:`_Group`: the command itself never sees it)."""
 
@@ -271,7 +271,7 @@ def build() -> typer.Typer:
     for name, function in _COMMANDS:
         made.command(
             name, cls=_Command, help=help_text(function.__doc__), short_help=short_help(function.__doc__)
-        )(speaking_command(function))
+        )(taking_lang(function))
     return made
 
 
