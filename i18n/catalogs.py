@@ -21,16 +21,36 @@ LOCALE = ROOT / "pipeline" / "locale"
 LOCALES = ("zh_Hans", "zh_Hant")
 #: OpenCC's configuration for the traditional catalog's first draft: Taiwan's characters and phrases.
 OPENCC_CONFIG = "s2twp"
-#: Words OpenCC's Taiwan phrases get wrong for Go and Gomoku, or where the associations' documents use
-#: another word (docs/glossary.md): applied after OpenCC, longest first.
+#: Where OpenCC's Taiwan phrases (s2twp) miss the words of docs/glossary.md: applied after OpenCC,
+#: longest first. tests/test_i18n_glossary.py checks that every glossary term converts to its zh-Hant term
+#: and that each entry is one some term needs. The Go and Gomoku terms themselves (圍棋, 讓子, 貼目, 段位,
+#: 級, 連珠, 積分, 等級分 ...) need none.
 CORRECTIONS = {
-    "圍棋伺服器": "圍棋伺服器",
-    "讓子棋": "讓子棋",
-    "貼目": "貼目",
-    "段位": "段位",
-    "連珠": "連珠",
-    "積分": "積分",
+    # Taiwan as the TGA writes it (「台灣五子棋協會」, 「台灣名人賽」): OpenCC writes 臺灣, 擂臺賽.
     "臺": "台",
+    # A round robin, the TGA's 「循環圈」: OpenCC reads 循环 as a program's loop (迴圈).
+    "迴圈": "循環",
+    # The HKGA's per-game fee, 「登錄費」: OpenCC makes 登录 a log-in (登入).
+    "登入費": "登錄費",
+    # A rule set's parameters (a, con, epsilon): OpenCC makes 参数 a function's argument (引數).
+    "引數": "參數",
+    # Reason codes: OpenCC makes 代码 program source (程式碼).
+    "程式碼": "代碼",
+    # The configuration: 設定 in Taiwan (OpenCC keeps 配置, a layout there).
+    "配置檔案": "設定檔",
+    "配置": "設定",
+    # The workbook in Taiwan's spreadsheet words.
+    "工作簿": "活頁簿",
+    "單元格": "儲存格",
+    # A table's column: 欄 in Taiwan, where 列 is a row.
+    "列名": "欄位名稱",
+    # Examples and the shipped sample: 範例.
+    "示例": "範例",
+    "樣例": "範例",
+    "指令碼": "腳本",
+    "壓縮包": "壓縮檔",
+    "錯誤資訊": "錯誤訊息",
+    "賬": "帳",
 }
 _PLACEHOLDER = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa%]|\{[^{}]*\}")
 
