@@ -100,14 +100,14 @@ def to_traditional(text: str) -> str:
     return converted
 
 
-def fill_traditional() -> int:
-    """Give every message the traditional catalog has not translated yet the simplified catalog's
-    translation through :func:`to_traditional` (a first draft, read and corrected by hand); the
-    number filled."""
+def fill_traditional(redraft: bool = False) -> int:
+    """Give every message the traditional catalog has not translated yet (with ``redraft``: every
+    message) the simplified catalog's translation through :func:`to_traditional` (a first draft, read
+    and corrected by hand); the number filled."""
     simplified, traditional = read("zh_Hans"), read("zh_Hant")
     filled = 0
     for message in traditional:
-        if not message.id or _translated(message.string):
+        if not message.id or (_translated(message.string) and not redraft):
             continue
         source = simplified.get(message.id, message.context)
         if source is None or not _translated(source.string):
@@ -150,14 +150,15 @@ def main(args: list[str]) -> None:
     """``traditional``: :func:`fill_traditional`; ``apply LOCALE FILE.json...``: :func:`apply`."""
     import json
 
-    if args == ["traditional"]:
-        print(f"zh_Hant: {fill_traditional()} messages filled from zh_Hans through OpenCC ({OPENCC_CONFIG})")
+    if args in (["traditional"], ["traditional", "--redraft"]):
+        filled = fill_traditional(redraft="--redraft" in args)
+        print(f"zh_Hant: {filled} messages filled from zh_Hans through OpenCC ({OPENCC_CONFIG})")
     elif len(args) >= 3 and args[0] == "apply":
         for name in args[2:]:
             done, unknown = apply(args[1], json.loads(Path(name).read_text(encoding="utf-8")))
             print(f"{args[1]}: {done} set from {name}; not in the catalog: {unknown or 'none'}")
     else:
-        sys.exit("usage: python -m i18n.catalogs traditional | apply LOCALE FILE.json...")
+        sys.exit("usage: python -m i18n.catalogs traditional [--redraft] | apply LOCALE FILE.json...")
 
 
 if __name__ == "__main__":
