@@ -59,7 +59,7 @@ def _group_comments(number: int, group: Sequence[str], pairs: pd.DataFrame, info
     for name in group:
         player = info.loc[name]
         ranks = ", ".join(player["ranks"]) or _("none")
-        games: int = player["games"]
+        games = int(str(player["games"]))
         records = ngettext("{n} record", "{n} records", games).format(n=games)
         if player["first"] is not None:
             dates = _("{first} to {last}").format(first=player["first"], last=player["last"])
