@@ -21,7 +21,7 @@ from rich.cells import cell_len
 from pipeline.cli.common import ConfigOpt, Format, FormatOpt, OutOpt, WideOpt, console, fail, output_folder
 from pipeline.cli.tables import Column, cell_text, missing, print_fitted, print_frame
 from pipeline.cli.wrapping import hanging
-from pipeline.core.i18n import N_, _, ngettext, pgettext
+from pipeline.core.i18n import N_, _, ngettext
 from pipeline.reports.numbers import NumberFormat, number_format
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ def translated(columns: Sequence[Column]) -> list[Column]:
 
 def change_word(change: str) -> str:
     """A ``change`` value (added, removed, corrected, re-parsed) in the language spoken."""
-    return pgettext("change", _CHANGE_WORDS[change]) if change in _CHANGE_WORDS else change
+    return _(_CHANGE_WORDS[change]) if change in _CHANGE_WORDS else change
 
 
 _SHOWN_FILES = 10  # changed files named above the table (--files lists them all)

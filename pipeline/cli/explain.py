@@ -20,7 +20,7 @@ from rich.text import Text
 from pipeline.cli import progress
 from pipeline.cli.common import ConfigOpt, OutOpt, PeriodOpt, console, fail, output_folder, roster_of
 from pipeline.cli.wrapping import hanging, wrap
-from pipeline.core.i18n import N_, _, ngettext, pgettext
+from pipeline.core.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from pipeline.reports import explain as explain_mod
@@ -42,7 +42,7 @@ _WORDS = {
 def word(sense: str, value: str) -> str:
     """A game's ``value`` (a colour, a result, a speed: ``sense``) in the language spoken; another
     value as it is."""
-    return pgettext(sense, _WORDS[(sense, value)]) if (sense, value) in _WORDS else value
+    return _(_WORDS[(sense, value)]) if (sense, value) in _WORDS else value
 
 
 def explain_command(
