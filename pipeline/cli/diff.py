@@ -184,7 +184,7 @@ def _named(kept: Kept) -> str:
     written = kept.written.isoformat() if kept.written else _("no time")
     if kept.current:
         return _("{id} ({written}, current)").format(id=kept.id, written=written)
-    return f"{kept.id} ({written})"
+    return _("{id} ({written})").format(id=kept.id, written=written)
 
 
 def _games(row: Row) -> str:

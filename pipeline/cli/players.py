@@ -72,8 +72,7 @@ def players_command(
         typer.Option(
             "--min-score",
             metavar="S",
-            help=N_("With --suggest: the least score (0-1) of a grouped pair"),
-            show_default=True,
+            help=N_("With --suggest: the least score (0-1) of a grouped pair (default 0.5)"),
         ),
     ] = identity.MIN_SCORE,
     fmt: FormatOpt = Format.table,

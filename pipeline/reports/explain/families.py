@@ -38,6 +38,7 @@ from pipeline.reports.explain.terms import (
     number,
     optional_text,
     rounding,
+    rule_words,
     signed,
     term,
     times,
@@ -77,7 +78,7 @@ def _club(
             key = (r["opponent"], r["score"], r["speed"], coefficient, r["game_points"], r["points"] > 0)
             groups[key] = groups.get(key, 0) + 1
         if r["bonus"]:
-            bonus = (r["bonus"], r["bonus_rule"] or _("bonus"))
+            bonus = (r["bonus"], rule_words(r["bonus_rule"] or "bonus"))
             bonuses[bonus] = bonuses.get(bonus, 0) + 1
     terms = [
         term(1.0 if win else -1.0, f"{number(c)}{TIMES}{number(p)}" + times(n))
@@ -118,7 +119,7 @@ def _club_line(r: Row) -> GameLine:
         working = _("draw: 0")
     if r["bonus"] and r["bonus_rule"] != "fixed rating":
         working += _(", {bonus} ({rule})").format(
-            bonus=signed(r["bonus"]), rule=r["bonus_rule"] or _("bonus")
+            bonus=signed(r["bonus"]), rule=rule_words(r["bonus_rule"] or "bonus")
         )
     return game_line(r, optional_text(r.get("opponent_rank")), working)
 
@@ -177,7 +178,7 @@ def _gor_line(r: Row, elo: bool) -> GameLine:
     if r["bonus"]:
         formula += _(" + bonus {bonus}").format(bonus=number(r["bonus"], 2))
     if r.get("note"):
-        formula = f"{r['note']}: {signed(r['delta'], 2)}"
+        formula = _("{note}: {change}").format(note=rule_words(str(r["note"])), change=signed(r["delta"], 2))
     return game_line(r, None, _("{parts}: {formula}").format(parts=_(", ").join(parts), formula=formula))
 
 

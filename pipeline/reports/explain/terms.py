@@ -10,14 +10,44 @@ line per award and promotion; the summary sentence. Takes records as the output 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pandas as pd
 
-from pipeline.core.i18n import _, ngettext
+from pipeline.core.i18n import N_, _, ngettext
 from pipeline.reports.explain.model import GameLine, Row
 
 MINUS, TIMES = "−", "×"
+#: What a rule set writes as a change's ``bonus_rule`` or ``note``, or an award's note, in words.
+_RULE_WORDS = {
+    "bonus": N_("bonus"),
+    "team match win": N_("team match win"),
+    "arena win": N_("arena win"),
+    "server open win": N_("server open win"),
+    "qualifier win": N_("qualifier win"),
+    "main-stage win": N_("main-stage win"),
+    "fixed rating": N_("fixed rating"),
+    "no-show: not rated for the winner": N_("no-show: not rated for the winner"),
+    "not a member, not rated": N_("not a member, not rated"),
+}
+#: The same, for those that carry a value.
+_RULE_PATTERNS = (
+    (re.compile(r"arena win (?P<n>\d+) in a row"), N_("arena win {n} in a row")),
+    (re.compile(r"no points for a (?P<kind>\S+) title"), N_("no points for a {kind} title")),
+)
+
+
+def rule_words(text: str) -> str:
+    """A rule set's ``bonus_rule`` or ``note`` (``team match win``, ``arena win 2 in a row``, ...) in
+    the language spoken; another text as it is (the data keep the English)."""
+    if text in _RULE_WORDS:
+        return _(_RULE_WORDS[text])
+    for pattern, message in _RULE_PATTERNS:
+        found = pattern.fullmatch(text)
+        if found:
+            return _(message).format(**found.groupdict())
+    return text
 
 
 def number(value: float, places: int = 6) -> str:
@@ -124,14 +154,15 @@ def game_line(r: Row, opponent_rank: str | None, working: str, signed_points: bo
 def award_label(award: Row) -> str:
     """What an awards row is for: ``champion, <event>``, ``runner-up, <event>``, or its note."""
     kind = {"champion": _("champion"), "runner_up": _("runner-up")}.get(str(award["kind"]))
-    label = kind or (award.get("note") or _("award"))
+    label = kind or (rule_words(str(award["note"])) if award.get("note") else _("award"))
     return _("{label}, {event}").format(label=label, event=award["event"])
 
 
 def award_line(award: Row) -> str:
     """An awards row in one line: date, signed points, label and note."""
     label = award_label(award)
-    note = f": {award['note']}" if award.get("note") and not label.startswith(str(award["note"])) else ""
+    said = rule_words(str(award["note"])) if award.get("note") else ""
+    note = _(": {note}").format(note=said) if said and not label.startswith(said) else ""
     return f"{award['date']} {signed(award['points'], 2)} ({label}){note}"
 
 
