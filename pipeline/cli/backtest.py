@@ -16,10 +16,12 @@ from rich.text import Text
 
 from pipeline import config as config_mod
 from pipeline.cli.common import ConfigOpt, console, fail
+from pipeline.cli.diff import translated
 from pipeline.cli.lock import NoWaitOpt
 from pipeline.cli.run import writing
 from pipeline.cli.tables import Column, fitted, print_table, split_fitted
 from pipeline.cli.wrapping import GLUE
+from pipeline.core.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -29,18 +31,18 @@ RulesOpt = Annotated[
     typer.Option(
         "--rules",
         metavar="NAME,...",
-        help="Rule sets to compare, comma-separated (default: every registered one)",
+        help=N_("Rule sets to compare, comma-separated (default: every registered one)"),
     ),
 ]
 RawOpt = Annotated[
-    Path | None, typer.Option("--raw", metavar="DIR", help="Folder of SGF records, read recursively")
+    Path | None, typer.Option("--raw", metavar="DIR", help=N_("Folder of SGF records, read recursively"))
 ]
 OutOpt = Annotated[
     Path | None,
     typer.Option(
         "--out",
         metavar="DIR",
-        help="Output folder: its cache is used, backtest/ is written; alone, the run's setup is reused",
+        help=N_("Output folder: its cache is used, backtest/ is written; alone, the run's setup is reused"),
     ),
 ]
 
@@ -78,10 +80,11 @@ def backtest_command(
     for table in calibration_tables(result.calibration.to_pandas(), shown.width):
         print_table(table)
     for name in result.summary.filter(pc.equal(result.summary.column("games_rated"), 0)).column("rules"):
-        shown.print(f"{name}: rated none of the decisive games, left out of the comparison")
+        said = _("{rule_set}: rated none of the decisive games, left out of the comparison")
+        shown.print(said.format(rule_set=name))
     for warning in result.warnings:
-        shown.print(Text("warning: ", style="yellow") + Text(warning))
-    shown.print(f"written: {written[0]}, {written[1]}")
+        shown.print(Text(_("warning: "), style="yellow") + Text(warning))
+    shown.print(_("written: {summary}, {calibration}").format(summary=written[0], calibration=written[1]))
 
 
 def _settings(path: Path | None, raw: Path | None, out: Path | None) -> config_mod.RunConfig:
@@ -92,14 +95,17 @@ def _settings(path: Path | None, raw: Path | None, out: Path | None) -> config_m
 
 
 SUMMARY_TABLE = (
-    Column("rule set"),
-    Column("predictor", drop=1),
-    Column("rated", right=True, drop=2),
-    Column("scored", right=True),
-    Column("higher-rated wins", right=True),
-    Column("log-loss", right=True),
-    Column("Brier", right=True),
+    Column(N_("rule set")),
+    Column(N_("predictor"), drop=1),
+    Column(N_("rated"), right=True, drop=2),
+    Column(N_("scored"), right=True),
+    Column(N_("higher-rated wins"), right=True),
+    Column(N_("log-loss"), right=True),
+    Column(N_("Brier"), right=True),
 )
+
+#: How a rule set's predictions were made (the summary's ``predictor``), in words.
+_PREDICTORS = {"se": N_("its own Se"), "logistic": N_("logistic fit")}
 
 
 def summary_table(summary: pd.DataFrame, n: int, width: int) -> Table:
@@ -111,12 +117,21 @@ def summary_table(summary: pd.DataFrame, n: int, width: int) -> Table:
     rows = []
     for row in summary.to_dict("records"):
         metrics = [_number(row[k]) for k in ("higher_rated_wins", "log_loss", "brier")]
-        scored = f"{row['n']} (too{GLUE}few)" if row["too_few"] else str(row["n"])
-        rows.append([str(row["rules"]), str(row["predictor"]), str(row["games_rated"]), scored, *metrics])
+        scored = _("{n} (too few)").format(n=row["n"]).replace(" ", GLUE) if row["too_few"] else str(row["n"])
+        predictor = (
+            _(_PREDICTORS[row["predictor"]]) if row["predictor"] in _PREDICTORS else str(row["predictor"])
+        )
+        rows.append([str(row["rules"]), predictor, str(row["games_rated"]), scored, *metrics])
     coin = (0.5, forecast.COIN_LOG_LOSS, forecast.COIN_BRIER)
-    rows.append(["coin toss", f"p{GLUE}={GLUE}0.5", "", str(n), *map(_number, coin)])
-    title = f"backtest: {n} decisive game{'' if n == 1 else 's'} rated by every rule set"
-    return fitted(title, SUMMARY_TABLE, rows, width, False, styles=[""] * (len(rows) - 1) + ["dim"])
+    rows.append([_("coin toss"), f"p{GLUE}={GLUE}0.5", "", str(n), *map(_number, coin)])
+    title = ngettext(
+        "backtest: {n} decisive game rated by every rule set",
+        "backtest: {n} decisive games rated by every rule set",
+        n,
+    ).format(n=n)
+    return fitted(
+        title, translated(SUMMARY_TABLE), rows, width, False, styles=[""] * (len(rows) - 1) + ["dim"]
+    )
 
 
 def calibration_tables(calibration: pd.DataFrame, width: int) -> list[Table]:
@@ -125,7 +140,7 @@ def calibration_tables(calibration: pd.DataFrame, width: int) -> list[Table]:
     from pipeline.reports import forecast
 
     names = list(dict.fromkeys(calibration["rules"]))
-    columns = [Column("P(Black wins)"), *(Column(name, right=True) for name in names)]
+    columns = [Column(_("P(Black wins)")), *(Column(name, right=True) for name in names)]
     rows = []
     for k in range(forecast.BINS):
         cells = []
@@ -136,7 +151,8 @@ def calibration_tables(calibration: pd.DataFrame, width: int) -> list[Table]:
                 f"{row.mean_predicted:.2f} / {row.observed:.2f} ({row.n})" if row is not None else ""
             )
         rows.append([f"{k / forecast.BINS:.1f}-{(k + 1) / forecast.BINS:.1f}", *cells])
-    return split_fitted("calibration: mean predicted / observed Black win rate (games)", columns, rows, width)
+    title = _("calibration: mean predicted / observed Black win rate (games)")
+    return split_fitted(title, columns, rows, width)
 
 
 def _number(value: Any) -> str:

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from pipeline import config as config_mod
 from pipeline.cli.common import ConfigOpt, Format, FormatOpt, PeriodOpt, WideOpt, console, fail
+from pipeline.cli.diff import translated
 from pipeline.cli.lock import NoWaitOpt
 from pipeline.cli.run import writing
 from pipeline.cli.tables import (
@@ -26,6 +27,7 @@ from pipeline.cli.tables import (
     print_table,
     unsigned_zero,
 )
+from pipeline.core.i18n import N_, _, ngettext
 from pipeline.reports.numbers import number_format
 
 if TYPE_CHECKING:
@@ -45,75 +47,77 @@ class Shown(StrEnum):
 
 RulesOpt = Annotated[
     str | None,
-    typer.Option("--rules", metavar="NAME", help="Rule set of side A (default: the configured one)"),
+    typer.Option("--rules", metavar="NAME", help=N_("Rule set of side A (default: the configured one)")),
 ]
 AgainstOpt = Annotated[
     str | None,
-    typer.Option("--against", metavar="NAME", help="Rule set of side B (default: side A's)"),
+    typer.Option("--against", metavar="NAME", help=N_("Rule set of side B (default: side A's)")),
 ]
 SetOpt = Annotated[
     list[str] | None,
     typer.Option(
-        "--set", metavar="KEY=VALUE", help="A [rules], [validity] or period setting of side A (repeatable)"
+        "--set",
+        metavar="KEY=VALUE",
+        help=N_("A [rules], [validity] or period setting of side A (repeatable)"),
     ),
 ]
 AgainstSetOpt = Annotated[
     list[str] | None,
-    typer.Option("--against-set", metavar="KEY=VALUE", help="The same, for side B (repeatable)"),
+    typer.Option("--against-set", metavar="KEY=VALUE", help=N_("The same, for side B (repeatable)")),
 ]
 RawOpt = Annotated[
-    Path | None, typer.Option("--raw", metavar="DIR", help="Folder of SGF records, read recursively")
+    Path | None, typer.Option("--raw", metavar="DIR", help=N_("Folder of SGF records, read recursively"))
 ]
 OutOpt = Annotated[
     Path | None,
     typer.Option(
         "--out",
         metavar="DIR",
-        help="Output folder whose cache is used; alone (no --config), the run's recorded setup",
+        help=N_("Output folder whose cache is used; alone (no --config), the run's recorded setup"),
     ),
 ]
-TopOpt = Annotated[int, typer.Option("--top", metavar="N", min=1, help="Movers shown in the table")]
+TopOpt = Annotated[int, typer.Option("--top", metavar="N", min=1, help=N_("Movers shown in the table"))]
 TableOpt = Annotated[
     Shown | None,
     typer.Option(
         "--table",
         metavar="NAME",
-        help="periods, players, movers or prediction: that table only (csv, json: default periods)",
+        help=N_("periods, players, movers or prediction: that table only (csv, json: default periods)"),
     ),
 ]
 
 PERIODS_TABLE = (
-    Column("period"),
-    Column("games A", right=True, drop=2),
-    Column("games B", right=True, drop=2),
-    Column("players", right=True, drop=3),
-    Column("only A", right=True, drop=4),
-    Column("only B", right=True, drop=4),
-    Column("moved", right=True),
-    Column("ranks", right=True, drop=1),
-    Column("promotions", right=True, drop=5),
-    Column("largest", right=True, drop=1),
-    Column("tau", right=True),
+    Column(N_("period")),
+    Column(N_("games A"), right=True, drop=2),
+    Column(N_("games B"), right=True, drop=2),
+    Column(N_("players"), right=True, drop=3),
+    Column(N_("only A"), right=True, drop=4),
+    Column(N_("only B"), right=True, drop=4),
+    Column(N_("moved"), right=True),
+    Column(N_("ranks"), right=True, drop=1),
+    Column(N_("promotions"), right=True, drop=5),
+    Column(N_("largest"), right=True, drop=1),
+    Column(N_("tau"), right=True),
 )
 MOVERS_TABLE = (
-    Column("player", names=True),
-    Column("place A", right=True),
-    Column("place B", right=True),
-    Column("moved", right=True),
-    Column("rank A", drop=2),
-    Column("rank B", drop=2),
-    Column("rating A", right=True, drop=2),
-    Column("rating B", right=True, drop=3),
-    Column("B - A", right=True, drop=1),
-    Column("largest (period)", drop=4),
+    Column(N_("player"), names=True),
+    Column(N_("place A"), right=True),
+    Column(N_("place B"), right=True),
+    Column(N_("moved"), right=True),
+    Column(N_("rank A"), drop=2),
+    Column(N_("rank B"), drop=2),
+    Column(N_("rating A"), right=True, drop=2),
+    Column(N_("rating B"), right=True, drop=3),
+    Column(N_("B - A"), right=True, drop=1),
+    Column(N_("largest (period)"), drop=4),
 )
 PREDICTION_TABLE = (
-    Column("side"),
-    Column("configuration", wrap=True),
-    Column("scored", right=True),
-    Column("higher-rated wins", right=True, drop=1),
-    Column("log-loss", right=True),
-    Column("Brier", right=True, drop=2),
+    Column(N_("side")),
+    Column(N_("configuration"), wrap=True),
+    Column(N_("scored"), right=True),
+    Column(N_("higher-rated wins"), right=True, drop=1),
+    Column(N_("log-loss"), right=True),
+    Column(N_("Brier"), right=True, drop=2),
 )
 
 
@@ -173,7 +177,12 @@ def compare_command(
         result = compare_mod.compare(a, b, options, steps)
     if period is not None and period not in set(result.periods["period"]):
         known = ", ".join(result.periods["period"])
-        fail(f"--period {period!r}: not a period both sides rated (compared: {known})", 2)
+        fail(
+            _("--period {period!r}: not a period both sides rated (compared: {known})").format(
+                period=period, known=known
+            ),
+            2,
+        )
     chosen = compare_mod.movers(result.players, period) if period else result.movers
     if fmt is not Format.table:
         print_frame(_frame(result, chosen, table or Shown.periods, period), fmt)
@@ -214,27 +223,35 @@ def render(
     overall; the first ``top`` of them but with ``table`` players), the verdict and the warnings; every
     column with ``wide``; each side's ratings as its rule set (of ``rule_sets``) writes them."""
     shown = console()
-    title = f"compare: A = {result.labels['a']}, B = {result.labels['b']}"
+    title = _("compare: A = {a}, B = {b}").format(a=result.labels["a"], b=result.labels["b"])
     say = shown.print
     if table in (None, Shown.periods):
-        print_table(fitted(title, PERIODS_TABLE, period_cells(result.periods), shown.width, wide))
+        print_table(fitted(title, translated(PERIODS_TABLE), period_cells(result.periods), shown.width, wide))
     if table in (None, Shown.movers, Shown.players):
         listed = chosen if table is Shown.players else chosen.head(top)
         movers = mover_cells(listed, rule_sets)
-        print_table(fitted(_movers_title(result, chosen, period), MOVERS_TABLE, movers, shown.width, wide))
+        print_table(
+            fitted(_movers_title(result, chosen, period), translated(MOVERS_TABLE), movers, shown.width, wide)
+        )
     if table in (None, Shown.prediction):
-        title = "prediction (ratings backtest's scoring)"
-        print_table(fitted(title, PREDICTION_TABLE, prediction_cells(result), shown.width, wide))
+        title = _("prediction (ratings backtest's scoring)")
+        print_table(fitted(title, translated(PREDICTION_TABLE), prediction_cells(result), shown.width, wide))
         say(Text(result.verdict.text))
     for warning in result.warnings:
-        say(Text("warning: ", style="yellow") + Text(warning))
+        say(Text(_("warning: "), style="yellow") + Text(warning))
 
 
 def _movers_title(result: compare_mod.Comparison, chosen: pd.DataFrame, period: str | None) -> str:
     """``largest movers in 2024-06 (of 9 changed)``, saying when the ratings are on two scales."""
-    where = f"in {period} " if period else ""
-    scales = "" if result.same_scale else "; ratings on two scales"
-    return f"largest movers {where}(of {len(chosen)} changed){scales}"
+    n = len(chosen)
+    if period:
+        title = ngettext(
+            "largest movers in {period} (of {n} changed)", "largest movers in {period} (of {n} changed)", n
+        )
+    else:
+        title = ngettext("largest movers (of {n} changed)", "largest movers (of {n} changed)", n)
+    title = title.format(period=period, n=n)
+    return title if result.same_scale else _("{title}; ratings on two scales").format(title=title)
 
 
 def period_cells(frame: pd.DataFrame) -> list[list[str]]:
@@ -259,7 +276,8 @@ def period_cells(frame: pd.DataFrame) -> list[list[str]]:
     ]
     columns = {**texts, **sparse}
     return [
-        [str(p), *(columns[c][i] for c in order), largest[i], tau[i]] for i, p in enumerate(frame["period"])
+        [_period(p), *(columns[c][i] for c in order), largest[i], tau[i]]
+        for i, p in enumerate(frame["period"])
     ]
 
 
@@ -284,7 +302,7 @@ def prediction_cells(result: compare_mod.Comparison) -> list[list[str]]:
     """One row per side: its label, the games scored (too few marked), the three scores."""
     rows = []
     for row in result.verdict.scores.to_dict("records"):
-        scored = f"{row['n']} (too few)" if row["too_few"] and row["n"] else str(row["n"])
+        scored = _("{n} (too few)").format(n=row["n"]) if row["too_few"] and row["n"] else str(row["n"])
         scores = [_number(row[k]) for k in ("higher_rated_wins", "log_loss", "brier")]
         rows.append([str(row["side"]).upper(), str(row["label"]), scored, *scores])
     return rows
@@ -292,14 +310,19 @@ def prediction_cells(result: compare_mod.Comparison) -> list[list[str]]:
 
 def _moved(row: Mapping[Hashable, Any]) -> str:
     if row["side"] != "both":
-        return f"only {str(row['side']).upper()}"
+        return _("only {side}").format(side=str(row["side"]).upper())
     return unsigned_zero(f"{int(row['moved']):+d}")
 
 
 def _largest(row: Mapping[Hashable, Any]) -> str:
     if missing(row["largest"]) or int(row["largest"]) == 0:
         return ""
-    return f"{int(row['largest']):+d} ({row['largest_in']})"
+    return f"{int(row['largest']):+d} ({_period(row['largest_in'])})"
+
+
+def _period(label: Any) -> str:
+    """A period label, the overall row's in words (:data:`pipeline.reports.compare.OVERALL`)."""
+    return _("overall") if str(label) == "overall" else str(label)
 
 
 def _float(value: Any) -> float | None:

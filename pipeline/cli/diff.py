@@ -11,7 +11,8 @@ Knows nothing of how the causes are found (:mod:`pipeline.reports.diff`, importe
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+import dataclasses
+from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -20,6 +21,7 @@ from rich.cells import cell_len
 from pipeline.cli.common import ConfigOpt, Format, FormatOpt, OutOpt, WideOpt, console, fail, output_folder
 from pipeline.cli.tables import Column, cell_text, missing, print_fitted, print_frame
 from pipeline.cli.wrapping import hanging
+from pipeline.core.i18n import N_, _, ngettext
 from pipeline.reports.numbers import NumberFormat, number_format
 
 if TYPE_CHECKING:
@@ -32,31 +34,51 @@ Row = Mapping[Hashable, Any]  # a DataFrame row as a dict
 
 #: The changes table's columns (the values of :func:`_change_cells`, in order).
 CHANGES_TABLE = (
-    Column("period"),
-    Column("player", names=True),
-    Column("change", drop=4),
-    Column("rating"),
-    Column("rank", drop=3),
-    Column("place", drop=2),
-    Column("cause", wrap=True, least=20),  # "cascade from 2024-05" on one line
-    Column("files", wrap=True, paths=True, drop=5),
+    Column(N_("period")),
+    Column(N_("player"), names=True),
+    Column(N_("change"), drop=4),
+    Column(N_("rating")),
+    Column(N_("rank"), drop=3),
+    Column(N_("place"), drop=2),
+    Column(N_("cause"), wrap=True, least=20),  # "cascade from 2024-05" on one line
+    Column(N_("files"), wrap=True, paths=True, drop=5),
 )
 FILES_TABLE = (
-    Column("file", wrap=True, paths=True),
-    Column("change"),
-    Column("games", right=True),
-    Column("counted", right=True, drop=1),
-    Column("periods", wrap=True),
+    Column(N_("file"), wrap=True, paths=True),
+    Column(N_("change")),
+    Column(N_("games"), right=True),
+    Column(N_("counted"), right=True, drop=1),
+    Column(N_("periods"), wrap=True),
 )
 GENERATIONS_TABLE = (
-    Column("generation"),
-    Column("written (UTC)"),
-    Column("current"),
-    Column("rules", drop=2),
-    Column("games", right=True, drop=3),
-    Column("periods", drop=1),
-    Column("replayed", right=True, drop=4),
+    Column(N_("generation")),
+    Column(N_("written (UTC)")),
+    Column(N_("current")),
+    Column(N_("rules"), drop=2),
+    Column(N_("games"), right=True, drop=3),
+    Column(N_("periods"), drop=1),
+    Column(N_("replayed"), right=True, drop=4),
 )
+#: A changed row's or file's ``change`` in words (the data keep the English).
+_CHANGE_WORDS = {
+    "added": N_("added"),
+    "removed": N_("removed"),
+    "corrected": N_("corrected"),
+    "re-parsed": N_("re-parsed"),
+    "changed": N_("changed"),
+}
+
+
+def translated(columns: Sequence[Column]) -> list[Column]:
+    """``columns`` with their headers in the language spoken."""
+    return [dataclasses.replace(c, name=_(c.name)) for c in columns]
+
+
+def change_word(change: str) -> str:
+    """A ``change`` value (added, removed, corrected, re-parsed) in the language spoken."""
+    return _(_CHANGE_WORDS[change]) if change in _CHANGE_WORDS else change
+
+
 _SHOWN_FILES = 10  # changed files named above the table (--files lists them all)
 
 
@@ -66,12 +88,16 @@ def diff_command(
         typer.Option(
             "--since",
             metavar="GENERATION",
-            help="A kept generation (its id, or a date or time: the latest written at or before it; "
-            "default: the one before the current)",
+            help=N_(
+                "A kept generation (its id, or a date or time: the latest written at or before it; "
+                "default: the one before the current)"
+            ),
         ),
     ] = None,
-    listed: Annotated[bool, typer.Option("--list", help="List the kept generations and exit")] = False,
-    files: Annotated[bool, typer.Option("--files", help="List the changed files, not the players")] = False,
+    listed: Annotated[bool, typer.Option("--list", help=N_("List the kept generations and exit"))] = False,
+    files: Annotated[
+        bool, typer.Option("--files", help=N_("List the changed files, not the players"))
+    ] = False,
     fmt: FormatOpt = Format.table,
     wide: WideOpt = False,
     out: OutOpt = None,
@@ -117,47 +143,64 @@ def render(found: diff_mod.Diff, files: bool, wide: bool) -> None:
         for line in [text] if cell_len(text) <= shown.width else hanging(text, shown.width, 0, 2, paths=True):
             shown.print(line, soft_wrap=True, markup=False, highlight=False)
 
-    say(f"before: {_named(found.before)}")
-    say(f"after:  {_named(found.after)}")
+    say(_("before: {generation}").format(generation=_named(found.before)))
+    say(_("after:  {generation}").format(generation=_named(found.after)))
     if found.causes:
-        say(f"run-wide (a cause of every change): {'; '.join(found.causes)}")
+        from pipeline.reports.diff.causes import in_words
+
+        say(
+            _("run-wide (a cause of every change): {causes}").format(causes=in_words("; ".join(found.causes)))
+        )
     if files:
         rows = [_file_cells(r) for r in found.files.to_dict("records")]
-        print_fitted(f"{len(rows)} changed files", FILES_TABLE, rows, wide)
+        title = ngettext("{n} changed file", "{n} changed files", len(rows)).format(n=len(rows))
+        print_fitted(title, translated(FILES_TABLE), rows, wide)
         return
     for row in found.files.head(_SHOWN_FILES).to_dict("records"):
-        say(f"file {row['change']}: {row['source_path']} ({_games(row)})")
+        said = _("file {change}: {path} ({games})")
+        say(said.format(change=change_word(row["change"]), path=row["source_path"], games=_games(row)))
     if len(found.files) > _SHOWN_FILES:
-        shown.print(f"... and {len(found.files) - _SHOWN_FILES} more files (--files lists them)")
+        more = len(found.files) - _SHOWN_FILES
+        said = ngettext(
+            "... and {n} more file (--files lists them)", "... and {n} more files (--files lists them)", more
+        )
+        shown.print(said.format(n=more), markup=False)
     if found.changes.empty:
-        shown.print("nothing changed: every rating, rank and place is as it was")
+        shown.print(_("nothing changed: every rating, rank and place is as it was"))
         return
     from pipeline.reports import run_rule_set
 
     written = number_format(run_rule_set(found.after.path))
     rows = [_change_cells(r, found.causes, written) for r in found.changes.to_dict("records")]
     columns = [i for i in range(len(CHANGES_TABLE)) if any(r[i] for r in rows)]
-    title = f"{len(rows)} change{'' if len(rows) == 1 else 's'} to ratings, ranks or places"
+    title = ngettext(
+        "{n} change to ratings, ranks or places", "{n} changes to ratings, ranks or places", len(rows)
+    ).format(n=len(rows))
     cells = [[r[i] for i in columns] for r in rows]  # no empty column (change, files), however wide
-    print_fitted(title, [CHANGES_TABLE[i] for i in columns], cells, wide)
+    print_fitted(title, translated([CHANGES_TABLE[i] for i in columns]), cells, wide)
 
 
 def _named(kept: Kept) -> str:
-    written = kept.written.isoformat() if kept.written else "no time"
-    return f"{kept.id} ({written}{', current' if kept.current else ''})"
+    written = kept.written.isoformat() if kept.written else _("no time")
+    if kept.current:
+        return _("{id} ({written}, current)").format(id=kept.id, written=written)
+    return _("{id} ({written})").format(id=kept.id, written=written)
 
 
 def _games(row: Row) -> str:
-    games = f"{row['games']} game{'' if row['games'] == 1 else 's'}, {row['counted']} counted"
-    return f"{games}; {row['periods']}" if row["periods"] else games
+    games = ngettext("{n} game, {counted} counted", "{n} games, {counted} counted", int(row["games"]))
+    games = games.format(n=row["games"], counted=row["counted"])
+    return _("{games}; {periods}").format(games=games, periods=row["periods"]) if row["periods"] else games
 
 
 def _change_cells(row: Row, run_wide: list[str], written: NumberFormat) -> list[str]:
     """period, player, change (blank for changed), rating, rank, place, cause (the period's own when it
     has one: the run-wide causes are said above the table), files."""
-    change = "" if row["change"] == "changed" else row["change"]
+    from pipeline.reports.diff.causes import in_words
+
+    change = "" if row["change"] == "changed" else change_word(row["change"])
     own = [c for c in row["cause"].split("; ") if c not in run_wide]
-    cause = "; ".join(own) if own else row["cause"]
+    cause = in_words("; ".join(own) if own else row["cause"])
     rating = _moved(*(written.rating(_float(row[k])) for k in ("old_rating", "new_rating")))
     rank = _moved(cell_text(row["old_rank"]), cell_text(row["new_rank"]))
     place = _moved(cell_text(row["old_place"]), cell_text(row["new_place"]))
@@ -175,7 +218,13 @@ def _float(value: Any) -> float | None:
 
 
 def _file_cells(row: Row) -> list[str]:
-    return [row["source_path"], row["change"], str(row["games"]), str(row["counted"]), row["periods"]]
+    return [
+        row["source_path"],
+        change_word(row["change"]),
+        str(row["games"]),
+        str(row["counted"]),
+        row["periods"],
+    ]
 
 
 def _show_generations(frame: pd.DataFrame, fmt: Format, wide: bool) -> None:
@@ -183,12 +232,12 @@ def _show_generations(frame: pd.DataFrame, fmt: Format, wide: bool) -> None:
         print_frame(frame, fmt)
         return
     rows = [_generation_cells(r) for r in frame.to_dict("records")]
-    title = f"{len(rows)} kept generation{'' if len(rows) == 1 else 's'}, oldest first"
-    print_fitted(title, GENERATIONS_TABLE, rows, wide)
+    title = ngettext("{n} kept generation, oldest first", "{n} kept generations, oldest first", len(rows))
+    print_fitted(title.format(n=len(rows)), translated(GENERATIONS_TABLE), rows, wide)
 
 
 def _generation_cells(row: Row) -> list[str]:
     """id, written (UTC, without the offset), current, rule set, games, periods, replayed."""
     written = cell_text(row["written"]).replace("T", " ").removesuffix("+00:00")
     cells = [cell_text(row[k]) for k in ("rule_set", "games", "periods", "replayed")]
-    return [row["id"], written, "yes" if row["current"] else "", *cells]
+    return [row["id"], written, _("yes") if row["current"] else "", *cells]

@@ -20,17 +20,35 @@ from rich.text import Text
 from pipeline.cli import progress
 from pipeline.cli.common import ConfigOpt, OutOpt, PeriodOpt, console, fail, output_folder, roster_of
 from pipeline.cli.wrapping import hanging, wrap
+from pipeline.core.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from pipeline.reports import explain as explain_mod
 
 _TERM = re.compile(r" (?=[+−] )")  # where an equation may break: before a term's sign
+#: The words of a game's values (colour, result, speed), translated where they are shown.
+_WORDS = {
+    ("color", "B"): N_("B"),
+    ("color", "W"): N_("W"),
+    ("result", "win"): N_("win"),
+    ("result", "loss"): N_("loss"),
+    ("result", "draw"): N_("draw"),
+    ("result", "no result"): N_("no result"),
+    ("speed", "fast"): N_("fast"),
+    ("speed", "slow"): N_("slow"),
+}
+
+
+def word(sense: str, value: str) -> str:
+    """A game's ``value`` (a colour, a result, a speed: ``sense``) in the language spoken; another
+    value as it is."""
+    return _(_WORDS[(sense, value)]) if (sense, value) in _WORDS else value
 
 
 def explain_command(
     player: Annotated[
         str,
-        typer.Argument(metavar="NAME", hidden=True, help="Player name or alias (see the description)"),
+        typer.Argument(metavar="NAME", hidden=True, help=N_("Player name or alias (see the description)")),
     ],
     period: PeriodOpt = None,
     out: OutOpt = None,
@@ -51,7 +69,10 @@ def explain_command(
 
     folder = output_folder(out, config)
     try:
-        with progress.shown() as steps, steps.step(f"reading {player}'s games and changes"):
+        with (
+            progress.shown() as steps,
+            steps.step(_("reading {player}'s games and changes").format(player=player)),
+        ):
             found = explain_mod.explain(folder, player, period, roster_of(out, config))
     except ReportError as e:
         fail(str(e), 2)
@@ -71,19 +92,26 @@ def explanation_lines(found: explain_mod.Explanation, width: int) -> list[tuple[
     value never cut): the equation between its terms (:func:`equation_lines`), a game on one line with
     its columns aligned when every game fits so, else its working on the lines below it (:func:`rows`);
     a line of prose continues indented."""
-    title = f"{found.player}, {found.period} ({found.rule_set})"
+    title = _("{player}, {period} ({rule_set})").format(
+        player=found.player, period=found.period, rule_set=found.rule_set
+    )
     lines: list[tuple[str, str]] = [(t, "bold") for t in hanging(title, width, 0, 2)]
     lines += [(t, "") for t in hanging(found.summary, width, 0, 2)]
     lines += [(t, "bold") for t in equation_lines(found.equation, width)]
     lines += [(t, "") for w in found.workings for t in hanging(w, width, 2, 2)]
-    games = f"counted games ({len(found.games)}):" if found.games else f"no counted games in {found.period}"
+    if found.games:
+        games = ngettext("counted game ({n}):", "counted games ({n}):", len(found.games)).format(
+            n=len(found.games)
+        )
+    else:
+        games = _("no counted games in {period}").format(period=found.period)
     lines += [(games, ""), *((t, "") for t in rows([game_cells(g) for g in found.games], width))]
     if found.not_counted:
-        lines.append((f"not counted ({len(found.not_counted)}):", ""))
+        lines.append((_("not counted ({n}):").format(n=len(found.not_counted)), ""))
         lines += [(t, "") for t in rows([excluded_cells(g) for g in found.not_counted], width, 5)]
-    for title, items in (("awards", found.awards), ("promotions", found.promotions)):
+    for title, items in ((_("awards:"), found.awards), (_("promotions:"), found.promotions)):
         if items:
-            lines.append((f"{title}:", ""))
+            lines.append((title, ""))
             lines += [(t, "") for item in items for t in hanging(item, width, 2, 2)]
     return lines
 
@@ -122,8 +150,11 @@ def rows(cells: list[list[str]], width: int, keep: int = 7) -> list[str]:
 
 def game_cells(game: explain_mod.GameLine) -> list[str]:
     """date, colour, result, opponent (rank), speed, event, points, working."""
-    opponent = f"vs {game.opponent}" + (f" ({game.opponent_rank})" if game.opponent_rank else "")
-    cells = [str(game.date), game.color, game.result, opponent, game.speed or "", game.event or ""]
+    opponent = _("vs {opponent}").format(opponent=game.opponent)
+    opponent += f" ({game.opponent_rank})" if game.opponent_rank else ""
+    speed = word("speed", game.speed) if game.speed else ""
+    cells = [str(game.date), word("color", game.color), word("result", game.result), opponent, speed]
+    cells.append(game.event or "")
     cells.append(game.points_text)
     return [*cells, game.working]
 
@@ -131,8 +162,10 @@ def game_cells(game: explain_mod.GameLine) -> list[str]:
 def excluded_cells(game: explain_mod.Excluded) -> list[str]:
     """date, colour, result, opponent, speed, source, reasons: why."""
     date = "" if game.date is None else str(game.date)
-    why = f"{', '.join(game.reasons)}: {game.why}"
-    return [date, game.color, game.result, f"vs {game.opponent}", game.speed or "", game.source, why]
+    why = _("{codes}: {why}").format(codes=", ".join(game.reasons), why=game.why)
+    speed = word("speed", game.speed) if game.speed else ""
+    opponent = _("vs {opponent}").format(opponent=game.opponent)
+    return [date, word("color", game.color), word("result", game.result), opponent, speed, game.source, why]
 
 
 def aligned(rows: list[list[str]]) -> list[str]:

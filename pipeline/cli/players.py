@@ -26,48 +26,53 @@ from pipeline.cli.common import (
     output_folder,
     roster_of,
 )
+from pipeline.cli.diff import translated
 from pipeline.cli.tables import Column, cell_text, print_fitted, print_frame
 from pipeline.cli.wrapping import wrap
+from pipeline.core import i18n
+from pipeline.core.i18n import N_, _, ngettext
 from pipeline.reports import identity
 
 if TYPE_CHECKING:
     import pandas as pd
 
 PLAYERS_TABLE = (
-    Column("player", names=True),
-    Column("games", right=True),
-    Column("counted", right=True, drop=2),
-    Column("first"),
-    Column("last"),
-    Column("ranks", wrap=True, drop=1),
-    Column("roster rank", drop=3),
-    Column("spellings", names=True, drop=4),
+    Column(N_("player"), names=True),
+    Column(N_("games"), right=True),
+    Column(N_("counted"), right=True, drop=2),
+    Column(N_("first")),
+    Column(N_("last")),
+    Column(N_("ranks"), wrap=True, drop=1),
+    Column(N_("roster rank"), drop=3),
+    Column(N_("spellings"), names=True, drop=4),
 )
 PAIRS_TABLE = (
-    Column("group", right=True),
-    Column("player", names=True),
-    Column("same as", names=True),
-    Column("score", right=True),
-    Column("evidence", wrap=True),
-    Column("against", wrap=True, drop=1),
-    Column("records", right=True, wide=True),
+    Column(N_("group"), right=True),
+    Column(N_("player"), names=True),
+    Column(N_("same as"), names=True),
+    Column(N_("score"), right=True),
+    Column(N_("evidence"), wrap=True),
+    Column(N_("against"), wrap=True, drop=1),
+    Column(N_("records"), right=True, wide=True),
 )
 
 
 def players_command(
     suggest: Annotated[
-        bool, typer.Option("--suggest", help="List likely same-person pairs and write a roster snippet")
+        bool, typer.Option("--suggest", help=N_("List likely same-person pairs and write a roster snippet"))
     ] = False,
     snippet: Annotated[
         Path | None,
-        typer.Option("--snippet", metavar="FILE", help="With --suggest: write the roster snippet to FILE"),
+        typer.Option(
+            "--snippet", metavar="FILE", help=N_("With --suggest: write the roster snippet to FILE")
+        ),
     ] = None,
     min_score: Annotated[
         float,
         typer.Option(
             "--min-score",
             metavar="S",
-            help=f"With --suggest: the least score (0-1) of a grouped pair (default {identity.MIN_SCORE})",
+            help=N_("With --suggest: the least score (0-1) of a grouped pair (default 0.5)"),
         ),
     ] = identity.MIN_SCORE,
     fmt: FormatOpt = Format.table,
@@ -92,20 +97,26 @@ def players_command(
     from pipeline.reports import ReportError
 
     if snippet is not None and not suggest:
-        fail("--snippet needs --suggest", 2)
+        fail(_("--snippet needs --suggest"), 2)
     if not 0.0 <= min_score <= 1.0:
-        fail(f"--min-score must be between 0 and 1, got {min_score}", 2)
+        fail(_("--min-score must be between 0 and 1, got {score}").format(score=min_score), 2)
     folder = output_folder(out, config)
     roster = roster_of(out, config)
     try:
         if not suggest:
             _print_players(identity.list_players(folder, roster), folder, fmt, wide)
             return
-        found = identity.suggest(folder, roster, min_score=min_score)
+        if fmt is Format.table:
+            found = identity.suggest(folder, roster, min_score=min_score)
+        else:  # the evidence of CSV and JSON in English, whatever the language: the data
+            with i18n.speaking(i18n.ENGLISH):
+                found = identity.suggest(folder, roster, min_score=min_score)
     except ReportError as e:
         fail(str(e), 2)
     _print_pairs(found, folder, fmt, wide)
     if found.groups or snippet is not None:
+        if fmt is not Format.table and snippet is not None and i18n.current() != i18n.ENGLISH:
+            found = identity.suggest(folder, roster, min_score=min_score)  # the snippet's evidence is read
         _write_snippet(identity.roster_snippet(found, roster, str(folder)), snippet, fmt)
 
 
@@ -122,8 +133,8 @@ def _print_players(table: pd.DataFrame, folder: Path, fmt: Format, wide: bool) -
         ]
         for r in table.to_dict("records")
     ]
-    print_fitted(f"players: {folder}", PLAYERS_TABLE, rows, wide)
-    console().print(f"{len(table)} player{'' if len(table) == 1 else 's'}")
+    print_fitted(_("players: {folder}").format(folder=folder), translated(PLAYERS_TABLE), rows, wide)
+    console().print(ngettext("{n} player", "{n} players", len(table)).format(n=len(table)))
 
 
 def _print_pairs(found: identity.Suggestions, folder: Path, fmt: Format, wide: bool) -> None:
@@ -132,9 +143,12 @@ def _print_pairs(found: identity.Suggestions, folder: Path, fmt: Format, wide: b
         return
     shown = console()
     if found.pairs.empty:
-        shown.print(
-            f"players --suggest: {folder}: no likely same-person pair among {len(found.players)} players"
+        said = ngettext(
+            "players --suggest: {folder}: no likely same-person pair among {n} player",
+            "players --suggest: {folder}: no likely same-person pair among {n} players",
+            len(found.players),
         )
+        shown.print(said.format(folder=folder, n=len(found.players)))
         _print_skipped(found.skipped)
         return
     rows = [
@@ -149,20 +163,36 @@ def _print_pairs(found: identity.Suggestions, folder: Path, fmt: Format, wide: b
         ]
         for p in found.pairs.to_dict("records")
     ]
-    print_fitted(f"players --suggest: {folder}", PAIRS_TABLE, rows, wide)
-    shown.print(
-        f"{len(found.pairs)} pair{'' if len(found.pairs) == 1 else 's'} of {len(found.players)} players, "
-        f"{len(found.groups)} group{'' if len(found.groups) == 1 else 's'} to review"
+    print_fitted(_("players --suggest: {folder}").format(folder=folder), translated(PAIRS_TABLE), rows, wide)
+    pairs = ngettext("{n} pair", "{n} pairs", len(found.pairs)).format(n=len(found.pairs))
+    players = ngettext("{n} player", "{n} players", len(found.players)).format(n=len(found.players))
+    groups = ngettext("{n} group to review", "{n} groups to review", len(found.groups)).format(
+        n=len(found.groups)
     )
+    shown.print(_("{pairs} of {players}, {groups}").format(pairs=pairs, players=players, groups=groups))
     _print_skipped(found.skipped)
 
 
 def _print_skipped(skipped: pd.DataFrame) -> None:
     """One line per bucket too crowded to pair."""
     for row in skipped.to_dict("records"):
-        console().print(
-            f"not compared: {row['key']!r} ({row['evidence']}) is shared by {row['players']} players"
-        )
+        said = _("not compared: {key!r} ({evidence}) is shared by {n} players")
+        console().print(said.format(key=row["key"], evidence=_evidence(row["evidence"]), n=row["players"]))
+
+
+#: The buckets' evidence (the skipped frames' ``evidence``) in words.
+_BUCKETS = {
+    "name case_width": N_("name in another case or width"),
+    "name script": N_("name in another script"),
+    "name tail": N_("name with an appended part"),
+    "name nickname": N_("nickname"),
+    "name romanisation": N_("pinyin"),
+    "co_opponents": N_("same opponents in the same week"),
+}
+
+
+def _evidence(code: str) -> str:
+    return _(_BUCKETS[code]) if code in _BUCKETS else code
 
 
 def fold_long_lines(text: str, width: int) -> str:
@@ -208,5 +238,6 @@ def _write_snippet(text: str, path: Path | None, fmt: Format) -> None:
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as e:
-        fail(f"cannot write the roster snippet to {path}: {e.strerror or e}", 2)
-    console().print(f"roster snippet written to {path} (review it, then paste it into the roster file)")
+        fail(_("cannot write the roster snippet to {path}: {why}").format(path=path, why=e.strerror or e), 2)
+    said = _("roster snippet written to {path} (review it, then paste it into the roster file)")
+    console().print(said.format(path=path))

@@ -24,6 +24,7 @@ from pathlib import Path
 import pandas as pd
 
 from pipeline.core import periods
+from pipeline.core.i18n import _
 from pipeline.output import folder as outputs
 
 #: The columns of the standings (:func:`stored_standings`, :func:`standings_on`), in order.
@@ -120,10 +121,10 @@ def standings_on(out: Path, day: dt.date, threshold: int) -> DayStandings:
         if partial is not None and not partial.empty:
             return DayStandings(day, label, False, marked(_ordered(partial), threshold), first_day=first_day)
         if partial is None:
-            note = (
-                f"{label} is not over on {day}, and its ratings are not the sum of its games' changes "
-                f"(the rule set decides them at the period's end, {periods.bounds(label)[1]})"
-            )
+            note = _(
+                "{period} is not over on {day}, and its ratings are not the sum of its games' changes "
+                "(the rule set decides them at the period's end, {end})"
+            ).format(period=label, day=day, end=periods.bounds(label)[1])
     if not ended:
         return DayStandings(day, None, False, pd.DataFrame(columns=list(STANDINGS_COLUMNS)), note, first_day)
     return DayStandings(day, ended[-1], True, stored_standings(out, ended[-1], threshold), note, first_day)

@@ -50,6 +50,7 @@ from pipeline.audit import audit
 from pipeline.config import RunConfig, readback
 from pipeline.core import periods, store
 from pipeline.core.backtest_tables import CALIBRATION, SUMMARY
+from pipeline.core.i18n import _
 from pipeline.core.progress import SILENT, Steps
 from pipeline.ingest import IngestOptions, IngestResult, ingest
 from pipeline.reports import forecast
@@ -96,7 +97,7 @@ def parse_names(text: str | None, config: RunConfig | None = None) -> list[str]:
         return [name for name in rules.names() if set(rules.validity(name).game_types) & set(mine)]
     names = list(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
     if not names:
-        raise ValueError(f"--rules names no rule set: {text!r}")
+        raise ValueError(_("--rules names no rule set: {text!r}").format(text=text))
     return names
 
 
@@ -137,10 +138,10 @@ def backtest(plans_: Sequence[Plan], options: IngestOptions | None = None, steps
     Raises :class:`~pipeline.ingest.IngestError` if the raw folder is missing; ValueError if no plan given.
     """
     if not plans_:
-        raise ValueError("no rule set to backtest")
+        raise ValueError(_("no rule set to backtest"))
     ingested = ingest(plans_[0].raw, plans_[0].out, options)
     games, frames = ingested.games, dict[str, pd.DataFrame]()
-    with steps.step("rule sets", len(plans_)) as advance:
+    with steps.step(_("rule sets"), len(plans_)) as advance:
         for checked in plans_:
             frames[checked.rule_set] = predictions(checked, games, steps)
             advance(1)
@@ -171,8 +172,10 @@ def _too_few(summary: list[dict[str, object]]) -> list[str]:
         return []
     counts = ", ".join(f"{row['rules']} {row['n']}" for row in flagged)
     return [
-        f"too few decisive games to rank these rule sets ({counts}; at least {MIN_SCORED} wanted): "
-        "their differences are mostly noise"
+        _(
+            "too few decisive games to rank these rule sets ({counts}; at least {least} wanted): "
+            "their differences are mostly noise"
+        ).format(counts=counts, least=MIN_SCORED)
     ]
 
 
@@ -183,9 +186,9 @@ def predictions(
     (columns of :data:`_PER_GAME`), with its prediction of the module docstring, in ``seq`` order;
     the audit and the rating told to ``steps`` under ``label`` (default: the rule set's name)."""
     label = label or plan_.rule_set
-    with steps.step(f"{label}: auditing"):
+    with steps.step(_("{side}: auditing").format(side=label)):
         audited = audit(games, plan_.roster, plan_.events, plan_.validity)
-    what = f"{label}: rating periods"
+    what = _("{side}: rating periods").format(side=label)
     rated = rate(audited, plan_.rules, plan_.roster, plan_.events, steps, what)
     frame = candidates(audited, rated.changes)
     if "se_black" in frame:

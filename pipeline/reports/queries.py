@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from pipeline.config.roster import Roster
+from pipeline.core.i18n import _
 from pipeline.core.reasons import REASONS
 from pipeline.output import folder as outputs
 from pipeline.output.folder import ReportError, check_period, game_periods, rated_periods, read_games
@@ -89,7 +90,11 @@ def audit_games(
     games = read_games(out)
     unknown = [r for r in reasons or () if r not in REASONS]
     if unknown:
-        raise ReportError(f"unknown reason {unknown[0]!r} (reason codes: {', '.join(REASONS)})")
+        raise ReportError(
+            _("unknown reason {reason!r} (reason codes: {codes})").format(
+                reason=unknown[0], codes=", ".join(REASONS)
+            )
+        )
     keep = pd.Series(True, index=games.index)
     if period is not None:
         check_period(period, game_periods(out, games), out)
@@ -169,9 +174,9 @@ def _threshold(out: Path, top: int | None, provisional_games: int | None) -> int
     output, ``top`` is under 1 or ``provisional_games`` under 0."""
     read_games(out, columns=["seq"])  # the missing-output message, the same for every query
     if top is not None and top < 1:
-        raise ReportError(f"--top must be 1 or more, got {top}")
+        raise ReportError(_("--top must be 1 or more, got {top}").format(top=top))
     if provisional_games is not None and provisional_games < 0:
-        raise ReportError(f"provisional_games must be 0 or more, got {provisional_games}")
+        raise ReportError(_("provisional_games must be 0 or more, got {n}").format(n=provisional_games))
     return asof.run_threshold(out) if provisional_games is None else provisional_games
 
 
@@ -193,7 +198,7 @@ def rule_set_report(out: Path, name: str, top: int | None = None) -> pd.DataFram
         ReportError: if ``out`` holds no output, ``name`` is not a report name or ``top`` is less than 1.
     """
     if top is not None and top < 1:
-        raise ReportError(f"--top must be 1 or more, got {top}")
+        raise ReportError(_("--top must be 1 or more, got {top}").format(top=top))
     table = outputs.read_report(out, name, REPORT_FILES)
     return table if top is None else table.head(top)
 

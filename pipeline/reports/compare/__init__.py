@@ -23,6 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.audit import audit
+from pipeline.core.i18n import _
 from pipeline.core.progress import SILENT, Steps
 from pipeline.ingest import IngestOptions, IngestResult, ingest
 from pipeline.reports.backtest import predictions
@@ -83,8 +84,8 @@ def compare(a: Side, b: Side, options: IngestOptions | None = None, steps: Steps
     found = verdict({s: predictions(p.plan, games, steps, labels[s]) for s, p in sides}, labels)
     warnings = [f"{labels[s]}: {w}" for s, p in (("a", a), ("b", b)) for w in p.plan.warnings]
     if (table["period"] != OVERALL).sum() == 0:
-        kinds = f"{a.plan.validity.period} and {b.plan.validity.period}"
-        warnings.append(f"the two sides rate no period in common ({kinds}): compared overall only")
+        said = _("the two sides rate no period in common ({a} and {b}): compared overall only")
+        warnings.append(said.format(a=a.plan.validity.period, b=b.plan.validity.period))
     return Comparison(labels, scale, compared, table, movers(compared), found, ingested, warnings)
 
 
@@ -103,9 +104,16 @@ def _rated(
 ) -> tuple[pd.DataFrame, pd.Series]:
     """``games`` audited and rated under ``plan_``: its :func:`standings` and its counted games per
     period; each told to ``steps`` under the side's ``label``."""
-    with steps.step(f"{label}: auditing"):
+    with steps.step(_("{side}: auditing").format(side=label)):
         audited = audit(games, plan_.roster, plan_.events, plan_.validity)
-    rated = rate(audited, plan_.rules, plan_.roster, plan_.events, steps, f"{label}: rating periods")
+    rated = rate(
+        audited,
+        plan_.rules,
+        plan_.roster,
+        plan_.events,
+        steps,
+        _("{side}: rating periods").format(side=label),
+    )
     shown = standings(rated.ratings.to_pandas(), rated.promotions.select(["period", "player"]).to_pandas())
     counted = audited.filter(pc.fill_null(audited["counted"], False))["period"].to_pandas()
     return shown, counted.value_counts()

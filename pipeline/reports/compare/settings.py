@@ -29,6 +29,7 @@ from pipeline import config as config_mod
 from pipeline import rules
 from pipeline.config import ConfigError, RunConfig
 from pipeline.config.toml import Table, one_of
+from pipeline.core.i18n import _
 from pipeline.core.reasons import OPTIONAL_REASONS, Validity
 from pipeline.reports.backtest import plan_for
 from pipeline.run import DEFAULT_RULE_SET, Plan
@@ -60,7 +61,9 @@ def parse_assignments(items: Sequence[str], flag: str) -> dict[str, Any]:
     for item in items:
         key, equals, value = item.partition("=")
         if not equals or not key.strip():
-            raise ConfigError(f"{flag} must be KEY=VALUE (e.g. opponent_cap=5), got {item!r}")
+            raise ConfigError(
+                _("{flag} must be KEY=VALUE (e.g. opponent_cap=5), got {item!r}").format(flag=flag, item=item)
+            )
         found[key.strip()] = _value(value.strip())
     return found
 
@@ -100,8 +103,8 @@ def side(config: RunConfig, name: str | None, assignments: Mapping[str, Any], fl
         if not _rules_part(assignments):
             raise
         keys = ", ".join(sorted(VALIDITY_KEYS))
-        hint = f"{flag} takes [validity] keys ({keys}), period, or {chosen}'s [rules]"
-        raise ConfigError(f"{e} ({hint})") from None
+        hint = _("{flag} takes [validity] keys ({keys}), period, or {rule_set}'s [rules]")
+        raise ConfigError(f"{e} ({hint.format(flag=flag, keys=keys, rule_set=chosen)})") from None
     return Side(label(chosen, assignments), checked)
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from pipeline.core.i18n import _
 from pipeline.reports import forecast
 from pipeline.reports.backtest import MIN_SCORED
 
@@ -56,17 +57,24 @@ def _scored(side: str, label: str, frame: pd.DataFrame, common: set[str]) -> dic
 def _decided(scores: pd.DataFrame, n: int, labels: dict[str, str]) -> tuple[str | None, str]:
     """(better side or None, sentence) from the log-loss of both sides on ``n`` common games."""
     if n == 0:
-        return None, "no decisive game was rated by both sides: cannot tell which predicts better"
+        return None, _("no decisive game was rated by both sides: cannot tell which predicts better")
     if n < MIN_SCORED:
-        return None, (
-            f"too few decisive games to tell which predicts better ({n}; at least {MIN_SCORED} wanted): "
+        return None, _(
+            "too few decisive games to tell which predicts better ({n}; at least {least} wanted): "
             "the difference is mostly noise"
-        )
+        ).format(n=n, least=MIN_SCORED)
     loss = dict(zip(scores["side"], scores["log_loss"], strict=True))
     if np.isclose(loss["a"], loss["b"], rtol=0, atol=1e-12):
-        return "same", f"both predict equally well on {n} games (log-loss {loss['a']:.4f})"
+        return "same", _("both predict equally well on {n} games (log-loss {loss})").format(
+            n=n, loss=f"{loss['a']:.4f}"
+        )
     best, other = ("a", "b") if loss["a"] < loss["b"] else ("b", "a")
-    return best, (
-        f"{labels[best]} predicts better on {n} games: log-loss {loss[best]:.4f} against "
-        f"{loss[other]:.4f} ({labels[other]})"
+    return best, _(
+        "{better} predicts better on {n} games: log-loss {loss} against {other_loss} ({other})"
+    ).format(
+        better=labels[best],
+        n=n,
+        loss=f"{loss[best]:.4f}",
+        other_loss=f"{loss[other]:.4f}",
+        other=labels[other],
     )

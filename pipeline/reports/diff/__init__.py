@@ -28,6 +28,7 @@ from typing import Any
 
 import pandas as pd
 
+from pipeline.core.i18n import _
 from pipeline.output import snapshots
 from pipeline.output.folder import GAMES_FILE, ReportError, read_games, read_manifest
 from pipeline.reports.diff.causes import _in_order, _latest, _own, _parser_changed, by_period, settings_causes
@@ -120,7 +121,11 @@ def diff(out: Path, since: str | None = None) -> Diff:
     before, after = chosen(kept, since), kept[-1]
     for generation in (before, after):
         if not (generation.path / GAMES_FILE).is_file():
-            raise DiffError(f"generation {generation.id} has no {GAMES_FILE}: it cannot be compared")
+            raise DiffError(
+                _("generation {id} has no {file}: it cannot be compared").format(
+                    id=generation.id, file=GAMES_FILE
+                )
+            )
     manifests = read_manifest(before.path), read_manifest(after.path)
     games = _game_changes(before.path, after.path, _parser_changed(*manifests))
     causes = settings_causes(*manifests)
@@ -141,7 +146,9 @@ def chosen(kept: list[snapshots.Kept], since: str | None) -> snapshots.Kept:
     if since is None:
         if len(kept) < 2:
             raise DiffError(
-                f"only one generation is kept ({kept[-1].id}): nothing to compare with until the next run"
+                _("only one generation is kept ({id}): nothing to compare with until the next run").format(
+                    id=kept[-1].id
+                )
             )
         return kept[-2]
     digits = since.removeprefix("g-")
@@ -154,9 +161,14 @@ def chosen(kept: list[snapshots.Kept], since: str | None) -> snapshots.Kept:
     at = [k for k in kept if moment is not None and k.written is not None and k.written <= moment]
     if at:
         return at[-1]
-    listed = ", ".join(f"{k.id} ({k.written.isoformat() if k.written else 'no time'})" for k in kept)
-    why = "no kept generation written at or before it" if moment else "not a kept generation, date or time"
-    raise DiffError(f"unknown generation {since!r}: {why} (kept: {listed})")
+    listed = ", ".join(f"{k.id} ({k.written.isoformat() if k.written else _('no time')})" for k in kept)
+    if moment:
+        why = _("no kept generation written at or before it")
+    else:
+        why = _("not a kept generation, date or time")
+    raise DiffError(
+        _("unknown generation {since!r}: {why} (kept: {listed})").format(since=since, why=why, listed=listed)
+    )
 
 
 def _moment(text: str) -> dt.datetime | None:

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.core import periods as periods_mod
+from pipeline.core.i18n import N_, _
 from pipeline.output import snapshots
 
 
@@ -110,3 +111,43 @@ def _start(label: str) -> tuple[dt.date, str]:
         return periods_mod.bounds(label)[0], label
     except periods_mod.PeriodError:
         return dt.date.max, label
+
+
+#: The causes that are words alone (the others carry values: :func:`in_words`).
+_CAUSE_WORDS = {
+    "new games": N_("new games"),
+    "late record": N_("late record"),
+    "removed file": N_("removed file"),
+    "corrected file": N_("corrected file"),
+    "parser changed": N_("parser changed"),
+    "re-audited": N_("re-audited"),
+    "unexplained": N_("unexplained"),
+    "roster changed": N_("roster changed"),
+    "events changed": N_("events changed"),
+    "pipeline code changed": N_("pipeline code changed"),
+}
+#: The causes that carry values: their English start, and the message they are shown with.
+_CAUSE_PATTERNS = (
+    ("cascade from ", N_("cascade from {period}")),
+    ("rule set ", N_("rule set {change}")),
+    ("package version ", N_("package version {change}")),
+    ("configuration changed ", N_("configuration changed {change}")),
+)
+
+
+def in_words(cause: str) -> str:
+    """A ``cause`` of :func:`by_period` or :func:`settings_causes` (causes joined by ``; ``) in the
+    language spoken; the values (periods, settings, versions) as they are. The data keep the English."""
+    shown = []
+    for part in cause.split("; ") if cause else []:
+        if part in _CAUSE_WORDS:
+            shown.append(_(_CAUSE_WORDS[part]))
+            continue
+        for start, message in _CAUSE_PATTERNS:
+            if part.startswith(start):
+                rest = part.removeprefix(start)
+                shown.append(_(message).format(period=rest, change=rest))
+                break
+        else:
+            shown.append(part)
+    return _("; ").join(shown)

@@ -22,6 +22,7 @@ from typing import Any
 import pandas as pd
 
 from pipeline.config.roster import Roster
+from pipeline.core.i18n import N_, _
 from pipeline.output import folder as outputs
 from pipeline.output.folder import ReportError
 from pipeline.reports.explain.families import family_for, style
@@ -37,24 +38,35 @@ __all__ = [
     "UnknownPlayer",
     "explain",
     "number",
+    "reason_words",
     "resolve_player",
 ]
 
 #: A reason code (docs/rules.md ("Reason codes")) in words.
 REASON_WORDS = {
-    "parse_error": "the record could not be read",
-    "wrong_game_type": "not the game type the run rates",
-    "missing_date": "no usable date",
-    "no_result": "no result (unknown, void or annulled)",
-    "draw": "draws are not valid games",
-    "no_show": "a no-show (a forfeit, or too few moves played)",
-    "handicap": "only even games count",
-    "non_member": "a player not on the roster, outside an inter-club event",
-    "self_play": "the same player on both sides",
-    "duplicate": "a second copy of a game already counted",
-    "opponent_cap": "beyond the per-opponent cap: only the first {cap} games against one opponent "
-    "in a period count",
+    "parse_error": N_("the record could not be read"),
+    "wrong_game_type": N_("not the game type the run rates"),
+    "missing_date": N_("no usable date"),
+    "no_result": N_("no result (unknown, void or annulled)"),
+    "draw": N_("draws are not valid games"),
+    "no_show": N_("a no-show (a forfeit, or too few moves played)"),
+    "handicap": N_("only even games count"),
+    "non_member": N_("a player not on the roster, outside an inter-club event"),
+    "self_play": N_("the same player on both sides"),
+    "duplicate": N_("a second copy of a game already counted"),
+    "opponent_cap": N_(
+        "beyond the per-opponent cap: only the first {cap} games against one opponent in a period count"
+    ),
 }
+
+
+def reason_words(code: str, cap: int | str | None) -> str:
+    """Reason ``code`` in words (:data:`REASON_WORDS`) in the language spoken, the per-opponent ``cap``
+    filled in (``N`` when unknown); an unknown code as it is."""
+    words = _(REASON_WORDS[code]) if code in REASON_WORDS else code
+    return words.format(cap=cap if cap is not None else "N")
+
+
 #: The games columns read: the queries' (:data:`pipeline.output.folder.GAMES_COLUMNS`) and the winner.
 _GAMES_COLUMNS = (*outputs.GAMES_COLUMNS, "winner")
 
@@ -82,10 +94,18 @@ def explain(out: Path, player: str, period: str | None = None, roster: Roster | 
     name = resolve_player(out, player, roster, games)
     rated = _rated_in(out, name)
     if not rated:
-        raise ReportError(f"{name!r} has no rating in {out}: no counted game of theirs was rated")
+        raise ReportError(
+            _("{name!r} has no rating in {out}: no counted game of theirs was rated").format(
+                name=name, out=out
+            )
+        )
     period = period or active_period(out, name, rated)
     if period not in rated:
-        raise ReportError(f"{name!r} has no rating in period {period!r} (rated in: {', '.join(rated)})")
+        raise ReportError(
+            _("{name!r} has no rating in period {period!r} (rated in: {periods})").format(
+                name=name, period=period, periods=", ".join(rated)
+            )
+        )
     row = outputs.read_partition(out, "ratings", period)
     rating = _clean(row[row["player"] == name].iloc[0].to_dict()) | {"period": period}
     manifest = outputs.read_manifest(out)
@@ -154,7 +174,7 @@ def _excluded(games: pd.DataFrame, name: str, period: str, cap: int | None) -> l
         result = "draw" if winner == "draw" else "no result" if winner not in ("B", "W") else ""
         result = result or ("win" if winner == color else "loss")
         reasons = tuple(g["reasons"])
-        why = "; ".join(REASON_WORDS.get(c, c).format(cap=cap if cap is not None else "N") for c in reasons)
+        why = _("; ").join(reason_words(c, cap) for c in reasons)
         source = g["source_path"] if not g["game_index"] else f"{g['source_path']}#{g['game_index']}"
         speed = optional_text(g["speed_used"])
         found.append(Excluded(g["date"], str(opponent), color, result, speed, str(source), reasons, why))

@@ -23,6 +23,7 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from pipeline.core.i18n import N_, _, ngettext
 from pipeline.reports.explain.model import GameLine, Row
 from pipeline.reports.explain.terms import (
     MINUS,
@@ -37,6 +38,7 @@ from pipeline.reports.explain.terms import (
     number,
     optional_text,
     rounding,
+    rule_words,
     signed,
     term,
     times,
@@ -45,7 +47,7 @@ from pipeline.rules import REGISTRY
 from pipeline.rules.family import Explanation
 
 #: Why a GoR period's changes may not sum to its move (docs/rules.md ("hkga"): events are rated together).
-_EVENTS_APPLY = (
+_EVENTS_APPLY = N_(
     ": an event's changes apply together after its last game, so those of an event still open at the"
     " period's end move the rating in the period the event ends (each game is listed in its own period)"
 )
@@ -76,7 +78,7 @@ def _club(
             key = (r["opponent"], r["score"], r["speed"], coefficient, r["game_points"], r["points"] > 0)
             groups[key] = groups.get(key, 0) + 1
         if r["bonus"]:
-            bonus = (r["bonus"], r["bonus_rule"] or "bonus")
+            bonus = (r["bonus"], rule_words(r["bonus_rule"] or "bonus"))
             bonuses[bonus] = bonuses.get(bonus, 0) + 1
     terms = [
         term(1.0 if win else -1.0, f"{number(c)}{TIMES}{number(p)}" + times(n))
@@ -88,8 +90,11 @@ def _club(
     ]
     total = sum(r["delta"] for r in rows) + sum(a["points"] for a in awards)
     workings = [
-        "a win earns the opponent's coefficient × the game points, a loss costs one's own coefficient × the "
-        "game points (slow 10, fast 5); coefficients are those of the ranks fixed at the previous computation"
+        _(
+            "a win earns the opponent's coefficient × the game points, a loss costs one's own coefficient × "
+            "the game points (slow 10, fast 5); coefficients are those of the ranks fixed at the previous "
+            "computation"
+        )
     ]
     workings += mismatch(rating, total, None)
     return equation(rating, terms, 6), workings, [_club_line(r) for r in rows]
@@ -97,17 +102,25 @@ def _club(
 
 def _club_line(r: Row) -> GameLine:
     if r["bonus_rule"] == "fixed rating":
-        working = "fixed rating: no change"
+        working = _("fixed rating: no change")
     elif r["score"] == 1:
-        working = f"win: opponent's {number(r['opponent_coefficient'])}{TIMES}{number(r['game_points'])}"
-        working += f" = {signed(r['points'])}"
+        working = _("win: opponent's {coefficient}×{points} = {change}").format(
+            coefficient=number(r["opponent_coefficient"]),
+            points=number(r["game_points"]),
+            change=signed(r["points"]),
+        )
     elif r["score"] == 0:
-        working = f"loss: own {MINUS}{number(r['coefficient'])}{TIMES}{number(r['game_points'])}"
-        working += f" = {signed(r['points'])}"
+        working = _("loss: own {coefficient}×{points} = {change}").format(
+            coefficient=MINUS + number(r["coefficient"]),
+            points=number(r["game_points"]),
+            change=signed(r["points"]),
+        )
     else:
-        working = "draw: 0"
+        working = _("draw: 0")
     if r["bonus"] and r["bonus_rule"] != "fixed rating":
-        working += f", {signed(r['bonus'])} ({r['bonus_rule'] or 'bonus'})"
+        working += _(", {bonus} ({rule})").format(
+            bonus=signed(r["bonus"]), rule=rule_words(r["bonus_rule"] or "bonus")
+        )
     return game_line(r, optional_text(r.get("opponent_rank")), working)
 
 
@@ -124,38 +137,49 @@ def _gor(
     change is ``K × (result − We)``; ``bonus``: a bonus is added to it."""
     shown = [float(r["delta"]) for r in rows if round(r["delta"], 2)]
     terms = [term(d, number(abs(d), 2)) for d in shown]
-    rule = "K × (result − We)" if elo else "con × (result − Se)"
-    workings = [f"each game: change = {rule} × class weight × stage weight"]
+    rule = _("K × (result − We)") if elo else _("con × (result − Se)")
+    workings = [_("each game: change = {rule} × class weight × stage weight").format(rule=rule)]
     if bonus:
-        workings[0] += " + bonus"
+        workings[0] += _(" + bonus")
     record = REGISTRY.get(rule_set)
     floor = record.floor if record is not None else None
-    notes = mismatch(rating, sum(r["delta"] for r in rows), floor, _EVENTS_APPLY)
+    notes = mismatch(rating, sum(r["delta"] for r in rows), floor, _(_EVENTS_APPLY))
     terms += [] if notes else rounding(rating, shown, 2)
     return equation(rating, terms, 2), workings + notes, [_gor_line(r, elo) for r in rows]
 
 
 def _gor_line(r: Row, elo: bool) -> GameLine:
     se, con = ("We", "K") if elo else ("Se", "con")
-    parts = [f"rating {number(r['rating_before'], 2)} vs {number(r['opponent_rating'], 2)}"]
+    parts = [
+        _("rating {own} vs {opponent}").format(
+            own=number(r["rating_before"], 2), opponent=number(r["opponent_rating"], 2)
+        )
+    ]
     if (r["adjusted_rating"], r["opponent_adjusted_rating"]) != (r["rating_before"], r["opponent_rating"]):
         parts.append(
-            f"adjusted {number(r['adjusted_rating'], 2)} vs {number(r['opponent_adjusted_rating'], 2)}"
+            _("adjusted {own} vs {opponent}").format(
+                own=number(r["adjusted_rating"], 2), opponent=number(r["opponent_adjusted_rating"], 2)
+            )
         )
     parts.append(f"{se} {number(r['se'], 4)}")
     if r.get("a") is not None:
         parts.append(f"a {number(r['a'], 2)}")
-    parts += [f"{con} {number(r['con'], 2)}", f"class {r['event_class']} {TIMES}{number(r['class_weight'])}"]
-    parts.append(f"stage {TIMES}{number(r['stage_weight'])}")
+    parts.append(f"{con} {number(r['con'], 2)}")
+    parts.append(
+        _("class {event_class} {weight}").format(
+            event_class=r["event_class"], weight=TIMES + number(r["class_weight"])
+        )
+    )
+    parts.append(_("stage {weight}").format(weight=TIMES + number(r["stage_weight"])))
     formula = (
         f"{number(r['con'], 2)}{TIMES}({number(r['score'])} {MINUS} {number(r['se'], 4)})"
         f"{TIMES}{number(r['class_weight'])}{TIMES}{number(r['stage_weight'])} = {signed(r['points'], 2)}"
     )
     if r["bonus"]:
-        formula += f" + bonus {number(r['bonus'], 2)}"
+        formula += _(" + bonus {bonus}").format(bonus=number(r["bonus"], 2))
     if r.get("note"):
-        formula = f"{r['note']}: {signed(r['delta'], 2)}"
-    return game_line(r, None, ", ".join(parts) + ": " + formula)
+        formula = _("{note}: {change}").format(note=rule_words(str(r["note"])), change=signed(r["delta"], 2))
+    return game_line(r, None, _("{parts}: {formula}").format(parts=_(", ").join(parts), formula=formula))
 
 
 def _cga_dan(
@@ -166,30 +190,44 @@ def _cga_dan(
     cut = _after_last_promotion(rows, promotions)
     run = rows[cut:]
     if not run and promotions:
-        shown = f"{end} = the average of no games since the promotion to {promotions[-1]['to_rank']}"
+        shown = _("{end} = the average of no games since the promotion to {rank}").format(
+            end=end, rank=promotions[-1]["to_rank"]
+        )
     elif not run:
-        shown = f"{end} = {number(rating['rating_before'], 2)} (no games in {rating['period']})"
+        shown = _("{end} = {start} (no games in {period})").format(
+            end=end, start=number(rating["rating_before"], 2), period=rating["period"]
+        )
     else:
         games = int(run[-1]["games_since_promotion"])
         earlier = games - len(run)
         terms = [number(r["points"]) for r in run]
         if earlier:
             total = float(run[-1]["average_since_promotion"]) * games - sum(r["points"] for r in run)
-            terms.insert(0, f"{number(total, 2)} ({earlier} earlier games)")
+            said = ngettext("{total} ({n} earlier game)", "{total} ({n} earlier games)", earlier)
+            terms.insert(0, said.format(total=number(total, 2), n=earlier))
         summed = f"({' + '.join(terms)})" if len(terms) > 1 else terms[0]
         shown = f"{end} = {summed} / {games}"
     workings = [
-        "points per game by the dan difference (段位赛记分标准); the rating is the average of the points "
-        "since the last promotion"
+        _(
+            "points per game by the dan difference (段位赛记分标准); the rating is the average of the points "
+            "since the last promotion"
+        )
     ]
     return shown, workings, [_cga_dan_line(r) for r in rows]
 
 
 def _cga_dan_line(r: Row) -> GameLine:
-    working = (
-        f"dan {r['dan']} vs {r['opponent_dan']} ({r['role']}, difference {r['dan_difference']}): "
-        f"{number(r['points'])} points; {n_games(int(r['games_since_promotion']))} since the last promotion, "
-        f"average {number(r['average_since_promotion'], 2)}"
+    working = _(
+        "dan {dan} vs {opponent_dan} ({role}, difference {difference}): {points} points; {games} since "
+        "the last promotion, average {average}"
+    ).format(
+        dan=r["dan"],
+        opponent_dan=r["opponent_dan"],
+        role=_role(r["role"]),
+        difference=r["dan_difference"],
+        points=number(r["points"]),
+        games=n_games(int(r["games_since_promotion"])),
+        average=number(r["average_since_promotion"], 2),
     )
     return game_line(r, f"{r['opponent_dan']}d", working, signed_points=False)
 
@@ -213,7 +251,9 @@ def _tga(
     if promotions:
         shown = f"{after} = {before} " + " ".join(f"→ {p['to_rank']} ({p['rule']})" for p in promotions)
     else:
-        shown = f"{after} = {before} (no promotion in {rating['period']})"
+        shown = _("{after} = {before} (no promotion in {period})").format(
+            after=after, before=before, period=rating["period"]
+        )
     events: dict[str, list[Row]] = {}
     for r in rows:
         if r["article8"]:
@@ -223,8 +263,9 @@ def _tga(
         value, n = sum(r["points"] for r in counted), len(counted)
         sign = "≥" if value >= 0.7 * n - 1e-9 else "<"
         parts = " + ".join(factor(r["points"]) for r in counted)
-        games = f"{n} valid game{'' if n == 1 else 's'}"
-        line = f"{event}: Article 8, {games}: {eq_number(value, 6)} = {parts} {sign} 0.7 {TIMES} {n} = "
+        games = ngettext("{n} valid game", "{n} valid games", n).format(n=n)
+        line = _("{event}: Article 8, {games}: ").format(event=event, games=games)
+        line += f"{eq_number(value, 6)} = {parts} {sign} 0.7 {TIMES} {n} = "
         promoted = any(p.get("event") == event and "article 8" in str(p.get("rule")) for p in promotions)
         workings.append(line + number(0.7 * n) + _article8_outcome(sign == "≥", promoted, n))
     return shown, workings, [_tga_line(r) for r in rows]
@@ -235,23 +276,29 @@ def _article8_outcome(met: bool, promoted: bool, n: int) -> str:
     if not met or promoted:
         return ""
     if n < 5:
-        return " — not promoted: fewer than 5 valid games (4 count only after a bye or a forfeit win)"
-    return " — not promoted: the event's games were not all completed, or 7d is the top by points"
+        return _(" — not promoted: fewer than 5 valid games (4 count only after a bye or a forfeit win)")
+    return _(" — not promoted: the event's games were not all completed, or 7d is the top by points")
 
 
 def _tga_line(r: Row) -> GameLine:
-    estimated = " (estimated)" if r["estimated_opponent"] else ""
+    estimated = _(" (estimated)") if r["estimated_opponent"] else ""
     delta = r["delta_dan"]
-    working = f"dan {number(r['dan'])} vs {number(r['opponent_dan'])}{estimated}, Δ {eq_number(delta, 6)}: "
+    working = _("dan {dan} vs {opponent_dan}{estimated}, Δ {delta}: ").format(
+        dan=number(r["dan"]),
+        opponent_dan=number(r["opponent_dan"]),
+        estimated=estimated,
+        delta=eq_number(delta, 6),
+    )
     if not r["article8"]:
-        working += "not an Article 8 game"
+        working += _("not an Article 8 game")
     elif r["score"] == 1:
         working += f"1 + 0.2{TIMES}{factor(delta)} = {number(r['points'])}"
     elif r["score"] == 0.5:
         working += f"0.5 + 0.1{TIMES}{factor(delta)} = {number(r['points'])}"
     else:
         working += "0"
-    return game_line(r, f"dan {number(r['opponent_dan'])}{estimated}", working, signed_points=False)
+    opponent = _("dan {dan}").format(dan=number(r["opponent_dan"])) + estimated
+    return game_line(r, opponent, working, signed_points=False)
 
 
 def _generic(
@@ -280,3 +327,12 @@ _FAMILIES: Mapping[Explanation, Explainer] = {
     "rank": _tga,
     "generic": _generic,
 }
+
+
+#: The side a ``cga-dan`` game was played from (the changes' ``role``), in words.
+_ROLES = {"stronger": N_("stronger"), "weaker": N_("weaker"), "equal": N_("equal")}
+
+
+def _role(role: object) -> str:
+    """A ``cga-dan`` role in the language spoken (an unknown one as it is)."""
+    return _(_ROLES[role]) if isinstance(role, str) and role in _ROLES else str(role)

@@ -20,6 +20,7 @@ from typing import Any
 import pandas as pd
 
 from pipeline.config.roster import Roster, name_key
+from pipeline.core.i18n import _
 from pipeline.core.text import fold
 from pipeline.output import folder as outputs
 from pipeline.output.folder import ReportError
@@ -65,13 +66,20 @@ def resolve_player(
     if len(found) > 1 and fold(name) in found:
         return fold(name)
     if len(found) > 1:
-        raise ReportError(f"{name!r} names more than one player in {out}: {', '.join(sorted(found))}")
+        raise ReportError(
+            _("{name!r} names more than one player in {out}: {players}").format(
+                name=name, out=out, players=", ".join(sorted(found))
+            )
+        )
     if found:
         return found.pop()
     close = difflib.get_close_matches(name_key(name), list(spellings), n=5, cutoff=0.5)
     names = list(dict.fromkeys(sorted(spellings[k])[0] for k in close))
-    hint = f" (did you mean: {', '.join(names)}?)" if names else ""
-    raise UnknownPlayer(f"no player {name!r} in {out}{hint}", names)
+    if names:
+        said = _("no player {name!r} in {out} (did you mean: {names}?)")
+    else:
+        said = _("no player {name!r} in {out}")
+    raise UnknownPlayer(said.format(name=name, out=out, names=", ".join(names)), names)
 
 
 def _spellings(out: Path, games: pd.DataFrame, roster: Roster | None) -> dict[str, set[str]]:

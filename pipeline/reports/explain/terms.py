@@ -10,13 +10,44 @@ line per award and promotion; the summary sentence. Takes records as the output 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pandas as pd
 
+from pipeline.core.i18n import N_, _, ngettext
 from pipeline.reports.explain.model import GameLine, Row
 
 MINUS, TIMES = "−", "×"
+#: What a rule set writes as a change's ``bonus_rule`` or ``note``, or an award's note, in words.
+_RULE_WORDS = {
+    "bonus": N_("bonus"),
+    "team match win": N_("team match win"),
+    "arena win": N_("arena win"),
+    "server open win": N_("server open win"),
+    "qualifier win": N_("qualifier win"),
+    "main-stage win": N_("main-stage win"),
+    "fixed rating": N_("fixed rating"),
+    "no-show: not rated for the winner": N_("no-show: not rated for the winner"),
+    "not a member, not rated": N_("not a member, not rated"),
+}
+#: The same, for those that carry a value.
+_RULE_PATTERNS = (
+    (re.compile(r"arena win (?P<n>\d+) in a row"), N_("arena win {n} in a row")),
+    (re.compile(r"no points for a (?P<kind>\S+) title"), N_("no points for a {kind} title")),
+)
+
+
+def rule_words(text: str) -> str:
+    """A rule set's ``bonus_rule`` or ``note`` (``team match win``, ``arena win 2 in a row``, ...) in
+    the language spoken; another text as it is (the data keep the English)."""
+    if text in _RULE_WORDS:
+        return _(_RULE_WORDS[text])
+    for pattern, message in _RULE_PATTERNS:
+        found = pattern.fullmatch(text)
+        if found:
+            return _(message).format(**found.groupdict())
+    return text
 
 
 def number(value: float, places: int = 6) -> str:
@@ -55,7 +86,7 @@ def times(n: int) -> str:
 
 def n_games(n: int) -> str:
     """``1 game``, ``3 games``."""
-    return f"{n} game{'' if n == 1 else 's'}"
+    return ngettext("{n} game", "{n} games", n).format(n=n)
 
 
 def equation(rating: Row, terms: list[str], places: int) -> str:
@@ -74,9 +105,16 @@ def mismatch(rating: Row, total: float, floor: float | None, why: str = "") -> l
     summed = number(start + total, 2)
     if floor is not None and abs(end - floor) < 0.005 and start + total < end:
         return [
-            f"the terms sum to {summed}, but a rating never falls below {number(floor)}: the floor clipped it"
+            _("the terms sum to {sum}, but a rating never falls below {floor}: the floor clipped it").format(
+                sum=summed, floor=number(floor)
+            )
         ]
-    return [f"the terms sum to {summed}, but the run's rating is {number(end, 2)}{why}"]
+    return [
+        _("the terms sum to {sum}, but the run's rating is {rating}").format(
+            sum=summed, rating=number(end, 2)
+        )
+        + why
+    ]
 
 
 def rounding(rating: Row, shown: list[float], places: int) -> list[str]:
@@ -85,7 +123,9 @@ def rounding(rating: Row, shown: list[float], places: int) -> list[str]:
     difference is a term of its own (`` + 0.01 (rounding)``). Empty when they add up."""
     start, end = (_rounded(float(rating[k]), places) for k in ("rating_before", "rating"))
     residue = _rounded(end - start - sum(_rounded(v, places) for v in shown), places)
-    return [term(residue, f"{number(abs(residue), places)} (rounding)")] if residue else []
+    return (
+        [term(residue, _("{value} (rounding)").format(value=number(abs(residue), places)))] if residue else []
+    )
 
 
 def _rounded(value: float, places: int) -> float:
@@ -113,15 +153,16 @@ def game_line(r: Row, opponent_rank: str | None, working: str, signed_points: bo
 
 def award_label(award: Row) -> str:
     """What an awards row is for: ``champion, <event>``, ``runner-up, <event>``, or its note."""
-    kind = {"champion": "champion", "runner_up": "runner-up"}.get(str(award["kind"]))
-    label = kind or (award.get("note") or "award")
-    return f"{label}, {award['event']}"
+    kind = {"champion": _("champion"), "runner_up": _("runner-up")}.get(str(award["kind"]))
+    label = kind or (rule_words(str(award["note"])) if award.get("note") else _("award"))
+    return _("{label}, {event}").format(label=label, event=award["event"])
 
 
 def award_line(award: Row) -> str:
     """An awards row in one line: date, signed points, label and note."""
     label = award_label(award)
-    note = f": {award['note']}" if award.get("note") and not label.startswith(str(award["note"])) else ""
+    said = rule_words(str(award["note"])) if award.get("note") else ""
+    note = _(": {note}").format(note=said) if said and not label.startswith(said) else ""
     return f"{award['date']} {signed(award['points'], 2)} ({label}){note}"
 
 
@@ -136,15 +177,23 @@ def summary(style: str, name: str, period: str, rating: Row, excluded: int) -> s
     row, and how many were ``excluded``."""
     before, after = rating.get("rank_before"), rating.get("rank")
     if style == "rank":
-        moved = f"was {before} at the start of {period} and {after} at its end"
+        moved = _("{name} was {before} at the start of {period} and {after} at its end")
+    elif style == "dan-points":
+        moved = _(
+            "{name} ({before}) began {period} with an average since the last promotion of {start} and ended "
+            "it at {end} ({after})"
+        )
     else:
-        word = "average since the last promotion" if style == "dan-points" else "rating"
-        start, end = number(rating["rating_before"], 2), number(rating["rating"], 2)
-        moved = f"({before}) began {period} with {word} {start} and ended it at {end} ({after})"
+        moved = _("{name} ({before}) began {period} with rating {start} and ended it at {end} ({after})")
+    start, end = number(rating["rating_before"], 2), number(rating["rating"], 2)
+    moved = moved.format(name=name, before=before, after=after, period=period, start=start, end=end)
     games = int(rating["games"])
-    tally = f"{games} counted game{'' if games == 1 else 's'}: {rating['wins']} won, {rating['losses']} lost"
-    tally += f", {rating['draws']} drawn" if rating["draws"] else ""
-    return f"{name} {moved}; {tally}; {excluded} not counted."
+    tally = ngettext(
+        "{n} counted game: {wins} won, {losses} lost", "{n} counted games: {wins} won, {losses} lost", games
+    ).format(n=games, wins=rating["wins"], losses=rating["losses"])
+    if rating["draws"]:
+        tally = _("{tally}, {draws} drawn").format(tally=tally, draws=rating["draws"])
+    return _("{moved}; {tally}; {excluded} not counted.").format(moved=moved, tally=tally, excluded=excluded)
 
 
 def missing(value: Any) -> bool:

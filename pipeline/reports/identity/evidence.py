@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pipeline.core.i18n import _
 from pipeline.reports.identity.keys import KINDS, name_keys
 
 #: A bucket with more players than this is not paired (see the module's docstring).
@@ -96,7 +97,10 @@ def co_opponents(
     skipped = pd.DataFrame(
         {
             "evidence": "co_opponents",
-            "key": crowded["opponent"] + " in the week of " + crowded["week"].dt.strftime("%Y-%m-%d"),
+            "key": [
+                _("{opponent} in the week of {week}").format(opponent=o, week=w)
+                for o, w in zip(crowded["opponent"], crowded["week"].dt.strftime("%Y-%m-%d"), strict=True)
+            ],
             "players": crowded["players"],
         },
         columns=list(SKIPPED_COLUMNS),

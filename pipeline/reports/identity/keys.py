@@ -37,6 +37,7 @@ import pandas as pd
 import pycountry
 
 from pipeline.config.roster import name_key
+from pipeline.core.i18n import _
 from pipeline.core.ranks import parse_rank
 from pipeline.core.text import fold
 
@@ -105,7 +106,7 @@ def _rows(name: str, codes: frozenset[str]) -> Iterator[tuple[str, str, str, str
         yield name, "tail", reduced(text), note
     for part in nickname_parts(name, codes):
         yield name, "nickname", reduced(part), ""
-    note = "" if _LATIN.fullmatch(name) else "in pinyin"
+    note = "" if _LATIN.fullmatch(name) else _("in pinyin")
     for key in romanised(name):
         yield name, "romanisation", key, note
 
@@ -123,11 +124,11 @@ def tail_keys(name: str, codes: frozenset[str]) -> list[tuple[str, str]]:
     """
     stripped, code = _without_country(name, codes)
     if code:
-        return [(stripped, f"without the country code {code}")]
+        return [(stripped, _("without the country code {code}").format(code=code))]
     mixed = _MIXED.fullmatch(name) or _MIXED_REVERSED.fullmatch(name)
     if mixed is None:
         return [(name, "")]
-    return [(mixed["cjk"], "without the Latin part"), (mixed["latin"].strip(), "without the CJK part")]
+    return [(mixed["cjk"], _("without the Latin part")), (mixed["latin"].strip(), _("without the CJK part"))]
 
 
 def _without_country(name: str, codes: frozenset[str]) -> tuple[str, str]:

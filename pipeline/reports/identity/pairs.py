@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 import pandas as pd
 
 from pipeline.config.roster import Roster, name_key
+from pipeline.core.i18n import N_, _, ngettext
 from pipeline.output.folder import read_games
 from pipeline.reports.identity import evidence, records
 from pipeline.reports.identity.weights import CO_WEIGHT, LIST_SCORE, MIN_SCORE, RANK_DIFFERS, WEIGHTS
@@ -27,11 +28,11 @@ from pipeline.reports.identity.weights import CO_WEIGHT, LIST_SCORE, MIN_SCORE, 
 #: The columns of :attr:`Suggestions.pairs`, in order.
 PAIR_COLUMNS = ("group", "a", "b", "score", "evidence", "against", "kinds", "games_a", "games_b", "met")
 _NAME_TEXT = {
-    "case_width": "the same name in another case or width",
-    "script": "the same name in traditional and simplified Chinese",
-    "tail": "the same name with an appended part removed",
-    "nickname": "a nickname beside the name",
-    "romanisation": "the pinyin of the name",
+    "case_width": N_("the same name in another case or width"),
+    "script": N_("the same name in traditional and simplified Chinese"),
+    "tail": N_("the same name with an appended part removed"),
+    "nickname": N_("a nickname beside the name"),
+    "romanisation": N_("the pinyin of the name"),
 }
 
 
@@ -177,10 +178,13 @@ def _rank_findings(ranks_a: set[str], ranks_b: set[str]) -> list[Finding]:
     """The same declared rank, or (both declaring some) none the same."""
     same = sorted(ranks_a & ranks_b)
     if same:
-        return [Finding("same_rank", WEIGHTS["same_rank"], f"the same declared rank: {', '.join(same)}")]
+        said = _("the same declared rank: {ranks}").format(ranks=", ".join(same))
+        return [Finding("same_rank", WEIGHTS["same_rank"], said)]
     if not ranks_a or not ranks_b:
         return []
-    differ = f"declared ranks differ: {', '.join(sorted(ranks_a))} / {', '.join(sorted(ranks_b))}"
+    differ = _("declared ranks differ: {a} / {b}").format(
+        a=", ".join(sorted(ranks_a)), b=", ".join(sorted(ranks_b))
+    )
     return [Finding("ranks_differ", 0.0, differ, RANK_DIFFERS)]
 
 
@@ -189,8 +193,11 @@ def _met_findings(pair: dict[str, Any]) -> list[Finding]:
     if not pair["met"]:
         return []
     count = int(pair["met"])
-    records = f"{count} record{'' if count == 1 else 's'}"
-    said = f"they played each other ({records}): two people, or a game against oneself"
+    said = ngettext(
+        "they played each other ({n} record): two people, or a game against oneself",
+        "they played each other ({n} records): two people, or a game against oneself",
+        count,
+    ).format(n=count)
     return [Finding("met", 0.0, said, 0.0)]
 
 
@@ -213,18 +220,29 @@ def _name_sentence(pair: dict[str, Any]) -> str:
     sides = [
         f'"{pair[f"spelling_{s}"]}"' + (f" ({pair[f'note_{s}']})" if pair[f"note_{s}"] else "") for s in "ab"
     ]
-    return f"{_NAME_TEXT[pair['kind']]}: {' / '.join(sides)}"
+    return _("{evidence}: {spellings}").format(
+        evidence=_(_NAME_TEXT[pair["kind"]]), spellings=" / ".join(sides)
+    )
 
 
 def _co_sentence(pair: dict[str, Any]) -> str:
     """``never met; both played x, y in the weeks of ... (n opponent-weeks, p% of the fewer)``."""
     opponents, weeks = pair["opponents"], pair["weeks"]
-    shown = ", ".join(opponents[:3]) + (f" and {len(opponents) - 3} more" if len(opponents) > 3 else "")
-    when = ", ".join(weeks[:3]) + (f" and {len(weeks) - 3} more" if len(weeks) > 3 else "")
-    return (
-        f"never played each other, but both played {shown} in the same weeks ({when}): "
-        f"{int(pair['shared'])} opponent-weeks, {float(pair['overlap']):.0%} of the quieter one's"
+    return _(
+        "never played each other, but both played {opponents} in the same weeks ({weeks}): "
+        "{shared} opponent-weeks, {overlap} of the quieter one's"
+    ).format(
+        opponents=_listed(opponents),
+        weeks=_listed(weeks),
+        shared=int(pair["shared"]),
+        overlap=f"{float(pair['overlap']):.0%}",
     )
+
+
+def _listed(items: Sequence[str]) -> str:
+    """The first three of ``items``, and how many more."""
+    shown = ", ".join(items[:3])
+    return _("{items} and {n} more").format(items=shown, n=len(items) - 3) if len(items) > 3 else shown
 
 
 def groups(pairs: pd.DataFrame, listed: pd.DataFrame, roster: Roster | None) -> tuple[tuple[str, ...], ...]:

@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 import pandas as pd
 
 from pipeline.config.roster import Player, Roster, name_key
+from pipeline.core.i18n import _, ngettext
 from pipeline.reports.identity.pairs import Suggestions
 
 
@@ -35,26 +36,41 @@ def roster_snippet(found: Suggestions, roster: Roster | None, source: str) -> st
 
 def _heading(found: Suggestions, roster: Roster | None, source: str) -> Iterator[str]:
     count = len(found.groups)
-    yield f"# Roster entries suggested by `ratings players --suggest` for {source}: {count} group(s)."
-    yield "# Review each one; paste the right ones into the roster file ([run] roster). Nothing was merged."
+    said = ngettext(
+        "Roster entries suggested by `ratings players --suggest` for {source}: {n} group.",
+        "Roster entries suggested by `ratings players --suggest` for {source}: {n} groups.",
+        count,
+    )
+    yield "# " + said.format(source=source, n=count)
+    yield "# " + _(
+        "Review each one; paste the right ones into the roster file ([run] roster). Nothing was merged."
+    )
     if roster is None:
-        yield "# The run had no roster, so every player was a member; with a roster only its players are."
+        yield "# " + _(
+            "The run had no roster, so every player was a member; with a roster only its players are."
+        )
     else:
-        yield "# An entry of a player already in the roster replaces that entry."
+        yield "# " + _("An entry of a player already in the roster replaces that entry.")
 
 
 def _group_comments(number: int, group: Sequence[str], pairs: pd.DataFrame, info: pd.DataFrame) -> list[str]:
     """``# group n``, each member's records, and each pair's score and evidence."""
-    lines = [f"# group {number}: {', '.join(group)}"]
+    lines = ["# " + _("group {n}: {players}").format(n=number, players=", ".join(group))]
     for name in group:
         player = info.loc[name]
-        ranks = ", ".join(player["ranks"]) or "none"
-        records = f"{player['games']} record{'' if player['games'] == 1 else 's'}"
-        dates = f"{player['first']} to {player['last']}" if player["first"] is not None else "no date"
-        lines.append(f"#   {name}: {records}, {dates}, ranks {ranks}")
+        ranks = ", ".join(player["ranks"]) or _("none")
+        games = int(str(player["games"]))
+        records = ngettext("{n} record", "{n} records", games).format(n=games)
+        if player["first"] is not None:
+            dates = _("{first} to {last}").format(first=player["first"], last=player["last"])
+        else:
+            dates = _("no date")
+        said = _("{name}: {records}, {dates}, ranks {ranks}")
+        lines.append("#   " + said.format(name=name, records=records, dates=dates, ranks=ranks))
     chosen = pairs[pairs["a"].isin(group) & pairs["b"].isin(group)]  # a pair that met, too: against
     for pair in chosen.to_dict("records"):
-        lines.append(f"#   {pair['a']} ~ {pair['b']}: score {pair['score']:.2f}")
+        said = _("{a} ~ {b}: score {score}").format(a=pair["a"], b=pair["b"], score=f"{pair['score']:.2f}")
+        lines.append("#   " + said)
         lines += [f"#     + {said}" for said in pair["evidence"]]
         lines += [f"#     - {said}" for said in pair["against"]]
     return lines
@@ -66,7 +82,9 @@ def _entry(group: Sequence[str], roster: Roster | None) -> list[str]:
     kept = roster.get(group[0]) if roster is not None else None
     base = kept if kept is not None else Player(name=group[0], member=roster is None)
     lines = [
-        f"# delete the roster entry of {e.name!r}: it is an alias here" for e in entries if e is not kept
+        "# " + _("delete the roster entry of {name!r}: it is an alias here").format(name=e.name)
+        for e in entries
+        if e is not kept
     ]
     lines += ["[[player]]", f"name = {_string(base.name)}"]
     aliases = _aliases(base, group, entries)
