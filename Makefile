@@ -49,8 +49,8 @@ test-quick: $(STAMP) $(COMPILED) ## Run the unit tests (not marked slow) in unde
 	$(BIN)/python -m pytest -n auto -m "not slow"
 
 lint: $(STAMP) ## ruff, mypy --strict on pipeline/ and fuzz/, and the layers' import contracts (lint-imports)
-	$(BIN)/ruff check pipeline tests bench fuzz
-	$(BIN)/ruff format --check pipeline tests bench fuzz
+	$(BIN)/ruff check pipeline tests bench fuzz i18n
+	$(BIN)/ruff format --check pipeline tests bench fuzz i18n
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
@@ -82,7 +82,7 @@ docs: $(STAMP) ## Regenerate docs/columns.md (the column dictionary) from the Ar
 	$(BIN)/python -m pipeline.reports.columns > docs/columns.md
 
 i18n: $(STAMP) ## Extract the messages (pybabel extract), update the catalogs, draft new traditional ones from simplified (OpenCC), compile
-	$(PYBABEL) extract --mapping-file babel.cfg --keywords T --add-comments TRANSLATORS: --sort-by-file --width 110 \
+	$(PYBABEL) extract --mapping-file babel.cfg --add-comments TRANSLATORS: --sort-by-file --width 110 \
 		--project sgf-ratings --output-file pipeline/locale/messages.pot .
 	$(PYBABEL) update --input-file pipeline/locale/messages.pot --output-dir pipeline/locale --domain messages \
 		--no-fuzzy-matching --ignore-obsolete --width 110

@@ -50,5 +50,8 @@ def python_and_help(
 def javascript_strings(
     fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: dict[str, Any]
 ) -> Iterator[_Message]:
-    """Babel's JavaScript messages of ``fileobj`` marked ``T("...")``."""
-    yield from extract_javascript(fileobj, {"T": None}, comment_tags, options)
+    """Babel's JavaScript messages of ``fileobj`` marked ``T("...")``, as gettext's (``_``)."""
+    for lineno, _funcname, message, comments in extract_javascript(
+        fileobj, {"T": None}, comment_tags, options
+    ):
+        yield lineno, "_", message, comments

@@ -14,12 +14,12 @@ from functools import cache
 
 _CODE = re.compile(
     r"`[^`]*`"  # a code span
-    r"|ratings(?: +(?:-[-\w]+|[\w./=:,-]+))*"  # a command line
+    r"|\b(?:ratings|root)(?: +(?:-[-\w]+|[\w./=:,-]+))*"  # a command line (root: CliRunner's name for it)
     r"|--?[A-Za-z][\w-]*"  # an option
     r"|\b[\w.-]*/[\w./-]*"  # a path
     r"|\b\w+\.(?:parquet|toml|csv|json|sgf|xlsx|png|svg|html|md|txt|pdf|jpe?g|zip)\b"  # a file
     r"|\b[a-z0-9]+(?:_[a-z0-9]+)+\b"  # a snake_case identifier (a code, a column)
-    r"|\[[a-z_]+\]"  # a configuration section
+    r"|\[[a-z_]+\](?: [a-z_]+\b)?"  # a configuration section, or a key of one
     r"|https?://\S+"
 )
 _WORD = re.compile(r"[A-Za-z]{3,}")
@@ -38,6 +38,10 @@ ALWAYS_ALLOWED = frozenset(
         "jpeg",
         "xlsx",
         "utf",
+        "options",  # the usage line's [OPTIONS], COMMAND [ARGS]
+        "args",
+        "command",
+        "ctrl",  # Ctrl-C
         "gbk",
         "big5",
         "toml",

@@ -201,11 +201,6 @@ def test_each_help_speaks_the_language(command: str, language: str) -> None:
         assert _too_wide(_invoke(language, command, "--help")) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="click wraps help by characters, not terminal cells, and a Chinese paragraph has no spaces to "
-    "break at (pipeline/cli/__init__.py's help formatter, shared by every command)",
-)
 @pytest.mark.parametrize("language", CHINESE)
 @pytest.mark.parametrize("command", HELPS)
 def test_each_chinese_help_fits_80_columns(command: str, language: str) -> None:

@@ -148,7 +148,9 @@ def _format_usage(command: Any, ctx: Any, formatter: Any) -> None:
     """The usage line, its first word in the language spoken."""
     pieces = command.collect_usage_pieces(ctx)
     prefix = i18n.gettext("Usage:")
-    formatter.write_usage(ctx.command_path, " ".join(pieces), prefix if prefix.endswith("：") else prefix + " ")
+    formatter.write_usage(
+        ctx.command_path, " ".join(pieces), prefix if prefix.endswith("：") else prefix + " "
+    )
 
 
 def _translate_params(params: list[Any]) -> None:
