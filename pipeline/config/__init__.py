@@ -31,6 +31,7 @@ from typing import Any
 from pipeline.config.toml import ConfigError as ConfigError
 from pipeline.config.toml import Kind, Table, integer, list_of, number, one_of, read_toml, text
 from pipeline.core import i18n
+from pipeline.core.i18n import N_
 
 DEFAULT_PATH = Path("config/ratings.toml")
 PERIODS = ("month", "quarter", "half", "year")
@@ -46,7 +47,7 @@ INGEST_KEYS = ("raw", "out", "workers", "speed_threshold_minutes", "file_timeout
 OUTPUT_KEYS = ("keep_generations", "provisional_games", "language")
 #: What ``[output] language`` may hold.
 LANGUAGE = Kind(
-    f"one of {', '.join(i18n.LANGUAGES)}",
+    N_("one of zh-Hans, zh-Hant, en"),
     lambda v: isinstance(v, str) and i18n.spells_language(v),
     i18n.language_of,
 )
@@ -56,7 +57,7 @@ FLAGS = {"raw": "--raw", "out": "--out", "workers": "--workers", "scheduler": "-
 _ADDRESS = re.compile(r"(tcp|tls|ws|wss|ucx)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):[0-9]{1,5}")
 #: What ``[ingest] scheduler`` and ``--scheduler`` may hold ("" means none: parse on this machine).
 SCHEDULER = Kind(
-    "a Dask scheduler address such as 'tcp://HOST:8786' (or \"\" for none)",
+    N_("a Dask scheduler address such as 'tcp://HOST:8786' (or \"\" for none)"),
     lambda v: isinstance(v, str) and (v == "" or _ADDRESS.fullmatch(v) is not None),
     str,
 )
@@ -66,12 +67,15 @@ def _validity_kinds() -> tuple[tuple[str, Kind[Any]], ...]:
     """The ``[validity]`` keys in order, each with what it may hold."""
     choice = one_of("exclude", "count")
     return (
-        ("game_types", list_of(integer(1), "a non-empty list of ints >= 1 (1 Go, 4 Gomoku)", nonempty=True)),
+        (
+            "game_types",
+            list_of(integer(1), N_("a non-empty list of ints >= 1 (1 Go, 4 Gomoku)"), nonempty=True),
+        ),
         ("draw", choice),
         ("no_show", choice),
         ("handicap", choice),
         ("non_member", choice),
-        ("opponent_cap", integer(0, "of type int, 0 (no cap) or more")),
+        ("opponent_cap", integer(0, N_("of type int, 0 (no cap) or more"))),
         ("min_moves", integer(0)),
         ("handicap_from", integer(2)),
         ("unknown_speed", one_of("fast", "slow")),
@@ -157,12 +161,12 @@ def load(path: Path | None) -> RunConfig:
     config = RunConfig(
         raw=_folder(ingest, "raw", DEFAULT_RAW),
         out=_folder(ingest, "out", DEFAULT_OUT),
-        workers=ingest.get("workers", integer(0, "of type int, 0 (every core) or more"), 0) or None,
+        workers=ingest.get("workers", integer(0, N_("of type int, 0 (every core) or more")), 0) or None,
         speed_threshold_s=60.0 * ingest.get("speed_threshold_minutes", number(positive=True), 30.0),
         file_timeout_s=ingest.get("file_timeout_seconds", number(positive=True), 10.0),
         scheduler=ingest.get("scheduler", SCHEDULER, "") or None,
         keep_generations=output.get("keep_generations", integer(1), 3),
-        provisional_games=output.get("provisional_games", integer(0, "of type int, 0 (off) or more"), 0),
+        provisional_games=output.get("provisional_games", integer(0, N_("of type int, 0 (off) or more")), 0),
         language=output.optional("language", LANGUAGE),
         rule_set=_rule_set(run),
         period=run.optional("period", one_of(*PERIODS)),

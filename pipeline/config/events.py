@@ -16,6 +16,7 @@ from pathlib import Path
 
 from pipeline.config.roster import name_key
 from pipeline.config.toml import Table, date, integer, list_of, number, one_of, rank, read_toml, text
+from pipeline.core.i18n import N_
 from pipeline.core.text import fold
 
 #: The last four are the ``tga`` rule set's: promotion tournament (晉段賽), low-dan event (1–3d), an event
@@ -165,7 +166,7 @@ def _event(table: Table) -> Event:
     name = fold(table.required("name", text()))
     table = table.named(name)
     table.check_keys(EVENT_KEYS)
-    patterns = list_of(text(), "a list of non-empty strings (fnmatch-style patterns)")
+    patterns = list_of(text(), N_("a list of non-empty strings (fnmatch-style patterns)"))
     return Event(
         name=name,
         patterns=table.get("match", patterns, (_GLOB_CHARS.sub(r"[\1]", name),)),

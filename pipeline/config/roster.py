@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.config.toml import Kind, Table, boolean, list_of, number, rank, read_toml, text
+from pipeline.core.i18n import N_
 from pipeline.core.text import fold
 
 PLAYER_KEYS = ("name", "aliases", "rank", "member", "rating", "fixed")
@@ -179,7 +180,7 @@ def _player(table: Table, rating_keys: Collection[str] | None) -> Player:
     rating = table.optional("rating", _rating(rating_keys))
     return Player(
         name=name,
-        aliases=table.get("aliases", list_of(text(), "a list of non-empty strings"), ()),
+        aliases=table.get("aliases", list_of(text(), N_("a list of non-empty strings")), ()),
         rank=table.optional("rank", rank()),
         member=table.get("member", boolean(), True),
         rating=rating if isinstance(rating, float) else None,

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Generic, NoReturn, TypeVar
 
 from pipeline.core.charset import detect
+from pipeline.core.i18n import N_, _
 from pipeline.core.ranks import parse_rank
 
 T = TypeVar("T")
@@ -41,15 +42,17 @@ def read_toml(path: Path) -> dict[str, Any]:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise ConfigError(f"{path}: configuration file not found") from None
+        raise ConfigError(_("{path}: configuration file not found").format(path=path)) from None
     except IsADirectoryError:
-        raise ConfigError(f"{path}: is a folder, not a configuration file") from None
+        raise ConfigError(_("{path}: is a folder, not a configuration file").format(path=path)) from None
     except OSError as e:
-        raise ConfigError(f"{path}: cannot be read ({e.strerror or e})") from None
+        raise ConfigError(
+            _("{path}: cannot be read ({why})").format(path=path, why=e.strerror or e)
+        ) from None
     try:
         return tomllib.loads(utf8_text(path, data))
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+        raise ConfigError(_("{path}: not valid TOML: {error}").format(path=path, error=e)) from None
 
 
 #: Byte-order marks, longest first (UTF-32's starts with UTF-16's), and what a message calls them.
@@ -85,17 +88,17 @@ def utf8_text(path: Path, data: bytes) -> str:
             if name == "UTF-8":
                 data = data[len(bom) :]
                 break
-            raise ConfigError(
-                f"{path}: not UTF-8 (looks like {name} with a byte-order mark); save it as UTF-8"
-            )
+            message = _("{path}: not UTF-8 (looks like {name} with a byte-order mark); save it as UTF-8")
+            raise ConfigError(message.format(path=path, name=name))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
-        raise ConfigError(
-            f"{path}: not UTF-8 (looks like {_looks_like(data)}; the first byte that is not UTF-8 is on "
-            f"line {line}); save it as UTF-8"
-        ) from None
+        message = _(
+            "{path}: not UTF-8 (looks like {name}; the first byte that is not UTF-8 is on line {line}); "
+            "save it as UTF-8"
+        )
+        raise ConfigError(message.format(path=path, name=_looks_like(data), line=line)) from None
 
 
 def _looks_like(data: bytes) -> str:
@@ -132,36 +135,39 @@ def _is_number(value: object) -> bool:
 def text(*, empty: bool = False) -> Kind[str]:
     """A string; blank (only white space) accepted only when ``empty``."""
     if empty:
-        return Kind("of type string", lambda v: isinstance(v, str), str)
-    return Kind("a non-empty string", lambda v: isinstance(v, str) and bool(v.strip()), str)
+        return Kind(N_("of type string"), lambda v: isinstance(v, str), str)
+    return Kind(N_("a non-empty string"), lambda v: isinstance(v, str) and bool(v.strip()), str)
 
 
 def boolean() -> Kind[bool]:
     """``true`` or ``false``."""
-    return Kind("of type boolean (true or false)", lambda v: isinstance(v, bool), bool)
+    return Kind(N_("of type boolean (true or false)"), lambda v: isinstance(v, bool), bool)
 
 
 def integer(minimum: int, expected: str | None = None) -> Kind[int]:
     """An integer ``>= minimum``; ``expected`` replaces the default message text."""
-    return Kind(expected or f"of type int, {minimum} or more", lambda v: _is_int(v) and v >= minimum, int)
+    shown = expected or _("of type int, {minimum} or more").format(minimum=minimum)
+    return Kind(shown, lambda v: _is_int(v) and v >= minimum, int)
 
 
 def number(*, positive: bool = False) -> Kind[float]:
     """An integer or float (``> 0`` when ``positive``), stored as a float."""
     if positive:
-        return Kind("a number > 0", lambda v: _is_number(v) and v > 0, float)
-    return Kind("a number", _is_number, float)
+        return Kind(N_("a number > 0"), lambda v: _is_number(v) and v > 0, float)
+    return Kind(N_("a number"), _is_number, float)
 
 
 def one_of(*choices: str) -> Kind[str]:
     """One of the strings ``choices`` (exact, case-sensitive)."""
-    return Kind("one of " + ", ".join(map(repr, choices)), lambda v: v in choices, str)
+    return Kind(
+        _("one of {choices}").format(choices=", ".join(map(repr, choices))), lambda v: v in choices, str
+    )
 
 
 def date() -> Kind[dt.date]:
     """A TOML local date (``2024-06-30``, no quotes); a date-time is not accepted."""
     return Kind(
-        "a TOML date such as 2024-06-30 (no quotes, no time)",
+        N_("a TOML date such as 2024-06-30 (no quotes, no time)"),
         lambda v: isinstance(v, dt.date) and not isinstance(v, dt.datetime),
         lambda v: v,
     )
@@ -170,7 +176,7 @@ def date() -> Kind[dt.date]:
 def rank() -> Kind[str]:
     """Rank text that :func:`pipeline.core.ranks.parse_rank` reads, stored canonical (``1d``)."""
     return Kind(
-        "a rank such as 5k, 1d, 9p or 三段",
+        N_("a rank such as 5k, 1d, 9p or 三段"),
         lambda v: isinstance(v, str) and parse_rank(v) is not None,
         lambda v: str(parse_rank(v)),
     )
@@ -190,7 +196,7 @@ _MISSING = object()
 
 def _show(value: object) -> str:
     """The value as a message shows it: its repr, or ``nothing`` when the key is missing."""
-    return "nothing (the key is missing)" if value is _MISSING else repr(value)
+    return _("nothing (the key is missing)") if value is _MISSING else repr(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +213,8 @@ class Table:
 
     def fail(self, key: str, expected: str, value: object) -> NoReturn:
         """Raise :class:`ConfigError` ``"<file>: <where> <key> must be <expected>, got <value>"``."""
-        raise ConfigError(f"{self.place(key)} must be {expected}, got {_show(value)}")
+        message = _("{place} must be {expected}, got {value}")
+        raise ConfigError(message.format(place=self.place(key), expected=_(expected), value=_show(value)))
 
     def named(self, label: str) -> Table:
         """The same table with ``(label)`` added to its place, e.g. the player's name."""
@@ -218,7 +225,8 @@ class Table:
         for key in self.data:
             if key not in known:
                 listed = ", ".join(sorted(known))
-                raise ConfigError(f"{self.place(repr(key))} is not a known key; expected one of: {listed}")
+                message = _("{place} is not a known key; expected one of: {keys}")
+                raise ConfigError(message.format(place=self.place(repr(key)), keys=listed))
 
     def _value(self, key: str, kind: Kind[T]) -> T:
         """The value of ``key`` (present) converted. Raises :class:`ConfigError` if ``kind`` rejects it."""
@@ -255,7 +263,8 @@ class Table:
         where = f"[{key}]"
         value = self.data.get(key, {})
         if not isinstance(value, dict):
-            raise ConfigError(f"{self.path}: {where} must be a table, got {value!r}")
+            message = _("{path}: {where} must be a table, got {value}")
+            raise ConfigError(message.format(path=self.path, where=where, value=repr(value)))
         return Table(self.path, where, value)
 
     def tables(self, key: str, label: str) -> list[Table]:
@@ -265,6 +274,6 @@ class Table:
         """
         value = self.data.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-            self.fail(key, f"an array of tables (write [[{label}]] sections)", value)
+            self.fail(key, _("an array of tables (write [[{label}]] sections)").format(label=label), value)
         prefix = f"{self.where} " if self.where else ""
         return [Table(self.path, f"{prefix}[[{label}]] #{n}", v) for n, v in enumerate(value, 1)]

@@ -46,6 +46,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.core import periods as periods_mod
+from pipeline.core.i18n import _
 from pipeline.output import snapshots
 
 if TYPE_CHECKING:
@@ -127,7 +128,8 @@ def check_period(period: str, known: list[str], out: Path) -> None:
     ``period`` and ``out`` and listing ``known``."""
     if period not in known:
         listed = ", ".join(known) if known else "none"
-        raise ReportError(f"unknown period {period!r} in {out} (periods: {listed})")
+        message = _("unknown period {period} in {out} (periods: {listed})")
+        raise ReportError(message.format(period=repr(period), out=out, listed=listed))
 
 
 def partition_path(out: Path, dataset: str, period: str) -> Path:
@@ -214,7 +216,8 @@ def read_report(out: Path, name: str, files: Mapping[str, str]) -> pd.DataFrame:
 
     _games_path(out)  # the missing-output message, the same for every query
     if name not in files:
-        raise ReportError(f"unknown report {name!r} (reports: {', '.join(sorted(files))})")
+        message = _("unknown report {name} (reports: {names})")
+        raise ReportError(message.format(name=repr(name), names=", ".join(sorted(files))))
     path = out / files[name]
     return (
         _frame(pq.ParquetFile(path).read())
@@ -247,7 +250,8 @@ def _games_path(out: Path) -> Path:
     """``out/games.parquet``. Raises ReportError if it is missing (no ``ratings run`` into ``out`` yet)."""
     path = out / GAMES_FILE
     if not path.exists():
-        raise ReportError(f"no output in {out} (no {GAMES_FILE}): run `ratings run --out {out}` first")
+        message = _("no output in {out} (no {file}): run `ratings run --out {out}` first")
+        raise ReportError(message.format(out=out, file=GAMES_FILE))
     return path
 
 

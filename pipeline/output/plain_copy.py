@@ -51,7 +51,7 @@ def export_parquet(out: Path, target: Path, steps: Steps = SILENT) -> Copied:
     generation = snapshots.current(out)
     names = entries(out)
     if generation is None or not names:
-        raise ReportError(f"no output in {out}: run `ratings run --out {out}` first")
+        raise ReportError(_("no output in {out}: run `ratings run --out {out}` first").format(out=out))
     _check_target(out, target)
     files = [rel for name in names for rel in _files(generation, name)]
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -89,14 +89,17 @@ def _check_target(out: Path, target: Path) -> None:
     """Raise ReportError if ``target`` cannot take a copy of ``out`` (see :func:`export_parquet`)."""
     where = target.resolve()
     if where == out.resolve() or out.resolve() in where.parents:
-        raise ReportError(f"the copy must be outside the output folder {out}, got {str(target)!r}")
+        message = _("the copy must be outside the output folder {out}, got {target}")
+        raise ReportError(message.format(out=out, target=repr(str(target))))
     if target.is_symlink() or (target.exists() and not target.is_dir()):
-        raise ReportError(f"{str(target)!r} exists and is not a folder: give a new folder for the copy")
+        message = _("{target} exists and is not a folder: give a new folder for the copy")
+        raise ReportError(message.format(target=repr(str(target))))
     if target.is_dir() and any(target.iterdir()) and not _previous_copy(target):
-        raise ReportError(
-            f"the folder {str(target)!r} is not empty and holds no earlier copy of an output "
-            f"(no {MANIFEST_FILE}): give a new or empty folder"
+        message = _(
+            "the folder {target} is not empty and holds no earlier copy of an output (no {file}): "
+            "give a new or empty folder"
         )
+        raise ReportError(message.format(target=repr(str(target)), file=MANIFEST_FILE))
 
 
 def _previous_copy(folder: Path) -> bool:
