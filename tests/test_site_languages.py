@@ -30,8 +30,9 @@ _VOID = {"br", "img", "input", "meta", "link", "hr", "source", "wbr"}
 
 class _Visible(HTMLParser):
     """The text a reader sees, without scripts, styles, codes (``<code>``) and the elements marked
-    ``data-words`` (the words of other modules: explain's derivation, the rule set's own sentence, the
-    parser's errors, each checked by its own tests), and the ``<html lang>``."""
+    ``data-words`` (the words of other modules: the rule set's own sentence, the parser's errors, each
+    checked by its own tests) except explain's derivation, which speaks the page's language, and the
+    ``<html lang>``."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -47,7 +48,7 @@ class _Visible(HTMLParser):
             if tag not in _VOID:
                 self._skip.append(tag)
             return
-        if tag in ("script", "style", "code") or "data-words" in found:
+        if tag in ("script", "style", "code") or found.get("data-words") not in (None, "explain"):
             self._skip.append(tag)
             return
         self.parts += [v for k, v in attrs if k in _READ and v]

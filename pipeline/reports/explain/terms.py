@@ -161,9 +161,16 @@ def award_label(award: Row) -> str:
 def award_line(award: Row) -> str:
     """An awards row in one line: date, signed points, label and note."""
     label = award_label(award)
-    said = rule_words(str(award["note"])) if award.get("note") else ""
+    written = str(award["note"]) if award.get("note") else ""
+    said = rule_words(written) if written.replace("-", "_") != award["kind"] else ""
     note = _(": {note}").format(note=said) if said and not label.startswith(said) else ""
-    return f"{award['date']} {signed(award['points'], 2)} ({label}){note}"
+    return f"{_day(award['date'])} {signed(award['points'], 2)} ({label}){note}"
+
+
+def _day(value: object) -> str:
+    """A date as ``2024-08-17``: a timestamp's midnight is not shown."""
+    text = str(value)
+    return text[:10] if text.endswith(" 00:00:00") else text
 
 
 def promotion_line(p: Row) -> str:
