@@ -1,6 +1,6 @@
 """The walkthrough in simplified and traditional Chinese: the same commands, paths and configuration as the
-English one (the comments aside; the Chinese ones add `[output] language`), its links and anchors resolve,
-and the traditional one has no simplified character left in its prose."""
+English one (the comments and the commands' output aside; the Chinese ones add `[output] language`), its
+links and anchors resolve, and the traditional one has no simplified character left in its prose."""
 
 from __future__ import annotations
 
@@ -11,13 +11,16 @@ import pytest
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 CHINESE = {"zh-Hans": DOCS / "walkthrough.zh-Hans.md", "zh-Hant": DOCS / "walkthrough.zh-Hant.md"}
-_FENCE = re.compile(r"```[a-z]*\n(.*?)```", re.S)
+_FENCE = re.compile(r"```([a-z]*)\n(.*?)```", re.S)
 
 
 def code(text: str) -> list[str]:
-    """The lines of the code blocks, comments and blank lines dropped."""
+    """The lines of the code blocks, comments and blank lines dropped; a command's output (a ``text``
+    block) is in the language of its document and is left out."""
     lines = []
-    for block in _FENCE.findall(text):
+    for kind, block in _FENCE.findall(text):
+        if kind == "text":
+            continue
         for line in block.splitlines():
             line = re.split(r"\s#\s|^#\s", line)[0].strip()
             if line:
