@@ -49,7 +49,40 @@ def detect(data: bytes) -> str:
     Returns one of :data:`CANDIDATES`, or a codec chosen by charset-normalizer, or ``cp1252``
     when nothing fits (single-byte: every byte decodes, no file is lost).
     """
-    scores = _scores(_non_ascii_runs(data))
+    return _detected(_scores(non_ascii_runs(data)), data)
+
+
+def detect_mixed(data: bytes) -> tuple[str, list[bytes]]:
+    """:func:`detect`'s codec for ``data``, and the runs of its bytes above 0x7F (in the first 64 KiB)
+    that are valid UTF-8 of at least two multi-byte characters: the sign of text in UTF-8 beside text
+    in another codec, which a run of GBK, Big5 or Shift-JIS text seldom is (usually none). At no cost
+    beyond :func:`detect`'s: the runs are read once, and each run's answer is kept (runs repeat)."""
+    runs = non_ascii_runs(data)
+    return _detected(_scores(runs), data), [run for run in runs if _utf8_run(run)]
+
+
+@functools.lru_cache(maxsize=65536)
+def _utf8_run(run: bytes) -> bool:
+    """Whether ``run`` is valid UTF-8 whose multi-byte characters have four continuation bytes or more."""
+    try:
+        text = run.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return len(run) - len(text) >= 4
+
+
+def candidates(data: bytes) -> list[str]:
+    """The codecs that may read ``data``, likeliest first: :func:`detect`'s choice, then the rest of
+    :data:`CANDIDATES` by their score (those that fail to decode some of ``data`` last; a tie in the
+    order of :data:`CANDIDATES`). For bytes that hold text in more than one codec, where the runner-up
+    may read a part that the first does not."""
+    scores = _scores(non_ascii_runs(data))
+    first = _detected(scores, data)
+    return [first, *sorted((c for c in CANDIDATES if c != first), key=lambda c: -scores[c])]
+
+
+def _detected(scores: dict[str, float], data: bytes) -> str:
+    """:func:`detect`'s choice from the candidates' ``scores`` of ``data``."""
     best = max(CANDIDATES, key=scores.__getitem__)
     if scores[best] >= _ENOUGH:
         return best
@@ -57,7 +90,27 @@ def detect(data: bytes) -> str:
     return guess.encoding if guess is not None else "cp1252"
 
 
-def _non_ascii_runs(data: bytes) -> list[bytes]:
+@functools.lru_cache(maxsize=64)
+def two_byte_leads(codec: str) -> bytes:
+    """The bytes 0x81-0xFE that begin a character of two bytes in ``codec`` (a name Python knows): those
+    that make one character with ``@`` (0x40) or with 0xA1 after them, a trail byte of every double-byte
+    codec (GBK, Big5, Shift-JIS, EUC-KR, EUC-JP); empty for a single-byte codec. One decoding of the
+    pairs (:func:`pair_texts`)."""
+    leads = range(0x81, 0xFF)
+    texts = pair_texts(codec, leads, (0x40, 0xA1))[1]
+    return bytes(lead for i, lead in enumerate(leads) if len(texts[2 * i]) == 1 or len(texts[2 * i + 1]) == 1)
+
+
+@functools.lru_cache(maxsize=64)
+def ending_in(codec: str, trail: int) -> frozenset[str]:
+    """The characters of ``codec`` written as two bytes whose second is ``trail`` (such as the GBK,
+    Big5 and Shift-JIS characters that end in the byte of ``\\`` or ``]``); empty for a codec that
+    has none. Leads 0x81-0xFE, decoded at once; ValueError for the line break byte."""
+    texts = pair_texts(codec, range(0x81, 0xFF), [trail])[1]
+    return frozenset(text for text in texts if len(text) == 1)
+
+
+def non_ascii_runs(data: bytes) -> list[bytes]:
     """The non-ASCII runs of the first 64 KiB of ``data``, each high byte with its trail byte
     (which may be ASCII ``@``-``~`` in Big5, GBK and Shift_JIS)."""
     runs: list[bytes] = _RUNS.findall(data, 0, _SAMPLE)

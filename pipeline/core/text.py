@@ -113,7 +113,7 @@ def repair_mojibake(text: str) -> str | None:
     GB18030, Big5, CP932, CP949 or CP1252 gives valid UTF-8 that (1) uses every ASCII character as it
     stands, (2) holds no control, format, private-use or unassigned character, (3) for the double-byte
     codecs, no character below U+0800 (Latin, Greek, Cyrillic), and (4) has fewer characters outside
-    the everyday set of its script (see ``_uncommon``) than ``text`` has. None for ASCII, for text with
+    the everyday set of its script (see ``uncommon_chars``) than ``text`` has. None for ASCII, for text with
     U+FFFD or ``?`` where bytes were lost (nothing can be repaired faithfully), for text with a
     character that several byte sequences decode to (CP932's NEC/IBM duplicates), and, as measured
     (docs/design.md#mojibake-repair), for legitimate names. (ftfy, the usual library, repairs only
@@ -123,7 +123,7 @@ def repair_mojibake(text: str) -> str | None:
         return None
     for codec in _WRONG_CODECS:
         candidate = _undo(text, codec)
-        if candidate is not None and _uncommon(candidate) < _uncommon(text):
+        if candidate is not None and uncommon_chars(candidate) < uncommon_chars(text):
             return candidate
     return None
 
@@ -168,8 +168,9 @@ def _ambiguous(codec: str) -> frozenset[str]:
     return frozenset(ch for raw, ch, back in found if back != raw and len(ch) == 1)
 
 
-def _uncommon(text: str) -> int:
-    """How many characters of ``text`` are outside the everyday set of the script that fits it best.
+def uncommon_chars(text: str) -> int:
+    """How many characters of ``text`` are outside the everyday set of the script that fits it best
+    (U+FFFD, the mark of bytes that did not decode, is outside every one).
 
     Printable ASCII is everyday in every script; see ``_EVERYDAY``, ``_KANA`` and ``_LATIN``.
     """
