@@ -51,11 +51,18 @@ GAMES_INGEST = pa.schema(
         described(
             "warning", pa.string(), "what was wrong yet read (syntax repaired, undecodable bytes replaced)"
         ),
-        described("encoding", pa.string(), "the codec the file was decoded with"),
+        described(
+            "encoding",
+            pa.string(),
+            "the codec the file was decoded with; for a per-value decoding, the codecs its values were"
+            " decoded with, most values first, joined by + (utf-8+cp949)",
+        ),
         described(
             "encoding_how",
             pa.string(),
-            "how it was found: bom, utf-16-pattern, ascii, utf-8, utf-8-broken, ca, detected",
+            "how it was found: the whole file with one codec (bom, utf-16-pattern, ascii, utf-8,"
+            " utf-8-broken, ca, detected), or per-value: values in two encodings (a CP949 name in a UTF-8"
+            " file) that no one codec reads, each decoded on its own",
         ),
         described("encoding_declared", pa.string(), "the file's CA property as written, if any"),
         described("black", pa.string(), "Black's name (PB), a rank written inside the name removed"),

@@ -29,7 +29,7 @@ from pipeline.ingest import shelf
 from pipeline.ingest.discover import KEY_COLUMNS, FileEntry, Known, files_behind, is_unlisted, standing_for
 from pipeline.ingest.listing import LISTED, listing_of
 
-_PARSER_MODULES = ("decode", "sgftext", "sgfprops", "record", "workers", "normalise", "archives")
+_PARSER_MODULES = ("decode", "mixed", "sgftext", "sgfprops", "record", "workers", "normalise", "archives")
 #: The modules of :mod:`pipeline.core` that the parser modules read (decoding, text folding, ranks, the
 #: rows' schema): a change to one changes the rows too (tests/test_parser_version.py checks the list).
 CORE_MODULES = ("charset", "text", "ranks", "schema")

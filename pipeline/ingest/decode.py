@@ -6,7 +6,14 @@ UTF-8 bytes is a lie: servers re-save records as UTF-8 and keep the old ``CA``);
 UTF-8 with a few broken sequences (a Fox name cut mid-character) stays UTF-8, with U+FFFD in place
 of the broken bytes, so one bad name never loses a game.
 
-This layer knows where ``CA[...]`` stands in the bytes and nothing else of SGF.
+A file that holds values in two encodings does not decode as one text: what the decoding above leaves
+suspect (U+FFFD, a value that took the next property, UTF-8 characters in a file that is not UTF-8:
+:func:`pipeline.ingest.mixed.suspect`) is decoded again value by value (:mod:`pipeline.ingest.mixed`),
+and that text is kept when it differs (``how`` ``per-value``). A file that decodes cleanly as a whole
+never pays for it beyond the test.
+
+This layer knows where ``CA[...]`` stands in the bytes and nothing else of SGF (:mod:`~pipeline.ingest.mixed`
+knows where values stand).
 """
 
 from __future__ import annotations
@@ -16,7 +23,8 @@ import functools
 import re
 from typing import NamedTuple
 
-from pipeline.core.charset import detect
+from pipeline.core.charset import detect_mixed
+from pipeline.ingest import mixed
 
 _CA = re.compile(rb"CA\s*\[([^\]]{0,40})\]")
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
@@ -60,9 +68,11 @@ class Decoded(NamedTuple):
     """The text of one file and how it was obtained.
 
     ``encoding`` is the codec name used; ``how`` is one of ``bom``, ``utf-16-pattern``, ``ascii``,
-    ``utf-8``, ``ca``,
-    ``utf-8-broken`` (UTF-8 with a few bytes replaced), ``detected``; ``declared`` is the raw ``CA``
-    value or None; ``replaced`` counts the bytes that could not be decoded (shown as U+FFFD).
+    ``utf-8``, ``ca``, ``utf-8-broken`` (UTF-8 with a few bytes replaced), ``detected`` (each: the whole
+    file with one codec), or ``per-value`` (each value decoded on its own: ``encoding`` then names the
+    codecs that decoded values, most values first, joined by ``+``, such as ``utf-8+cp949``);
+    ``declared`` is the raw ``CA`` value or None; ``replaced`` counts the bytes that could not be
+    decoded (shown as U+FFFD).
     """
 
     text: str
@@ -94,15 +104,48 @@ def decode(data: bytes) -> Decoded:
     """Decode the bytes of an SGF file; never raises.
 
     Returns a :class:`Decoded`. Every input gives text: when nothing fits, cp1252 with replacement.
+    A file that the whole-file decoding (:func:`decode_whole`) leaves suspect (U+FFFD; a value that
+    took the next property; detected as another codec yet holding UTF-8 text) is decoded value by
+    value (:mod:`pipeline.ingest.mixed`); when that gives another text, ``how`` is ``per-value``.
     """
+    whole, utf8_runs = _whole_file(data)
+    if not _may_mix(whole) or not mixed.suspect(data, whole.text, whole.encoding, whole.replaced, utf8_runs):
+        return whole
+    body = data[len(codecs.BOM_UTF8) :] if whole.how == "bom" else data
+    text, used = mixed.decode_values(body, whole.encoding, declared=whole.how == "ca")
+    if text == whole.text:
+        return whole
+    return Decoded(text, "+".join(used) or whole.encoding, "per-value", whole.declared, text.count("\ufffd"))
+
+
+def decode_whole(data: bytes) -> Decoded:
+    """The bytes of an SGF file decoded as one text with one codec: :func:`decode` without its
+    value-by-value decoding of a suspect file. Never raises."""
+    return _whole_file(data)[0]
+
+
+def _whole_file(data: bytes) -> tuple[Decoded, list[bytes]]:
+    """:func:`decode_whole`, and for a file whose codec was detected, its runs of bytes above 0x7F that
+    are UTF-8 (:func:`pipeline.core.charset.detect_mixed`)."""
     declared = _declared(data)
     for attempt in (_by_bom, _by_ascii_or_utf8, _by_declared, _by_utf8_mostly):
         found = attempt(data, declared)
         if found is not None:
-            return found
-    encoding = detect(data)
+            return found, []
+    encoding, utf8_runs = detect_mixed(data)
     text = data.decode(encoding, errors="replace")
-    return Decoded(text, encoding, "detected", declared, text.count("\ufffd"))
+    return Decoded(text, encoding, "detected", declared, text.count("\ufffd")), utf8_runs
+
+
+def _may_mix(found: Decoded) -> bool:
+    """Whether a whole-file decoding may have read values of two codecs as one: not when it is valid
+    UTF-8 (with or without a BOM) or UTF-16, which no other codec's bytes pass for, nor a declared
+    codec that does not read ASCII as ASCII."""
+    if found.how == "bom":
+        return found.encoding == "utf-8" and found.replaced > 0
+    if found.how == "ca":  # a declared codec whose ASCII bytes mean other things (ISO-2022) is no mix
+        return mixed.reads_ascii(found.encoding)
+    return found.how in ("utf-8-broken", "detected")
 
 
 def _declared(data: bytes) -> str | None:
