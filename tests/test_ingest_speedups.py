@@ -4,8 +4,8 @@
   without tokenising it: the same tree as the tokens give, or None (then the tokens are read).
 - :func:`pipeline.ingest.sgftext.run_moves` reads the moves of a run of move nodes with string methods
   when it can, and node by node otherwise: both give every node's colour and point.
-- :func:`pipeline.core.charset._scores` scores a file's non-ASCII runs one by one (cached): the
-  scores equal those of the runs read as one text.
+- :func:`pipeline.core.charset._counts` counts a file's non-ASCII runs one by one (cached): the
+  scores, and whether some run is UTF-8 or holds a "]", equal those of the runs read as one text.
 """
 
 from __future__ import annotations
@@ -103,7 +103,11 @@ HIGH = st.one_of(
 @settings(max_examples=300, deadline=None)
 @given(st.lists(HIGH, max_size=12))
 def test_runs_scored_one_by_one_score_as_the_runs_read_as_one_text(runs: list[bytes]) -> None:
-    found = charset._non_ascii_runs(b"(;PB[" + b"]C[".join(runs) + b"])")
-    one_by_one = charset._scores(found)
+    found = charset.non_ascii_runs(b"(;PB[" + b"]C[".join(runs) + b"])")
+
+    def read(counts: list[int]) -> tuple[dict[str, float], list[bool]]:
+        return charset._scores(counts), [count > 0 for count in counts[-2:]]
+
+    one_by_one = read(charset._counts(found))
     with mock.patch.object(charset, "_FEW_RUNS", -1):  # every file read as one text
-        assert charset._scores(found) == one_by_one
+        assert read(charset._counts(found)) == one_by_one

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from charset_normalizer import from_bytes
 
@@ -41,6 +42,7 @@ _FEW_RUNS = 64  # a file with more non-ASCII runs is scored as one text, not run
 _ENOUGH = 0.6  # below this every East-Asian reading is doubtful: ask charset-normalizer
 _FIELD_BITS = 32  # of each count in the sum of a file's runs (_run_hits): 3 x 64 KiB x 64 runs < 2**32
 _FIELD_MASK = (1 << _FIELD_BITS) - 1
+_COUNTS = 3 * len(CANDIDATES) + 2  # of a run (_run_hits): each candidate's three, UTF-8 or not, "]" or not
 
 
 def detect(data: bytes) -> str:
@@ -49,16 +51,28 @@ def detect(data: bytes) -> str:
     Returns one of :data:`CANDIDATES`, or a codec chosen by charset-normalizer, or ``cp1252``
     when nothing fits (single-byte: every byte decodes, no file is lost).
     """
-    return _detected(_scores(non_ascii_runs(data)), data)
+    return _detected(_scores(_counts(non_ascii_runs(data))), data)
 
 
-def detect_mixed(data: bytes) -> tuple[str, list[bytes]]:
-    """:func:`detect`'s codec for ``data``, and the runs of its bytes above 0x7F (in the first 64 KiB)
-    that are valid UTF-8 of at least two multi-byte characters: the sign of text in UTF-8 beside text
-    in another codec, which a run of GBK, Big5 or Shift-JIS text seldom is (usually none). At no cost
-    beyond :func:`detect`'s: the runs are read once, and each run's answer is kept (runs repeat)."""
+class Detected(NamedTuple):
+    """:func:`detect_mixed`'s answer: ``codec`` as :func:`detect` chooses it; ``utf8_runs``, the runs of
+    bytes above 0x7F (in the first 64 KiB) that are valid UTF-8 of at least two multi-byte characters,
+    the sign of UTF-8 text beside text in another codec, which a run of GBK, Big5 or Shift-JIS text
+    seldom is (usually none); ``bracket_trail``, whether a byte above 0x7F is followed by ``]`` (0x5D),
+    the second byte of some GBK, Big5 and Shift-JIS characters."""
+
+    codec: str
+    utf8_runs: list[bytes]
+    bracket_trail: bool
+
+
+def detect_mixed(data: bytes) -> Detected:
+    """:func:`detect`, and what else its reading of the runs tells (:class:`Detected`), at no cost beyond
+    :func:`detect`'s: each run's answers are kept with its counts (:func:`_run_hits`)."""
     runs = non_ascii_runs(data)
-    return _detected(_scores(runs), data), [run for run in runs if _utf8_run(run)]
+    counts = _counts(runs)
+    utf8_runs = [run for run in runs if _utf8_run(run)] if counts[-2] else []
+    return Detected(_detected(_scores(counts), data), utf8_runs, counts[-1] > 0)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -76,7 +90,7 @@ def candidates(data: bytes) -> list[str]:
     :data:`CANDIDATES` by their score (those that fail to decode some of ``data`` last; a tie in the
     order of :data:`CANDIDATES`). For bytes that hold text in more than one codec, where the runner-up
     may read a part that the first does not."""
-    scores = _scores(non_ascii_runs(data))
+    scores = _scores(_counts(non_ascii_runs(data)))
     first = _detected(scores, data)
     return [first, *sorted((c for c in CANDIDATES if c != first), key=lambda c: -scores[c])]
 
@@ -119,22 +133,28 @@ def non_ascii_runs(data: bytes) -> list[bytes]:
     return runs
 
 
-def _scores(runs: list[bytes]) -> dict[str, float]:
-    """Each candidate's score of the runs: the share of characters common in its script, plus twice
-    the share of record vocabulary, over every run; -1 when a run does not decode (:func:`_score`).
+def _counts(runs: list[bytes]) -> list[int]:
+    """The counts of the runs: each candidate's three (:func:`_hits`), then how many runs are UTF-8
+    (:func:`_utf8_run`) and how many hold a ``]`` (after a byte above 0x7F: no run begins with ASCII).
 
     The runs of a record repeat across a server's records (names, ranks, results, comments), so each
-    is scored once (:func:`_run_hits`) and the file's counts are their sums, column by column. The sums
+    is counted once (:func:`_run_hits`) and the file's counts are their sums, column by column. The sums
     equal the counts of the runs read as one text joined by spaces (which every candidate reads as
     itself, and none as a trail byte), which is how a file of more than :data:`_FEW_RUNS` runs is read
     (its runs seldom repeat: they would only fill the cache).
     """
-    if not runs:
-        return dict.fromkeys(CANDIDATES, 0.0)
     if len(runs) > _FEW_RUNS:
-        return {codec: _score(*_hits(b" ".join(runs), codec)) for codec in CANDIDATES}
-    total = sum(map(_run_hits, runs))  # every count of every candidate summed at once: see _run_hits
-    counts = [(total >> shift) & _FIELD_MASK for shift in range(0, 15 * _FIELD_BITS, _FIELD_BITS)]
+        joined = b" ".join(runs)
+        hits = [count for codec in CANDIDATES for count in _hits(joined, codec)]
+        return [*hits, sum(map(_utf8_run, runs)), sum(b"]" in run for run in runs)]
+    total = sum(map(_run_hits, runs))  # every count of every run summed at once: see _run_hits
+    return [(total >> shift) & _FIELD_MASK for shift in range(0, _COUNTS * _FIELD_BITS, _FIELD_BITS)]
+
+
+def _scores(counts: list[int]) -> dict[str, float]:
+    """Each candidate's score of the runs whose :func:`_counts` these are: the share of characters
+    common in its script, plus twice the share of record vocabulary, over every run; -1 when a run
+    does not decode (:func:`_score`)."""
     return {codec: _score(*counts[3 * i : 3 * i + 3]) for i, codec in enumerate(CANDIDATES)}
 
 
@@ -147,14 +167,16 @@ def _score(weighted: int, chars: int, failed: int) -> float:
 
 @functools.lru_cache(maxsize=65536)
 def _run_hits(run: bytes) -> int:
-    """The :func:`_hits` of ``run`` for each of :data:`CANDIDATES`, one after another (15 counts), as
-    one integer of 15 fields of :data:`_FIELD_BITS` bits, the first count lowest.
+    """The :func:`_hits` of ``run`` for each of :data:`CANDIDATES`, one after another (15 counts), then
+    1 if it is UTF-8 (:func:`_utf8_run`) and 1 if it holds a ``]``, as one integer of :data:`_COUNTS`
+    fields of :data:`_FIELD_BITS` bits, the first count lowest.
 
     So a file's counts are one sum of integers. A count of a run is at most 3 a byte of it (a
     vocabulary character is lengthened by 3), a run at most :data:`_SAMPLE` bytes, and at most
     :data:`_FEW_RUNS` runs are summed so: no sum overflows its field.
     """
     counts = [count for codec in CANDIDATES for count in _hits(run, codec)]
+    counts += (_utf8_run(run), b"]" in run)
     return sum(count << (i * _FIELD_BITS) for i, count in enumerate(counts))
 
 

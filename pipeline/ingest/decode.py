@@ -23,7 +23,7 @@ import functools
 import re
 from typing import NamedTuple
 
-from pipeline.core.charset import detect_mixed
+from pipeline.core.charset import Detected, detect_mixed
 from pipeline.ingest import mixed
 
 _CA = re.compile(rb"CA\s*\[([^\]]{0,40})\]")
@@ -108,8 +108,13 @@ def decode(data: bytes) -> Decoded:
     took the next property; detected as another codec yet holding UTF-8 text) is decoded value by
     value (:mod:`pipeline.ingest.mixed`); when that gives another text, ``how`` is ``per-value``.
     """
-    whole, utf8_runs = _whole_file(data)
-    if not _may_mix(whole) or not mixed.suspect(data, whole.text, whole.encoding, whole.replaced, utf8_runs):
+    whole, detected = _whole_file(data)
+    if detected is None:  # valid UTF-8 or UTF-16, or a codec the CA named, or UTF-8 with broken bytes
+        if not _may_mix(whole) or not mixed.suspect(data, whole.text, whole.encoding, whole.replaced):
+            return whole
+    elif not (whole.replaced or detected.utf8_runs or detected.bracket_trail):
+        return whole  # the common case of a detected codec, at no cost: nothing to suspect
+    elif not mixed.suspect(data, whole.text, whole.encoding, whole.replaced, detected.utf8_runs):
         return whole
     body = data[len(codecs.BOM_UTF8) :] if whole.how == "bom" else data
     text, used = mixed.decode_values(body, whole.encoding, declared=whole.how == "ca")
@@ -124,28 +129,28 @@ def decode_whole(data: bytes) -> Decoded:
     return _whole_file(data)[0]
 
 
-def _whole_file(data: bytes) -> tuple[Decoded, list[bytes]]:
-    """:func:`decode_whole`, and for a file whose codec was detected, its runs of bytes above 0x7F that
-    are UTF-8 (:func:`pipeline.core.charset.detect_mixed`)."""
+def _whole_file(data: bytes) -> tuple[Decoded, Detected | None]:
+    """:func:`decode_whole`, and for a file whose codec was detected, what the detection found
+    (:func:`pipeline.core.charset.detect_mixed`: runs of UTF-8, a byte ``]`` after a byte above 0x7F)."""
     declared = _declared(data)
     for attempt in (_by_bom, _by_ascii_or_utf8, _by_declared, _by_utf8_mostly):
         found = attempt(data, declared)
         if found is not None:
-            return found, []
-    encoding, utf8_runs = detect_mixed(data)
-    text = data.decode(encoding, errors="replace")
-    return Decoded(text, encoding, "detected", declared, text.count("\ufffd")), utf8_runs
+            return found, None
+    detected = detect_mixed(data)
+    text = data.decode(detected.codec, errors="replace")
+    return Decoded(text, detected.codec, "detected", declared, text.count("\ufffd")), detected
 
 
 def _may_mix(found: Decoded) -> bool:
-    """Whether a whole-file decoding may have read values of two codecs as one: not when it is valid
-    UTF-8 (with or without a BOM) or UTF-16, which no other codec's bytes pass for, nor a declared
-    codec that does not read ASCII as ASCII."""
+    """Whether a decoding that was not detected may have read values of two codecs as one: not when it
+    is valid UTF-8 (with or without a BOM) or UTF-16, which no other codec's bytes pass for, nor a
+    declared codec that does not read ASCII as ASCII."""
     if found.how == "bom":
         return found.encoding == "utf-8" and found.replaced > 0
     if found.how == "ca":  # a declared codec whose ASCII bytes mean other things (ISO-2022) is no mix
         return mixed.reads_ascii(found.encoding)
-    return found.how in ("utf-8-broken", "detected")
+    return found.how == "utf-8-broken"
 
 
 def _declared(data: bytes) -> str | None:
