@@ -11,14 +11,15 @@ whole, and decodes each value on its own (:func:`decode_values`); :func:`suspect
 
 Each value with a byte above 0x7F is read with each codec of :func:`order`, as far as that codec's
 characters take it (:func:`_reading`: strict; else, or when that takes the next property, up to the
-value's plain end, the first ``]`` that no ``\\`` escapes, with U+FFFD for what does not decode). The
-reading kept has the lowest :class:`Reading` score: first one that takes no property (no character that
-hides a ``]``, nor an escaped ``]``, followed by the next property; not running to the end of the file
-where the plain reading closes), then one that ends where a value can end (what follows its ``]`` is
-space, a value, a property, a node or a tree's end), then the fewest unlikely characters (U+FFFD, or
-outside the everyday set of the script that fits the text best); a tie goes to the codec earlier in
-:func:`order`. Each value's text reads, by the grammar, as one value (:data:`_WHOLE` checks it), so
-the text put together splits as the bytes did.
+value's plain end, the first ``]`` that no ``\\`` escapes, with U+FFFD for what does not decode). A
+clean reading of the first codec is kept (:func:`read_value`); else the reading kept has the lowest
+rank (:func:`_rank`): first one that takes no property (no character that hides a ``]``, nor an
+escaped ``]``, followed by the next property; not running to the end of the file where the plain
+reading closes), then one that ends where a value can end (what follows its ``]`` is space, a value,
+a property, a node or a tree's end), then the fewest unlikely characters (U+FFFD, or outside the
+everyday set of the script that fits the text best); a tie goes to the codec earlier in :func:`order`.
+Each value's text reads, by the grammar, as one value (:data:`_WHOLE` checks it), so the text put
+together splits as the bytes did.
 
 Knows where SGF values stand in bytes and text (``[``, ``]``, ``\\``, and what may follow a value) and
 nothing else of SGF; nothing of byte-order marks or ``CA`` (:mod:`pipeline.ingest.decode` decides which
@@ -57,15 +58,16 @@ _RUN_ON = re.compile(r"[\u00c0-\u017f](?=[^\x00-\x7f])|(?<=[^\x00-\x7f])[\u00c0-
 
 
 class Reading(NamedTuple):
-    """One codec's reading of one value: ``score`` (takes the next property, ends where no value can
-    end, unlikely characters: the lower the better), ``end`` (the offset of the value's ``]``, or the
-    end of the file), ``text`` and ``codec`` (empty for a value of ASCII bytes, which every codec reads
-    alike)."""
+    """One codec's reading of one value: ``end`` (the offset of the value's ``]``, or the end of the
+    file), ``text``, ``codec`` (empty for a value of ASCII bytes, which every codec reads alike),
+    ``takes`` (it took the next property) and ``misplaced`` (it ends where no value can end). The
+    readings of a value are ranked by :func:`_rank`."""
 
-    score: tuple[bool, bool, int]
     end: int
     text: str
     codec: str
+    takes: bool = False
+    misplaced: bool = False
 
 
 def suspect(data: bytes, text: str, codec: str, replaced: int, utf8_runs: list[bytes] | None = None) -> bool:
@@ -135,21 +137,41 @@ def order(data: bytes, codec: str, declared: bool) -> list[str]:
 
 
 def read_value(data: bytes, start: int, plan: list[str]) -> Reading:
-    """The reading kept of the value whose bytes begin at ``start`` (after its ``[``): of the readings
-    of the codecs of ``plan`` (:func:`order`), the first with the lowest score. UTF-8 always reads."""
+    """The reading kept of the value whose bytes begin at ``start`` (after its ``[``).
+
+    The first codec of ``plan`` (:func:`order`) reads it, when it does so cleanly (strictly, taking
+    nothing, ending in place), unless the value is also valid UTF-8 and reads better so (:func:`_rank`;
+    a tie keeps the first codec): so each value of a file in one codec costs one decoding, or two.
+    Else the codecs of ``plan`` are ranked, the first of the best kept. UTF-8 always reads.
+    """
     plain_end = _matched_end(_PLAIN, data, start)
     raw = data[start:plain_end]
     if raw.isascii():
-        return Reading((False, False, 0), plain_end, raw.decode("ascii"), "")
-    best = None
-    for name in dict.fromkeys([*plan, "utf-8"]):
+        return Reading(plain_end, raw.decode("ascii"), "")
+    first = _reading(data, start, plain_end, plan[0])
+    if first is not None and not (first.takes or first.misplaced or "\ufffd" in first.text):
+        if plan[0] == "utf-8" or not _is_utf8(raw):
+            return first
+        utf8 = _reading(data, start, plain_end, "utf-8")
+        return utf8 if utf8 is not None and _rank(utf8) < _rank(first) else first
+    best, best_rank = first, _rank(first) if first is not None else None
+    for name in dict.fromkeys([*plan[1:], "utf-8"]):
         found = _reading(data, start, plain_end, name)
-        if found is not None and (best is None or found.score < best.score):
-            best = found
-            if best.score == (False, False, 0):
+        if found is None:
+            continue
+        rank = _rank(found)
+        if best_rank is None or rank < best_rank:
+            best, best_rank = found, rank
+            if rank == (False, False, 0):
                 break
     assert best is not None  # UTF-8 reads any bytes (with U+FFFD), as the grammar splits them
     return best
+
+
+def _rank(reading: Reading) -> tuple[bool, bool, int]:
+    """A reading's rank, the lower the better: one that takes the next property comes last, then one
+    that ends where no value can end, then by its unlikely characters (:func:`_unlikely`)."""
+    return reading.takes, reading.misplaced, _unlikely(reading.text)
 
 
 def _reading(data: bytes, start: int, plain_end: int, codec: str) -> Reading | None:
@@ -163,22 +185,22 @@ def _reading(data: bytes, start: int, plain_end: int, codec: str) -> Reading | N
     except (UnicodeError, LookupError, ValueError):
         text = None
     if text is not None and _WHOLE.fullmatch(text):
-        strict = Reading(_score(data, text, codec, end, plain_end), end, text, codec)
-        if not strict.score[0] or end == plain_end:
+        strict = _placed(data, text, codec, end, plain_end)
+        if not strict.takes or end == plain_end:
             return strict
     loose = data[start:plain_end].decode(codec, errors="replace")
     if not _WHOLE.fullmatch(loose):
         return strict
-    found = Reading(_score(data, loose, codec, plain_end, plain_end), plain_end, loose, codec)
-    return found if strict is None or found.score < strict.score else strict
+    found = _placed(data, loose, codec, plain_end, plain_end)
+    return found if strict is None or _rank(found) < _rank(strict) else strict
 
 
-def _score(data: bytes, text: str, codec: str, end: int, plain_end: int) -> tuple[bool, bool, int]:
-    """A reading's score (see :class:`Reading`): a reading that runs to the end of the file where the
-    plain one closes took the last ``]``."""
+def _placed(data: bytes, text: str, codec: str, end: int, plain_end: int) -> Reading:
+    """The :class:`Reading` of ``text`` ending at ``end``: one that runs to the end of the file where
+    the plain reading closes took the last ``]``."""
     takes = (end == len(data) and plain_end < len(data)) or _takes(text, codec)
     misplaced = end < len(data) and _FOLLOWS.match(data, end + 1) is None
-    return takes, misplaced, _unlikely(text)
+    return Reading(end, text, codec, takes, misplaced)
 
 
 def _takes(text: str, codec: str) -> bool:
