@@ -169,3 +169,29 @@ _TRICKY_CA = [
 def test_decode_never_raises_whatever_the_ca(ca: str, body: bytes, ascii_only: bool) -> None:
     data = b"(;CA[" + ca.encode() + b"]" + (bytes(b & 0x7F for b in body) if ascii_only else body)
     assert isinstance(decode(data).text, str)
+
+
+_LONG_COMMENTS = {
+    "gbk": "好棋，黑棋的形势不错。",
+    "big5": "好棋，黑棋的形勢不錯。",
+    "shift_jis": "黒の好手、白の悪手。",
+    "euc-kr": "흑의 좋은 수, 백의 나쁜 수.",
+}
+
+
+@pytest.mark.parametrize("codec", sorted(_LONG_COMMENTS))
+def test_a_file_whose_detection_sample_ends_within_a_character_is_detected(codec: str) -> None:
+    comment = _LONG_COMMENTS[codec]
+    body = "".join(f";B[pd]C[{comment * (n % 3 + 1)}]" for n in range(3000))
+    data = next(d for pad in range(4) if _cut_within_a_character(d := sgf(" " * pad + body, codec), codec))
+    decoded = decode(data)
+    assert (decoded.how, comment in decoded.text) == ("detected", True)
+
+
+def _cut_within_a_character(data: bytes, codec: str) -> bool:
+    """Whether the first 64 KiB of ``data`` end within a character of ``codec``."""
+    try:
+        data[:65536].decode(codec)
+    except UnicodeDecodeError:
+        return True
+    return False

@@ -126,10 +126,11 @@ def ending_in(codec: str, trail: int) -> frozenset[str]:
 
 def non_ascii_runs(data: bytes) -> list[bytes]:
     """The non-ASCII runs of the first 64 KiB of ``data``, each high byte with its trail byte
-    (which may be ASCII ``@``-``~`` in Big5, GBK and Shift_JIS)."""
+    (which may be ASCII ``@``-``~`` in Big5, GBK and Shift_JIS). A run that the 64 KiB cut is left
+    out: cut within a character, it would decode in no double-byte codec."""
     runs: list[bytes] = _RUNS.findall(data, 0, _SAMPLE)
-    if runs and not runs[-1]:
-        runs.pop()  # the ASCII after the last run
+    if runs and (not runs[-1] or (len(data) > _SAMPLE and data[_SAMPLE - 1] > 0x7F)):
+        runs.pop()  # the ASCII after the last run, or a run the sample cut
     return runs
 
 
