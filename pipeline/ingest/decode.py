@@ -23,7 +23,7 @@ import functools
 import re
 from typing import NamedTuple
 
-from pipeline.core.charset import Detected, detect_mixed
+from pipeline.core.charset import detect_mixed
 from pipeline.ingest import mixed
 
 _CA = re.compile(rb"CA\s*\[([^\]]{0,40})\]")
@@ -62,6 +62,7 @@ _NOT_CHARSETS = frozenset({"undefined", "unicode-escape", "raw-unicode-escape", 
 #: Most replaced sequences a UTF-8 file may have and still be read as UTF-8 (cut names, mixed saves).
 UTF8_MAX_BROKEN = 3
 _HEAD_BYTES = 1024  # what _by_utf8_mostly decodes first
+_MAY_MIX = frozenset({"bom", "ca", "utf-8-broken"})  # the decodings before detection that may mix codecs
 
 
 class Decoded(NamedTuple):
@@ -108,49 +109,55 @@ def decode(data: bytes) -> Decoded:
     took the next property; detected as another codec yet holding UTF-8 text) is decoded value by
     value (:mod:`pipeline.ingest.mixed`); when that gives another text, ``how`` is ``per-value``.
     """
-    whole, detected = _whole_file(data)
-    if detected is None:  # valid UTF-8 or UTF-16, or a codec the CA named, or UTF-8 with broken bytes
-        if not _may_mix(whole) or not mixed.suspect(data, whole.text, whole.encoding, whole.replaced):
-            return whole
-    elif not (whole.replaced or detected.utf8_runs or detected.bracket_trail):
+    declared = _declared(data)
+    for attempt in (_by_bom, _by_ascii_or_utf8, _by_declared, _by_utf8_mostly):
+        found = attempt(data, declared)
+        if found is None:
+            continue
+        suspect = found.how in _MAY_MIX and _may_mix(found)  # valid UTF-8 or UTF-16 is no mix
+        if suspect and mixed.suspect(data, found.text, found.encoding, found.replaced):
+            return _by_value(data, found)
+        return found
+    detected = detect_mixed(data)
+    text = data.decode(detected.codec, errors="replace")
+    whole = Decoded(text, detected.codec, "detected", declared, text.count("\ufffd"))
+    if not (whole.replaced or detected.utf8_runs or detected.bracket_trail):
         return whole  # the common case of a detected codec, at no cost: nothing to suspect
-    elif not mixed.suspect(data, whole.text, whole.encoding, whole.replaced, detected.utf8_runs):
+    if not mixed.suspect(data, text, detected.codec, whole.replaced, detected.utf8_runs):
         return whole
-    body = data[len(codecs.BOM_UTF8) :] if whole.how == "bom" else data
-    text, used = mixed.decode_values(body, whole.encoding, declared=whole.how == "ca")
-    if text == whole.text:
-        return whole
-    return Decoded(text, "+".join(used) or whole.encoding, "per-value", whole.declared, text.count("\ufffd"))
+    return _by_value(data, whole)
 
 
 def decode_whole(data: bytes) -> Decoded:
     """The bytes of an SGF file decoded as one text with one codec: :func:`decode` without its
     value-by-value decoding of a suspect file. Never raises."""
-    return _whole_file(data)[0]
-
-
-def _whole_file(data: bytes) -> tuple[Decoded, Detected | None]:
-    """:func:`decode_whole`, and for a file whose codec was detected, what the detection found
-    (:func:`pipeline.core.charset.detect_mixed`: runs of UTF-8, a byte ``]`` after a byte above 0x7F)."""
     declared = _declared(data)
     for attempt in (_by_bom, _by_ascii_or_utf8, _by_declared, _by_utf8_mostly):
         found = attempt(data, declared)
         if found is not None:
-            return found, None
-    detected = detect_mixed(data)
-    text = data.decode(detected.codec, errors="replace")
-    return Decoded(text, detected.codec, "detected", declared, text.count("\ufffd")), detected
+            return found
+    encoding = detect_mixed(data).codec
+    text = data.decode(encoding, errors="replace")
+    return Decoded(text, encoding, "detected", declared, text.count("\ufffd"))
 
 
 def _may_mix(found: Decoded) -> bool:
-    """Whether a decoding that was not detected may have read values of two codecs as one: not when it
-    is valid UTF-8 (with or without a BOM) or UTF-16, which no other codec's bytes pass for, nor a
-    declared codec that does not read ASCII as ASCII."""
+    """Whether a decoding by BOM, ``CA`` or broken UTF-8 may have read values of two codecs as one: not
+    UTF-16 or valid UTF-8 after a BOM, which no other codec's bytes pass for, nor a declared codec that
+    does not read ASCII as ASCII."""
     if found.how == "bom":
         return found.encoding == "utf-8" and found.replaced > 0
-    if found.how == "ca":  # a declared codec whose ASCII bytes mean other things (ISO-2022) is no mix
-        return mixed.reads_ascii(found.encoding)
-    return found.how == "utf-8-broken"
+    return found.how != "ca" or mixed.reads_ascii(found.encoding)
+
+
+def _by_value(data: bytes, whole: Decoded) -> Decoded:
+    """The file decoded value by value (:func:`pipeline.ingest.mixed.decode_values`), or ``whole`` when
+    that gives the same text."""
+    body = data[len(codecs.BOM_UTF8) :] if whole.how == "bom" else data
+    text, used = mixed.decode_values(body, whole.encoding, declared=whole.how == "ca")
+    if text == whole.text:
+        return whole
+    return Decoded(text, "+".join(used) or whole.encoding, "per-value", whole.declared, text.count("\ufffd"))
 
 
 def _declared(data: bytes) -> str | None:

@@ -78,12 +78,16 @@ def suspect(data: bytes, text: str, codec: str, replaced: int, utf8_runs: list[b
     followed, in its value, by what follows a value's end (a property, a node: it took the ``]``); or
     when one of ``utf8_runs`` (runs of ``data`` that are valid UTF-8, as the caller found them:
     :func:`pipeline.core.charset.detect_mixed`) reads as UTF-8 with fewer unlikely characters than in
-    ``codec``. Costs two counts of ``]`` unless the text has a character that hides one.
+    ``codec``. Costs two counts of ``]``, unless the text has a character that hides one, and then
+    counts of ``[`` and ``\\]``, unless a ``[`` is left open (a value that took the next property
+    leaves the next one's ``[`` open).
     """
     if replaced or any(_likelier_utf8(run, codec) for run in utf8_runs or ()):
         return True
     if text.count("]") == data.count(b"]") or not reads_ascii(codec):
         return False  # no character hides a "]" (or the codec's "]" is no ASCII byte)
+    if text.count("[") <= text.count("]") - text.count("\\]"):
+        return False  # every "[" is closed: no "]" was taken (the search below costs more)
     hidden = _hiding(codec)
     return hidden is not None and hidden.search(text) is not None
 
