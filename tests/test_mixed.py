@@ -89,8 +89,8 @@ def test_big5_file_with_a_utf8_name_reads_the_name_in_utf8_and_the_rest_in_big5(
 
 
 def test_shift_jis_name_whose_trail_bytes_are_backslash_and_bracket_in_a_utf8_file() -> None:
-    # 表 and ソ end in 0x5C ("\\"), ゾ in 0x5D ("]"): read byte by byte, the first escapes the "]" that
-    # ends the name, the second ends it early.
+    # 表 and ソ end in 0x5C ("\\"), ゾ in 0x5D ("]"): read byte by byte, the first two escape the byte
+    # after them, the third ends the name early.
     name = "表ソゾ"
     assert "表ソゾ".encode("cp932").count(b"\\") == 2 and b"]" in "ゾ".encode("cp932")
     data = sgf(
@@ -125,8 +125,8 @@ def test_gbk_name_whose_trail_byte_is_a_bracket_in_a_utf8_file() -> None:
 
 def test_a_value_no_codec_reads_keeps_its_replacement_characters_and_the_next_property() -> None:
     # A GBK name cut after its last lead byte: no codec reads it whole; the rank after it is kept.
-    data = sgf("(;GM[1]FF[4]PB[", ("王", "gbk"), "\x00]BR[3d]PW[", ("李", "gbk"), "]KM[7.5];B[pd])")
-    data = data.replace(b"\x00", b"\xc1")
+    cut = "王".encode("gbk") + b"\xc1"  # the lead byte of a second character, without its trail byte
+    data = b"(;GM[1]FF[4]PB[" + cut + sgf("]BR[3d]PW[", ("李", "gbk"), "]KM[7.5];B[pd])")
     row = row_of(data)
     assert (row["black"], row["black_rank"], row["white"], row["komi"]) == ("王\ufffd", "3d", "李", 7.5)
     assert row["encoding_how"] == "per-value"
