@@ -136,3 +136,32 @@ def test_warnings_reach_the_summary_and_the_manifest(tmp_path: Path) -> None:
     assert any("A 100 (1d starts at 2100)" in w for w in manifest["warnings"])
     shown = re.sub(r"[│\s]+", " ", result.output)  # the summary table wraps the warning in its cell
     assert "warning" in shown and "A 100 (1d starts at 2100)" in shown
+
+
+@pytest.mark.slow
+def test_warnings_are_said_in_the_language_spoken_also_when_a_run_reuses_the_generation(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "cfg"
+    (folder / "raw").mkdir(parents=True)
+    (folder / "raw" / "a.sgf").write_text(sgf("A", "B", "B+R", black_rank="1d", white_rank="1d"))
+    (folder / "roster.toml").write_text(_player("100"), encoding="utf-8")
+    (folder / "ratings.toml").write_text('[run]\nevents = ""\n[ingest]\nraw = "raw"\nout = "out"\n')
+    args = [
+        "run",
+        "--config",
+        str(folder / "ratings.toml"),
+        "--rules",
+        "hkga",
+        "--workers",
+        "1",
+        "--lang",
+        "zh-Hans",
+    ]
+    for _run in range(2):  # the second reuses the first's generation whole, its warnings from the manifest
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.output
+        shown = re.sub(r"[│\s]+", "", result.output)
+        assert "A100（1d的起始等级分为2100）" in shown and "starts at" not in shown
+    manifest = json.loads((folder / "out" / "manifest.json").read_text(encoding="utf-8"))
+    assert any("A 100 (1d starts at 2100)" in w for w in manifest["warnings"])

@@ -37,7 +37,7 @@ from pipeline.cli.common import (
 )
 from pipeline.cli.listing import Listing
 from pipeline.cli.lock import NoWaitOpt, holding
-from pipeline.core.i18n import N_, _, ngettext
+from pipeline.core.i18n import N_, _, ngettext, said
 from pipeline.core.progress import SILENT, Steps
 
 if TYPE_CHECKING:
@@ -291,7 +291,7 @@ def run_table(report: RunReport, extra_warnings: Sequence[str] = ()) -> Table:
         ),
     )
     for warning in warnings:
-        table.add_row(_("warning"), escape(warning))
+        table.add_row(_("warning"), escape(said(warning)))
     written = _written()
     extra = "".join(f", {name}" for name in report.reports)
     table.add_row(_("output"), escape(f"{report.out}/ ({written}{extra})"))

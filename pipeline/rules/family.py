@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pipeline.config.toml import Table
+from pipeline.core.i18n import N_, Said
 from pipeline.core.ranks import Rank
 from pipeline.core.reasons import Validity
 from pipeline.rules.base import Context, RuleSet
@@ -55,9 +56,10 @@ class Scale:
         """True if ``value`` lies in the plausible range."""
         return self.low <= value <= self.high
 
-    def label(self) -> str:
+    def label(self) -> Said:
         """``hkga's scale (100 to 3000)``, as messages name it."""
-        return f"{self.name}'s scale ({self.low:g} to {self.high:g})"
+        low, high = f"{self.low:g}", f"{self.high:g}"
+        return Said(N_("{name}'s scale ({low} to {high})"), name=self.name, low=low, high=high)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ import json
 import tempfile
 import time
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
 
 from pipeline import __version__
@@ -23,7 +24,7 @@ from pipeline.audit.counts import Counts, Tally
 from pipeline.config import recorded
 from pipeline.core import setup_tables, tables
 from pipeline.core import store as store_
-from pipeline.core.i18n import _
+from pipeline.core.i18n import Said, _
 from pipeline.core.periods import year_of
 from pipeline.core.progress import SILENT, Steps
 from pipeline.core.tables import GAMES
@@ -137,7 +138,12 @@ def _carried_whole(generation: snapshots.Generation, before: Path, index: state.
     labels = [label for label, _ in index.periods]
     carried = Incremental(reused_generation=True, periods_replayed=0, periods_carried=len(labels))
     counts = Counts.from_json(old["counts"])
-    return Done(counts, labels, index.players, old["rated_warnings"], index.reports, carried)
+    found = old.get("rated_warnings_said") or repeat(None)
+    warnings = [
+        Said.from_json(said) if isinstance(said, dict) else text
+        for text, said in zip(old["rated_warnings"], found, strict=False)
+    ]
+    return Done(counts, labels, index.players, warnings, index.reports, carried)
 
 
 def _rated(
