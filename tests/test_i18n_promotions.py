@@ -32,12 +32,13 @@ from typer.testing import CliRunner
 
 from pipeline import rules
 from pipeline.cli import app
-from pipeline.config.events import Award, Event, load_events
+from pipeline.config.events import Award, Event, Events, load_events
 from pipeline.config.roster import Player, Roster
 from pipeline.core import i18n
 from pipeline.core.ranks import parse_rank
 from pipeline.reports import export, rule_words
 from pipeline.reports.export import shown
+from pipeline.rules.awards import due_awards
 from pipeline.rules.base import DueAward, Game
 from pipeline.site import build_site
 
@@ -77,6 +78,13 @@ def award(
     return DueAward(Award(player, DAY + dt.timedelta(days=60), points, rank, note, "Board"), kind, "other")
 
 
+def titles(champion: str, runner_up: str) -> list[DueAward]:
+    """The titles of an event of kind ``other`` that ended on day 60, as :func:`due_awards` gives them."""
+    final = Event("Final", (), "other", champion=champion, runner_up=runner_up)
+    due, _ = due_awards(Events((final,)), {"Final": DAY + dt.timedelta(days=60)}, [], "year", Roster())
+    return due["2024"]
+
+
 def written(
     name: str,
     games: Sequence[Game],
@@ -85,11 +93,11 @@ def written(
     **validity: str,
 ) -> list[tuple[str, str, str | None]]:
     """(column, text, the promotion's rule for an evidence) of every text rule set ``name`` writes for
-    ``games`` and ``awards``: promotions' rules and evidence, the notes it adds to awards, the changes'
-    bonus rules and notes."""
+    ``games`` and ``awards``: promotions' rules and evidence, the awards' notes but those of the events
+    file's manual awards, the changes' bonus rules and notes."""
     rule_set = rules.create(name, roster or Roster(), rules.validity(name, validity))
     outcome = rule_set.rate_period("2024", games, awards, {})
-    notes = {a.award.note for a in awards}
+    notes = {a.award.note for a in awards if a.kind == "manual"}  # the events file's
     found: list[tuple[str, str, str | None]] = [("rule", p.rule, None) for p in outcome.promotions]
     found += [("evidence", p.evidence, p.rule) for p in outcome.promotions]
     found += [("note", a.award.note, None) for a in outcome.awards if a.award.note not in notes]
@@ -124,7 +132,7 @@ def tga() -> Iterator[tuple[str, str, str | None]]:
     games += [game(50 + i, "m1", f"m{i}", event=named) for i in range(2, 7)]  # Article 9, named
     games += [game(60 + i, "j1", f"j{i}", event=kyu, ranks=("10k", "10k")) for i in range(2, 7)]  # 10
     awards = [award("R", rank="5d", note="Asian Cup"), award("S", rank="4d"), award("P", rank="1d")]
-    yield from written("tga", games, awards)
+    yield from written("tga", games, [*awards, *titles("l1", "l2")])
     outsider = Roster((Player("T", member=False),))
     yield from written("tga", [], [award("T", rank="3d")], outsider, non_member="exclude")
 
@@ -142,7 +150,7 @@ def club() -> Iterator[tuple[str, str, str | None]]:
     roster = Roster(
         (Player("F", fixed=True), Player("c1"), Player("c2"), Player("c3"), Player("N", member=False))
     )
-    awards = [award("c1", "champion"), award("F", points=50), award("N", points=50)]
+    awards = [*titles("c1", "c2"), award("F", points=50), award("N", points=50)]
     yield from written("club", games, awards, roster, non_member="exclude")
 
 
@@ -198,6 +206,7 @@ def test_a_note_that_adds_the_rule_sets_reason_says_the_reason() -> None:
 # ------------------------------------------------------------------ the census of the rule sets' English
 #: The functions of pipeline/rules that write a promotion, an award's note or a change (module, name).
 TEXT_WRITERS = {
+    ("awards.py", "due_awards"),
     ("cga_dan.py", "_Ledger._change"),
     ("cga_dan.py", "_Ledger._promote"),
     ("cga_dan.py", "_Ledger.award"),
@@ -218,7 +227,7 @@ TEXT_WRITERS = {
     ("base.py", "noted"),
 }
 #: The calls that make what the rule sets write.
-_MAKERS = {"Promotion", "noted", "offer", "Change", "AwardGiven"}
+_MAKERS = {"Promotion", "noted", "offer", "Change", "Award", "AwardGiven"}
 
 
 def _functions() -> dict[tuple[str, str], ast.FunctionDef]:
@@ -254,13 +263,16 @@ def _calls(function: ast.FunctionDef) -> set[str]:
 
 def _literals(function: ast.FunctionDef) -> Iterator[str]:
     """The string literals of ``function`` that may be written (every piece of an f-string too), not its
-    docstring, a dict's keys, a comparison's operands, a subscript or a format spec."""
+    docstring, a code (``runner_up``), a dict's keys, a comparison's operands, a subscript, a format spec
+    or a warning of the run (``warnings.append``, a message of the catalog: ``N_``, ``Said``)."""
     skip: set[int] = set()
     body = function.body
     if body and isinstance(body[0], ast.Expr):
         skip.add(id(body[0].value))
     for node in ast.walk(function):
-        if isinstance(node, ast.Dict):
+        if isinstance(node, ast.Call) and _warns(node):
+            skip |= {id(c) for c in ast.walk(node)}
+        elif isinstance(node, ast.Dict):
             skip |= {id(k) for k in node.keys if k is not None}
         elif isinstance(node, ast.Compare):
             skip |= {id(c) for c in (node.left, *node.comparators)}
@@ -269,8 +281,21 @@ def _literals(function: ast.FunctionDef) -> Iterator[str]:
         elif isinstance(node, ast.FormattedValue) and node.format_spec is not None:
             skip |= {id(c) for c in ast.walk(node.format_spec)}
     for node in ast.walk(function):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
+        literal = isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip
+        if literal and not re.fullmatch(r"[a-z]+(?:_[a-z]+)+", node.value):
             yield node.value
+
+
+def _warns(call: ast.Call) -> bool:
+    """Whether ``call`` makes or keeps a warning of the run, not a text of the data."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id in ("N_", "Said")
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "append"
+        and getattr(func.value, "id", "") == "warnings"
+    )
 
 
 def test_only_the_listed_functions_write_promotions_notes_or_changes() -> None:

@@ -1,17 +1,17 @@
 """reports.rule_words: the English the rule sets write into the data, said in the language spoken.
 
 The rule sets write their reasons in English into the output, which is the contract and stays English:
-a promotion's ``rule`` and ``evidence`` (``cga-dan``, ``tga``), an award's ``note`` (``club``,
-``cga-dan``, ``tga``), a change's ``bonus_rule`` (``club``, ``egf2021``) and ``note`` (``club``'s
-fixed ratings, the GoR rule sets). Every
-form they write is a template here: the English exactly as written, with a ``{name}`` for each value
-(:func:`string.Formatter.parse` reads it), which is also its message id. A text that fits a form as a
-whole is said again through the catalog with the same values; the values that are codes (a kyu group,
-an event kind) in words, numbers, ranks, dates, names and the events file's notes as they are. An
-award's note that adds the rule set's reason to the events file's note (``note: reason``) is said as the
-note and the reason said again. A text that fits no form (a note of the events file, a form a rule set
-gained since) is shown as it is: never lost, never guessed. In English every text is shown as written,
-byte for byte.
+a promotion's ``rule`` and ``evidence`` (``cga-dan``, ``tga``), an award's ``note`` (the title of a
+title award, :mod:`pipeline.rules.awards`; the reason ``club``, ``cga-dan`` and ``tga`` add to it), a
+change's ``bonus_rule`` (``club``, ``egf2021``) and ``note`` (``club``'s fixed ratings, the GoR rule
+sets). Every form they write is a template here: the English exactly as written, with a ``{name}`` for
+each value (:func:`string.Formatter.parse` reads it), which is also its message id. A text that fits a
+form as a whole is said again through the catalog with the same values; the values that are codes (a
+kyu group, an event kind) in words, numbers, ranks, dates, names and the events file's notes as they
+are. An award's note that adds the rule set's reason to a note (``note: reason``) is said as the note
+(said again when it is a title's) and the reason said again. A text that fits no form (a note of the
+events file, a form a rule set gained since) is shown as it is: never lost, never guessed. In English
+every text is shown as written, byte for byte.
 
 ``tests/test_i18n_promotions.py`` makes the rule sets write every form they can and checks that each
 fits one (:func:`form_of`), that each form is written, and that the rule sets hold no English this
@@ -95,7 +95,9 @@ _MANUAL_EVIDENCE = (
 )
 _NOTES = (
     # TRANSLATORS: a change's bonus rule or note, or an award's note: why the rule set gave what it gave
-    # ({kind}: the kind of event; {rank}: a rank code, 3d).
+    # ({kind}: the kind of event; {rank}: a rank code, 3d); a title's note names the title.
+    N_("champion"),
+    N_("runner-up"),
     N_("team match win"),
     N_("server open win"),
     N_("qualifier win"),
@@ -215,14 +217,16 @@ def _form(message: str) -> _Form:
 @functools.lru_cache(maxsize=4096)
 def _said(language: str, column: str, text: str, rule: str | None) -> tuple[str, str] | None:
     """(the form's message, ``text`` said in ``language``) for ``text`` of ``column``, None when it
-    fits no form; a note also as ``note: reason`` with a reason that fits. ``language``, the language
-    spoken, is only the memo's key."""
+    fits no form; a note also as ``note: reason`` with a reason that fits (the reason's form), the note
+    said again when it fits one too (a title's). ``language``, the language spoken, is only the memo's
+    key."""
     manual = column == "evidence" and rule == MANUAL
     found = _fitted(text, _forms(column, manual))
     if found is None and column == "note" and ": " in text:
         note, why = text.rsplit(": ", 1)
-        reason = _fitted(why, _forms(column, False))
+        reason, title = _fitted(why, _forms(column, False)), _fitted(note, _forms(column, False))
         if reason is not None:
+            note = note if title is None else title[1]
             found = reason[0], _("{note}: {why}").format(note=note, why=reason[1])
     return found
 
