@@ -10,7 +10,6 @@ Knows nothing of how the output folder is laid out or read.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -52,6 +51,7 @@ from pipeline.cli.tables import (
 from pipeline.core import i18n
 from pipeline.core.i18n import N_, _, ngettext
 from pipeline.reports.numbers import NumberFormat, number_format
+from pipeline.reports.rule_words import bonus_words, column_words
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -114,14 +114,6 @@ REPORT_HEADERS = {
 }
 #: An event's stages (:meth:`pipeline.config.events.Events.stage`) as a person reads them.
 STAGES = {"qualifier": N_("qualifier"), "main": N_("main stage")}
-#: The bonus rules of the club's events (:mod:`pipeline.rules.club`) as a person reads them.
-BONUS_RULES = {
-    "team match win": N_("team match win"),
-    "arena win": N_("arena win"),
-    "server open win": N_("server open win"),
-    "qualifier win": N_("qualifier win"),
-    "main-stage win": N_("main-stage win"),
-}
 #: Report columns a narrow terminal does without first (the evidence and the date say them), by order.
 _REPORT_DROPS = {"period": 5, "event": 4, "threshold": 3, "value": 3, "games": 2}
 _SHORT_ID = 8  # hex digits of a game id in the table (csv and json have all 16)
@@ -400,17 +392,8 @@ def _points(change: dict[str, Any], written: NumberFormat, bonus: bool = True) -
     as the rule set writes them (``written``)."""
     text = f"{change['player']} {written.delta(float(change['delta']))}"
     if change["bonus"] and bonus:
-        rule = _bonus_rule(change["bonus_rule"]) if change["bonus_rule"] else _("bonus")
-        text += f" ({written.delta(float(change['bonus']))} {rule})"
+        text += f" ({written.delta(float(change['bonus']))} {bonus_words(change['bonus_rule'])})"
     return text
-
-
-def _bonus_rule(rule: str) -> str:
-    """A bonus's rule (``team match win``, ``arena win 3 in a row``) in the language spoken."""
-    arena = re.fullmatch(r"arena win (\d+) in a row", rule)
-    if arena:
-        return _("arena win {n} in a row").format(n=arena.group(1))
-    return i18n.gettext(BONUS_RULES[rule]) if rule in BONUS_RULES else rule
 
 
 def _report_name(name: str) -> str:
@@ -419,13 +402,11 @@ def _report_name(name: str) -> str:
 
 
 def _report_texts(column: str, frame: pd.DataFrame) -> list[str]:
-    """A report column's cells: a fee's basis in the language spoken (from the rated games), the
-    rest as :func:`pipeline.cli.tables.column_texts` writes them."""
-    if column == "basis" and "rated_games" in frame:
-        from pipeline.rules.hkga_reports import fee_basis_text
-
-        return [fee_basis_text(int(n)) for n in frame["rated_games"]]
-    return column_texts(frame[column])
+    """A report column's cells: what the rule sets write in words (a promotion's rule and evidence, a
+    fee's basis) in the language spoken (:func:`pipeline.reports.rule_words.column_words`), the rest
+    as :func:`pipeline.cli.tables.column_texts` writes them."""
+    words = column_words(frame, column)
+    return column_texts(frame[column]) if words is None else [cell_text(v) for v in words]
 
 
 def _title(title: str, out: Path, **filters: str | None) -> str:

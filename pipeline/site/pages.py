@@ -21,6 +21,7 @@ from pipeline.core.i18n import N_, gettext
 from pipeline.core.reasons import REASONS, phrase
 from pipeline.reports.explain.terms import number, signed
 from pipeline.reports.numbers import MINUS, NumberFormat
+from pipeline.reports.rule_words import bonus_words, column_words
 from pipeline.site import speech
 from pipeline.site.rows import TRIMMED
 
@@ -151,14 +152,9 @@ def _with_points(frame: pd.DataFrame, changes: pa.Table | None, style: NumberFor
         ).assign(own=pd.Series([empty] * len(frame), index=frame.index, dtype=object))
     rows = changes.select(["game_id", "player", "color", "delta", "bonus", "bonus_rule"]).to_pandas()
     rows = rows.sort_values(["game_id", "color"], kind="stable")
-    bonus = gettext("bonus")
     own = [
         style.delta(float(d), MINUS)
-        + (
-            f" ({style.delta(float(b), MINUS)} {gettext(r) if isinstance(r, str) and r else bonus})"
-            if b
-            else ""
-        )
+        + (f" ({style.delta(float(b), MINUS)} {bonus_words(r if isinstance(r, str) else None)})" if b else "")
         for d, b, r in zip(rows["delta"], rows["bonus"], rows["bonus_rule"], strict=True)
     ]
     said: dict[str, list[str]] = {}
@@ -243,18 +239,33 @@ REPORT_HEADERS = {
     "amount": N_("amount"),
     "certificate": N_("certificate"),
     "kind": N_("kind"),
+    # TRANSLATORS: the columns of the reports that the site's pages head by their names in English.
+    "game_id": N_("game_id"),
+    "rule": N_("rule"),
+    "evidence": N_("evidence"),
+    "event": N_("event"),
+    "value": N_("value"),
+    "threshold": N_("threshold"),
+    "year": N_("year"),
+    "rated_games": N_("rated_games"),
+    "basis": N_("basis"),
+    "valid_wins": N_("valid_wins"),
+    "eligible": N_("eligible"),
+    "first_eligible_date": N_("first_eligible_date"),
 }
 
 
 def report_tables(reports: Mapping[str, pd.DataFrame], links: Links) -> list[dict[str, Any]]:
     """The rule set's reports: ``name``, ``title``, ``columns``, ``headers`` (column, its words) and
-    ``rows`` (lists of ``(text, link)`` cells, a link for a cell naming a player with a page)."""
+    ``rows`` (lists of ``(text, link)`` cells, a link for a cell naming a player with a page); what the
+    rule sets write in words (a promotion's rule and evidence, a fee's basis) in the language spoken."""
     found = []
     for name, table in reports.items():
         columns = [str(c) for c in table.columns]
+        values = [column_words(table, c) or list(table[c]) for c in columns]
         rows = [
             [(text(v), links.get(v) if c == "player" else None) for c, v in zip(columns, r, strict=True)]
-            for r in table.itertuples(index=False)
+            for r in zip(*values, strict=True)
         ]
         headers = [(c, gettext(REPORT_HEADERS[c]) if c in REPORT_HEADERS else c) for c in columns]
         title = gettext(REPORT_TITLES[name]) if name in REPORT_TITLES else name.capitalize()

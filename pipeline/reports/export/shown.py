@@ -5,7 +5,8 @@ In English a sheet is its table as it is: the sheet named as :mod:`pipeline.repo
 as the output folder holds them. In another language (:mod:`pipeline.core.i18n`) the sheet's name and
 its header row are words of that language (:func:`sheet_titles`, :func:`headers`), the values that are
 words are too (a speed, a colour, a scope, an award's kind, a side's role, ``counted`` and every other
-yes or no, each reason and note code as its phrase: :func:`pipeline.core.reasons.phrase`), and a last
+yes or no, each reason and note code as its phrase: :func:`pipeline.core.reasons.phrase`, and what the
+rule sets write in words: :mod:`pipeline.reports.rule_words`), and a last
 sheet, the header map (:data:`MAP_TITLE`), gives for every header shown the contract's column it shows:
 one row per sheet and header, columns :data:`MAP_COLUMNS` (the sheet's name as shown, the header as
 shown, the column's name, and the sheet's English name), its own header row among them. A formula or a
@@ -31,6 +32,7 @@ import pandas as pd
 from pipeline.core import i18n
 from pipeline.core.i18n import pgettext
 from pipeline.core.reasons import phrase
+from pipeline.reports import rule_words
 
 #: The header map sheet's English name (its name in the workbook is :func:`sheet_titles`'s).
 MAP_TITLE = "Columns"
@@ -245,14 +247,19 @@ def header_row(name: str, columns: Iterable[Any]) -> tuple[str, ...]:
 
 def shown_values(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` with its values that are words in the language spoken (:func:`value_words`; reason and
-    note codes as phrases, joined by the language's list separator); a copy."""
+    note codes as phrases, joined by the language's list separator; what the rule sets write in words,
+    a promotion's rule and evidence, a bonus's rule, a change's or an award's note, a fee's basis, as
+    :func:`pipeline.reports.rule_words.column_words` says it); a copy."""
     words = value_words()
     separator = pgettext("list separator", ", ")
     shown = frame.copy()
     for column in shown.columns:
         name = str(column)
+        written = rule_words.column_words(frame, name)
         if name in _CODE_LISTS:
             shown[column] = [_phrases(v, separator) for v in shown[column]]
+        elif written is not None:
+            shown[column] = written
         elif name in words:
             shown[column] = [_word(v, words[name].get) for v in shown[column]]
     return shown
