@@ -150,7 +150,7 @@ def promotion_line(p: Row) -> str:
     rule, change = str(p["rule"]), f"{p.get('from_rank') or '?'} → {p['to_rank']}"
     evidence = said("evidence", str(p["evidence"]), rule)
     return _("{date}: {change} ({rule}): {evidence}").format(
-        date=p["date"], change=change, rule=said("rule", rule), evidence=evidence
+        date=_day(p["date"]), change=change, rule=said("rule", rule), evidence=evidence
     )
 
 
