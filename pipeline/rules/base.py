@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, Protocol
 
+import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
 
 from pipeline.config.events import Award, Event
@@ -143,7 +145,7 @@ class PeriodOutcome:
     changes: list[Change]
     awards: list[AwardGiven]
     promotions: list[Promotion] = field(default_factory=list)
-    deviation: Sequence[float] | None = field(default=None, repr=False)  # (from ``end``: out of repr)
+    deviation: Sequence[float] | npt.NDArray[np.float64] | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

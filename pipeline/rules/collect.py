@@ -134,7 +134,7 @@ def _unsorted(
     return {f.name: _array(columns[f.name](), f.type) for f in schema if f.name != "rating_place"}
 
 
-def _deviation(values: Sequence[float] | None, count: int) -> pa.Array:
+def _deviation(values: Sequence[float] | np.ndarray[Any, Any] | None, count: int) -> pa.Array:
     """The ``deviation`` column of the ratings: the rule set's (:attr:`PeriodOutcome.deviation`, in the
     order of the standings), else ``count`` nulls. Raises ValueError if the rule set gave another count."""
     if values is None:

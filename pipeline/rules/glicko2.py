@@ -80,6 +80,17 @@ def rank_for_rating(rating: float) -> str:
     return f"{min(grade - _DAN_1 + 1, 9)}d" if grade >= _DAN_1 else f"{_DAN_1 - grade}k"
 
 
+#: The grade labels by rank number, 0 (30k) to 38 (9d).
+_LABELS = (*(f"{_DAN_1 - n}k" for n in range(_DAN_1)), *(f"{n - _DAN_1 + 1}d" for n in range(_DAN_1, 39)))
+
+
+def rank_labels(ratings: Array) -> list[str]:
+    """:func:`rank_for_rating` of each of ``ratings`` at once."""
+    safe = np.where(ratings > OGS_A, ratings, OGS_A)  # (NaN and <= 525: 30k)
+    grades = np.clip(np.floor(OGS_C * np.log(safe / OGS_A) + 0.5), 0, len(_LABELS) - 1).astype(np.intp)
+    return [_LABELS[grade] for grade in grades.tolist()]
+
+
 def handicap_offset(black_rating: float, handicap: int) -> float:
     """The rating points Black's rating is raised by for ``handicap`` stones (0 for an even game): ``H − 0.5``
     grades on OGS's scale from ``black_rating`` (at least :data:`HANDICAP_FLOOR`)."""

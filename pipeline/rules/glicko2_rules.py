@@ -47,8 +47,19 @@ from pipeline.core.reasons import Validity
 from pipeline.core.schema import described as _f
 from pipeline.core.standings import PlayerState
 from pipeline.rules import glicko2 as g2
-from pipeline.rules.base import Change, Closed, Context, DueAward, Game, PeriodOutcome, RosterRules, RuleSet
+from pipeline.rules.base import (
+    Change,
+    Closed,
+    Context,
+    DueAward,
+    Game,
+    PeriodOutcome,
+    RosterRules,
+    RuleSet,
+    closed_by,
+)
 from pipeline.rules.family import Family, Scale
+from pipeline.rules.glicko2 import Array
 
 #: No-shows are not games played (Glicko-2 rates strength from results); everything else counts.
 DEFAULTS = Validity(excluded=frozenset({"no_show"}))
@@ -105,7 +116,10 @@ def build(context: Context, params: Table) -> RuleSet:
 
 class Glicko2Rules(RosterRules):
     """The ``glicko2`` rule set, configured once; :meth:`rate_period` is pure. It returns its standings
-    :class:`~pipeline.rules.base.Closed`: a player a period does not touch is carried as is."""
+    :class:`~pipeline.rules.base.Closed`: a player a period does not touch is carried as is, and every
+    player's deviation, volatility and last period ride along as arrays (:class:`Carry`), from which the
+    next period's end deviations are computed at once; standings from anywhere else (a resumed run's
+    pickle) give them once from the players' ``extra``, to the same outcome."""
 
     name = "glicko2"
     change_fields = CHANGE_FIELDS
@@ -120,13 +134,19 @@ class Glicko2Rules(RosterRules):
     ) -> PeriodOutcome:
         """Rate the period's games together from the states at its start (awards change nothing)."""
         now = periods.ordinal(period)
+        closed = closed_by(state, self.name)
+        found = closed.carry if closed is not None else None
+        carry = found if isinstance(found, Carry) and len(found.position) == len(state) else None
         start = dict(state)
         sheet = _Sheet(self, start, now)
         for game in games:
             sheet.add(game)
         changes, changed = sheet.rate()
-        end = Closed(start, self.name, None, changed)
-        return PeriodOutcome(start, end, changes, [], deviation=self.deviations(end.values(), now))
+        carried = (carry or Carry.of(state, self.params)).then(sheet.newcomers, changed, self.params)
+        end = Closed(start, self.name, carried, changed)
+        return PeriodOutcome(
+            start, end, changes, [], deviation=carried.deviations(now, self.params.deviation)
+        )
 
     def reports(self, changes: pa.Table, promotions: pa.Table) -> dict[str, pa.Table]:
         """None: glicko2 has no report tables of its own."""
@@ -143,17 +163,56 @@ class Glicko2Rules(RosterRules):
         extra = {"deviation": self.params.deviation, "volatility": self.params.volatility}
         return PlayerState(rating, g2.rank_for_rating(rating), fixed=fixed, extra=extra)
 
-    def deviations(self, states: Any, now: int) -> list[float]:
-        """Each of ``states``' deviation at the end of the period ``now`` (rating points), grown over the
-        periods since their last game (a fixed player's never grows)."""
-        chosen = list(states)
-        default = self.params.deviation
-        deviation = np.array([s.extra.get("deviation", default) for s in chosen], np.float64)
-        sigma = np.array([s.extra.get("volatility", self.params.volatility) for s in chosen], np.float64)
-        idle = now - np.array([s.extra.get("at", now) for s in chosen], np.float64)
-        idle[np.array([s.fixed for s in chosen], bool)] = 0.0
-        found: list[float] = g2.grown(deviation, sigma, idle, self.params.deviation).tolist()
-        return found
+
+@dataclass(frozen=True, slots=True)
+class Carry:
+    """Every player of some standings, in their order (``position``: name -> index), with their deviation
+    (rating points) and volatility after their last period played, that period's ordinal (``at``; NaN:
+    none, no growth) and whether they are fixed. Never changed: :meth:`then` makes the next."""
+
+    position: dict[str, int]
+    deviation: Array
+    volatility: Array
+    at: Array
+    fixed: np.ndarray[Any, np.dtype[np.bool_]]
+
+    @staticmethod
+    def of(states: Mapping[str, PlayerState], params: Params) -> Carry:
+        """The carry of ``states``, read from each player's ``extra`` (the starting values when absent)."""
+        values = list(states.values())
+        return Carry(
+            {name: i for i, name in enumerate(states)},
+            np.array([s.extra.get("deviation", params.deviation) for s in values], np.float64),
+            np.array([s.extra.get("volatility", params.volatility) for s in values], np.float64),
+            np.array([s.extra.get("at", math.nan) for s in values], np.float64),
+            np.array([s.fixed for s in values], np.bool_),
+        )
+
+    def then(self, newcomers: Sequence[str], changed: Mapping[str, PlayerState], params: Params) -> Carry:
+        """The carry of these standings with ``newcomers`` added at their end (the starting values) and the
+        players ``changed`` (each already here or a newcomer) set to their new states."""
+        position = dict(self.position)
+        for name in newcomers:
+            position[name] = len(position)
+        grow = len(position) - len(self.position)
+        deviation = np.concatenate([self.deviation, np.full(grow, params.deviation)])
+        volatility = np.concatenate([self.volatility, np.full(grow, params.volatility)])
+        at = np.concatenate([self.at, np.full(grow, math.nan)])
+        fixed = np.concatenate([self.fixed, np.zeros(grow, np.bool_)])
+        if changed:
+            states = list(changed.values())
+            where = np.array([position[name] for name in changed], np.intp)
+            deviation[where] = [s.extra.get("deviation", params.deviation) for s in states]
+            volatility[where] = [s.extra.get("volatility", params.volatility) for s in states]
+            at[where] = [s.extra.get("at", math.nan) for s in states]
+            fixed[where] = [s.fixed for s in states]
+        return Carry(position, deviation, volatility, at, fixed)
+
+    def deviations(self, now: int, cap: float) -> Array:
+        """Each player's deviation at the end of the period ``now``, grown over the periods since their
+        last game (never past ``cap`` by growing; a fixed player's, or one never rated, does not grow)."""
+        idle = np.where(self.fixed | np.isnan(self.at), 0.0, now - np.nan_to_num(self.at))
+        return g2.grown(self.deviation, self.volatility, idle, cap)
 
 
 class _Sheet:
@@ -164,41 +223,24 @@ class _Sheet:
         self.rules, self.start, self.now = rules, start, now
         self.index: dict[str, int] = {}
         self.names: list[str] = []
-        self.rating: list[float] = []
-        self.deviation: list[float] = []
-        self.sigma: list[float] = []
-        self.idle: list[float] = []
-        self.updated: list[bool] = []  # rated and not fixed: the period moves them
-        self.games: list[Game] = []
-        # one row per game and rated side: the game's index, the player's, the opponent's, the colour,
-        # the score and the handicap's rating points on the player's side (negative for White)
-        self.game: list[int] = []
-        self.own: list[int] = []
-        self.opp: list[int] = []
-        self.color: list[str] = []
-        self.score: list[float] = []
-        self.offset: list[float] = []
+        self.newcomers: list[str] = []  # rated players added to the standings, in order
+        # per player met: rating, deviation, volatility, idle periods before this one, and whether the
+        # period moves them (rated, not fixed)
+        self.players: list[tuple[float, float, float, float, bool]] = []
+        # per game and rated side: the game, the player's index, the opponent's, the colour, the score
+        # and the handicap's rating points on the player's side (negative for White)
+        self.rows: list[tuple[str, int, int, str, float, float]] = []
 
     def add(self, game: Game) -> None:
         """Enter ``game``: its players, and a row for each side the rule set rates."""
         b = self._player(game.black, game.black_rank, game.black_rated)
         w = self._player(game.white, game.white_rank, game.white_rated)
-        offset = g2.handicap_offset(self.rating[b], game.handicap) if game.handicap >= 1 else 0.0
-        score = 0.5 if game.winner == "draw" else float(game.winner == "B")
-        at = len(self.games)
-        self.games.append(game)
+        offset = g2.handicap_offset(self.players[b][0], game.handicap) if game.handicap >= 1 else 0.0
+        score = 0.5 if game.winner == "draw" else 1.0 if game.winner == "B" else 0.0
         if game.black_rated:
-            self._row(at, b, w, "B", score, offset)
+            self.rows.append((game.game_id, b, w, "B", score, offset))
         if game.white_rated:
-            self._row(at, w, b, "W", 1.0 - score, -offset)
-
-    def _row(self, game: int, own: int, opp: int, color: str, score: float, offset: float) -> None:
-        self.game.append(game)
-        self.own.append(own)
-        self.opp.append(opp)
-        self.color.append(color)
-        self.score.append(score)
-        self.offset.append(offset)
+            self.rows.append((game.game_id, w, b, "W", 1.0 - score, -offset))
 
     def _player(self, name: str, recorded: Rank | None, rated: bool) -> int:
         """``name``'s index, entering them (a newcomer into the standings when rated) the first time."""
@@ -210,61 +252,69 @@ class _Sheet:
             state = self.rules.newcomer(name, recorded)
             if rated:
                 self.start[name] = state
-        extra, params = state.extra, self.rules.params
+                self.newcomers.append(name)
+        extra, params, now = state.extra, self.rules.params, self.now
         self.index[name] = found = len(self.names)
         self.names.append(name)
-        self.rating.append(state.rating)
-        self.deviation.append(extra.get("deviation", params.deviation))
-        self.sigma.append(extra.get("volatility", params.volatility))
-        self.idle.append(0.0 if state.fixed else max(self.now - extra.get("at", self.now - 1) - 1, 0))
-        self.updated.append(rated and not state.fixed)
+        idle = 0 if state.fixed else now - extra.get("at", now - 1) - 1
+        self.players.append(
+            (
+                state.rating,
+                extra.get("deviation", params.deviation),
+                extra.get("volatility", params.volatility),
+                idle if idle > 0 else 0.0,
+                rated and not state.fixed,
+            )
+        )
         return found
 
     def rate(self) -> tuple[list[Change], dict[str, PlayerState]]:
         """The period's changes (in game order, Black's row first) and the new states of the rated."""
-        if not self.own:
+        if not self.rows:
             return [], {}
         cap, scale = self.rules.params.deviation, g2.SCALE
-        rating, sigma = np.array(self.rating), np.array(self.sigma)
-        deviation = g2.grown(np.array(self.deviation), sigma, np.array(self.idle), cap)
+        rating, before, sigma, idle = (
+            np.array(c, np.float64) for c in list(zip(*self.players, strict=True))[:4]
+        )
+        updated = np.array([p[4] for p in self.players], np.bool_)
+        deviation = g2.grown(before, sigma, idle, cap)
         mu, phi = (rating - g2.CENTRE) / scale, deviation / scale
-        own, opp = np.array(self.own, np.intp), np.array(self.opp, np.intp)
-        score, offset = np.array(self.score), np.array(self.offset)
+        games, own_, opp_, colors, score_, offset_ = zip(*self.rows, strict=True)
+        own, opp = np.array(own_, np.intp), np.array(opp_, np.intp)
+        score, offset = np.array(score_, np.float64), np.array(offset_, np.float64)
         shift = offset / scale
         found = g2.update((mu, phi, sigma), own, (mu[opp], phi[opp]), score, shift, self.rules.params.tau)
-        updated = np.array(self.updated, bool)
         moved = np.where(updated[own], found.moved * scale, 0.0)
-        both = np.sqrt(phi[own] ** 2 + phi[opp] ** 2)
-        se = g2.expected(mu[own] + shift - mu[opp], both)
+        se = g2.expected(mu[own] + shift - mu[opp], np.sqrt(phi[own] ** 2 + phi[opp] ** 2))
         new_sigma = np.where(updated, found.sigma, sigma)
-        columns = [c.tolist() for c in (moved, se, found.e, found.g, new_sigma[own])]
-        changes = self._changes(columns, rating.tolist(), deviation.tolist())
-        return changes, self._closed(own, found, updated)
+        columns = (moved, se, found.e, found.g, np.abs(offset), new_sigma[own], rating[own], deviation[own])
+        rows = (games, own_, opp_, colors, score_, *(c.tolist() for c in columns))
+        opponent = (rating[opp].tolist(), deviation[opp].tolist(), updated[own].tolist())
+        return self._changes(rows, opponent), self._closed(own, found, updated)
 
-    def _changes(
-        self, columns: list[list[float]], rating: list[float], deviation: list[float]
-    ) -> list[Change]:
-        """The change of each row, from the rows and the computed ``columns`` (points, se, e, g, σ')."""
-        names, updated, games = self.names, self.updated, self.games
-        found = []
-        rows = (self.game, self.own, self.opp, self.color, self.score, self.offset, *columns)
-        for at, own, opp, color, score, offset, points, se, e, weight, sigma in zip(*rows, strict=True):
-            played = games[at]
+    def _changes(self, rows: tuple[Sequence[Any], ...], opponent: tuple[list[Any], ...]) -> list[Change]:
+        """The change of each row, from the ``rows`` (game, own, opponent, colour, score, then points, se,
+        e, g, handicap, σ', rating and deviation before) and the ``opponent``'s rating and deviation,
+        with whether the row's player moves."""
+        names, found = self.names, []
+        for game_id, own, opp, color, score, points, se, e, weight, offset, sigma, rating, deviation, \
+                opp_rating, opp_deviation, moves in zip(*rows, *opponent, strict=True):  # fmt: skip
             detail = {
                 "se": se,
                 "e": e,
                 "g": weight,
-                "opponent_rating": rating[opp],
-                "opponent_deviation": deviation[opp],
-                "handicap_adjustment": abs(offset),
+                "opponent_rating": opp_rating,
+                "opponent_deviation": opp_deviation,
+                "handicap_adjustment": offset,
                 "volatility": sigma,
-                "note": None if updated[own] else "fixed rating",
+                "note": None if moves else "fixed rating",
             }
-            change = Change(
-                played.game_id, names[own], names[opp], color, score, rating[own], points,
-                detail=detail, deviation=deviation[own],
-            )  # fmt: skip
-            found.append(change)
+            player = names[own]
+            found.append(
+                Change(
+                    game_id, player, names[opp], color, score, rating, points, 0.0, None, detail, deviation
+                )
+            )
         return found
 
     def _closed(
@@ -272,21 +322,22 @@ class _Sheet:
     ) -> dict[str, PlayerState]:
         """The new state of every rated player of the period (a fixed one: their games counted only)."""
         played = Counter(own.tolist())
-        rating = (g2.CENTRE + g2.SCALE * found.mu).tolist()
+        ratings = g2.CENTRE + g2.SCALE * found.mu
+        rating, ranks = ratings.tolist(), g2.rank_labels(ratings)
         deviation = (g2.SCALE * found.phi).tolist()
-        sigma = found.sigma.tolist()
+        sigma, moves, now = found.sigma.tolist(), updated.tolist(), self.now
         changed = {}
         for index, count in played.items():
             name = self.names[index]
             before = self.start[name]
-            if not updated[index]:
-                changed[name] = PlayerState(
-                    before.rating, before.rank, before.games_total + count, before.fixed, before.extra
+            if moves[index]:
+                extra = {"deviation": deviation[index], "volatility": sigma[index], "at": now}
+                state = PlayerState(rating[index], ranks[index], before.games_total + count, False, extra)
+            else:
+                state = PlayerState(
+                    before.rating, before.rank, before.games_total + count, True, before.extra
                 )
-                continue
-            extra = {"deviation": deviation[index], "volatility": sigma[index], "at": self.now}
-            r = rating[index]
-            changed[name] = PlayerState(r, g2.rank_for_rating(r), before.games_total + count, False, extra)
+            changed[name] = state
         return changed
 
 
