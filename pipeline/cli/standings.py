@@ -111,7 +111,7 @@ def print_standings(title: str, table: pd.DataFrame, folder: Path, wide: bool) -
     rows = standings_cells(table, names, fmt)
     print_fitted(title, [STANDINGS_TABLE[n] for n in names], rows, wide)
     if "deviation" in table.columns and table["deviation"].notna().any():
-        legend = _("± twice the rating deviation (the strength lies within it with about 95% confidence)")
+        legend = _("± twice the rating deviation: a range that holds the strength 19 times out of 20")
         console().print(legend, markup=False)
     if table["provisional"].any():
         console().print(provisional_legend(reports.provisional_rule(folder), fmt), markup=False)
