@@ -139,8 +139,7 @@ class Glicko2Rules(RosterRules):
         carry = found if isinstance(found, Carry) and len(found.position) == len(state) else None
         start = dict(state)
         sheet = _Sheet(self, start, now)
-        for game in games:
-            sheet.add(game)
+        sheet.add(games)
         changes, changed = sheet.rate()
         carried = (carry or Carry.of(state, self.params)).then(sheet.newcomers, changed, self.params)
         end = Closed(start, self.name, carried, changed)
@@ -231,22 +230,28 @@ class _Sheet:
         # and the handicap's rating points on the player's side (negative for White)
         self.rows: list[tuple[str, int, int, str, float, float]] = []
 
-    def add(self, game: Game) -> None:
-        """Enter ``game``: its players, and a row for each side the rule set rates."""
-        b = self._player(game.black, game.black_rank, game.black_rated)
-        w = self._player(game.white, game.white_rank, game.white_rated)
-        offset = g2.handicap_offset(self.players[b][0], game.handicap) if game.handicap >= 1 else 0.0
-        score = 0.5 if game.winner == "draw" else 1.0 if game.winner == "B" else 0.0
-        if game.black_rated:
-            self.rows.append((game.game_id, b, w, "B", score, offset))
-        if game.white_rated:
-            self.rows.append((game.game_id, w, b, "W", 1.0 - score, -offset))
+    def add(self, games: Sequence[Game]) -> None:
+        """Enter ``games``: their players, and a row for each side the rule set rates (one loop, its
+        lookups bound once: it runs once a game)."""
+        index, enter, append, players = self.index.get, self._player, self.rows.append, self.players
+        for game in games:
+            black, white = game.black, game.white
+            b = index(black)
+            if b is None:
+                b = enter(black, game.black_rank, game.black_rated)
+            w = index(white)
+            if w is None:
+                w = enter(white, game.white_rank, game.white_rated)
+            offset = g2.handicap_offset(players[b][0], game.handicap) if game.handicap else 0.0
+            winner = game.winner
+            score = 1.0 if winner == "B" else 0.0 if winner == "W" else 0.5
+            if game.black_rated:
+                append((game.game_id, b, w, "B", score, offset))
+            if game.white_rated:
+                append((game.game_id, w, b, "W", 1.0 - score, -offset))
 
     def _player(self, name: str, recorded: Rank | None, rated: bool) -> int:
-        """``name``'s index, entering them (a newcomer into the standings when rated) the first time."""
-        found = self.index.get(name)
-        if found is not None:
-            return found
+        """``name``'s index, entering them (a newcomer into the standings when rated): they are new here."""
         state = self.start.get(name) if rated else None
         if state is None:
             state = self.rules.newcomer(name, recorded)
@@ -307,8 +312,9 @@ class _Sheet:
                 "opponent_deviation": opp_deviation,
                 "handicap_adjustment": offset,
                 "volatility": sigma,
-                "note": None if moves else "fixed rating",
             }
+            if not moves:
+                detail["note"] = "fixed rating"
             player = names[own]
             found.append(
                 Change(
