@@ -351,8 +351,10 @@ FAMILY = Family(
     "glicko2",
     build,
     DEFAULTS,
-    "Mark Glickman's Glicko-2, the rating of the largest Go and chess servers: a rating, a deviation "
-    "that says how sure it is and a volatility, updated from all of a period's games at its end",
+    N_(
+        "Mark Glickman's Glicko-2, the rating of the largest Go and chess servers: a rating, a deviation "
+        "that says how sure it is and a volatility, updated from all of a period's games at its end"
+    ),
     scale=Scale("glicko2", "glicko2", LOW, HIGH, g2.rating_for_rank),
     deviation=True,
 )
