@@ -212,3 +212,20 @@ def test_no_shows_are_not_rated_by_default_and_the_rest_count() -> None:
         False,
         False,
     ]
+
+
+# ------------------------------------------------------------------------------- resumed replay
+
+
+@pytest.mark.slow
+def test_a_run_resumed_from_pickled_standings_gives_the_same_outcomes_and_deviations() -> None:
+    # the arrays the closed standings carry are lost in the pickle: rebuilt from each player's extra
+    from bench import rules_bench
+
+    periods = rules_bench.for_rule_set("glicko2", rules_bench.games(3000, 1, 24))
+    whole = list(rules_bench.rate_all(rules_bench.build("glicko2"), periods))
+    resumed = rules_bench.resumed("glicko2", 3000, at=(len(whole) - 1) // 2)
+    assert repr(resumed) == repr(whole)
+    assert [list(o.deviation) for o in resumed] == [list(o.deviation) for o in whole]  # type: ignore[arg-type]
+    changed = [[c.deviation for c in o.changes] for o in whole]
+    assert [[c.deviation for c in o.changes] for o in resumed] == changed

@@ -293,16 +293,25 @@ class _Sheet:
         se = g2.expected(mu[own] + shift - mu[opp], np.sqrt(phi[own] ** 2 + phi[opp] ** 2))
         new_sigma = np.where(updated, found.sigma, sigma)
         columns = (moved, se, found.e, found.g, np.abs(offset), new_sigma[own], rating[own], deviation[own])
-        rows = (games, own_, opp_, colors, score_, *(c.tolist() for c in columns))
+        names = np.array(self.names, object)  # (each row's two names in one take each)
+        rows = (
+            games,
+            names[own].tolist(),
+            names[opp].tolist(),
+            colors,
+            score_,
+            *(c.tolist() for c in columns),
+        )
         opponent = (rating[opp].tolist(), deviation[opp].tolist(), updated[own].tolist())
         return self._changes(rows, opponent), self._closed(own, found, updated)
 
     def _changes(self, rows: tuple[Sequence[Any], ...], opponent: tuple[list[Any], ...]) -> list[Change]:
-        """The change of each row, from the ``rows`` (game, own, opponent, colour, score, then points, se,
+        """The change of each row, from the ``rows`` (game, player, opponent, colour, score, then points, se,
         e, g, handicap, σ', rating and deviation before) and the ``opponent``'s rating and deviation,
         with whether the row's player moves."""
-        names, found = self.names, []
-        for game_id, own, opp, color, score, points, se, e, weight, offset, sigma, rating, deviation, \
+        found: list[Change] = []
+        append = found.append
+        for game_id, player, other, color, score, points, se, e, weight, offset, sigma, rating, deviation, \
                 opp_rating, opp_deviation, moves in zip(*rows, *opponent, strict=True):  # fmt: skip
             detail = {
                 "se": se,
@@ -315,12 +324,7 @@ class _Sheet:
             }
             if not moves:
                 detail["note"] = "fixed rating"
-            player = names[own]
-            found.append(
-                Change(
-                    game_id, player, names[opp], color, score, rating, points, 0.0, None, detail, deviation
-                )
-            )
+            append(Change(game_id, player, other, color, score, rating, points, 0.0, None, detail, deviation))
         return found
 
     def _closed(
