@@ -233,7 +233,7 @@ def test_bad_value_names_file_key_and_expectation(
     [
         ("run", "events, period, roster, rule_set"),
         ("ingest", "file_timeout_seconds, out, raw, scheduler, speed_threshold_minutes, workers"),
-        ("output", "keep_generations, language, provisional_games"),
+        ("output", "keep_generations, language, provisional_deviation, provisional_games"),
         (
             "validity",
             "draw, game_types, handicap, handicap_from, min_moves, no_show, non_member, opponent_cap",

@@ -4,11 +4,13 @@ The club proposal's boards (月度和年度对局数榜、胜率榜、胜局榜�
 changes table: one row per counted game x rated player. Knows nothing of validity, ratings, points or bonuses:
 every row it is given is a counted game, and ``score`` (1 win, 0 loss, 0.5 draw) is all it reads of the
 result. Provisional players (fewer than ``provisional_games`` counted games by the end of a board's period,
-all periods) are left off the board: how many games a player has is read from the ratings' ``games_total``
-it is given, not counted here. :class:`Boards` takes the changes a chunk (a period) at a time and keeps
-only each open year's tally (:mod:`pipeline.boards.tally`), so a server's year of games is never held
-at once; :func:`leaderboards` is the same over one table. Does no I/O. pandas is imported when boards
-are computed. The boards' schema is :data:`pipeline.core.tables.LEADERBOARD`.
+all periods, or a deviation above ``provisional_deviation``: :class:`pipeline.core.provisional.Provisional`)
+are left off the board: how many games a player has and their deviation are read from the ratings'
+``games_total`` and ``deviation`` it is given, not counted here. :class:`Boards` takes the changes a
+chunk (a period) at a time and keeps only each open year's tally (:mod:`pipeline.boards.tally`), so a
+server's year of games is never held at once; :func:`leaderboards` is the same over one table. Does no
+I/O. pandas is imported when boards are computed. The boards' schema is
+:data:`pipeline.core.tables.LEADERBOARD`.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING
 import pyarrow as pa
 
 from pipeline.boards.tally import joined, ranked, tally
+from pipeline.core.provisional import Provisional
 from pipeline.core.tables import LEADERBOARD
 
 if TYPE_CHECKING:
@@ -32,6 +35,7 @@ def leaderboards(
     min_games: int = 5,
     provisional_games: int = 0,
     totals: pd.DataFrame | None = None,
+    provisional_deviation: float = 0.0,
 ) -> pa.Table:
     """The period boards of every period in ``changes`` and the yearly boards of every calendar year.
 
@@ -44,8 +48,10 @@ def leaderboards(
             board's period (a year board: the year's last period) are provisional and left off the board;
             0 (the default) leaves everyone on.
         totals: the ratings rows of every period of ``changes``: columns ``period``, ``player`` and
-            ``games_total`` (counted games up to the end of the period); read only when
-            ``provisional_games`` is above 0.
+            ``games_total`` (counted games up to the end of the period), and ``deviation`` when the rule
+            set has one; read only when ``provisional_games`` or ``provisional_deviation`` is above 0.
+        provisional_deviation: players whose ``deviation`` is above this at the end of a board's period
+            (a year board: the year's last period) are provisional too; 0 (the default) tests none.
 
     Returns:
         A table with schema LEADERBOARD: one row per player per period (scope "period") and per player per
@@ -60,7 +66,7 @@ def leaderboards(
             a ``score`` is not 0, 0.5 or 1, a ``date`` is missing, or ``provisional_games`` is above 0
             and ``totals`` is None or lacks a player of a period's board (the message names them).
     """
-    boards = Boards(min_games, provisional_games)
+    boards = Boards(min_games, provisional_games, provisional_deviation)
     table = pa.concat_tables([boards.add(changes, totals), boards.finish()])
     return table.sort_by([("period", "ascending"), ("scope", "ascending")])  # (stable)
 
@@ -73,15 +79,20 @@ class Boards:
 
     Raises ValueError if ``min_games`` or ``provisional_games`` is negative."""
 
-    def __init__(self, min_games: int = 5, provisional_games: int = 0) -> None:
-        if min_games < 0 or provisional_games < 0:
+    def __init__(
+        self, min_games: int = 5, provisional_games: int = 0, provisional_deviation: float = 0.0
+    ) -> None:
+        if min_games < 0 or provisional_games < 0 or provisional_deviation < 0:
             raise ValueError(
-                f"min_games and provisional_games must be >= 0, got {min_games} and {provisional_games}"
+                "min_games, provisional_games and provisional_deviation must be >= 0, got "
+                f"{min_games}, {provisional_games} and {provisional_deviation}"
             )
-        self.min_games, self.least = min_games, provisional_games
+        self.min_games = min_games
+        self.provisional = Provisional(provisional_games, provisional_deviation)
+        self.least = self.provisional.on
         self.periods: set[str] = set()  # the periods given so far
         self.years: dict[str, pd.DataFrame] = {}  # year -> the tally of its games so far
-        self.known: dict[str, pd.Series] = {}  # year -> most games_total per player
+        self.known: dict[str, pd.Series] = {}  # year -> established per player at its latest period
         self.last = -1  # the last seq given
 
     def add(self, changes: pd.DataFrame, totals: pd.DataFrame | None = None) -> pa.Table:
@@ -127,45 +138,41 @@ class Boards:
         return _table(boards)
 
     def _known(self, totals: pd.DataFrame | None) -> dict[str, pd.Series]:
-        """Each period's most counted games per player (from the ratings' ``totals``), kept per year
-        too. Raises ValueError if ``totals`` is None."""
+        """Whether each player is established at the end of each period (from the ratings' ``totals``),
+        kept per year too (the latest period's). Raises ValueError if ``totals`` is None."""
         if totals is None:
             raise ValueError(
                 "provisional_games needs the totals (period, player, games_total) of the ratings"
             )
-        counts = totals.assign(period=totals["period"].astype(str), player=totals["player"].astype(str))
-        by_period = counts.groupby(["period", "player"])["games_total"].max()
+        deviation = totals["deviation"] if "deviation" in totals.columns else None
+        marks = self.provisional.marks(totals["games_total"], deviation)
+        counts = totals.assign(
+            period=totals["period"].astype(str), player=totals["player"].astype(str), established=~marks
+        )
+        by_period = counts.groupby(["period", "player"])["established"].last()  # (sorted by period)
         for year, rows in by_period.groupby(by_period.index.get_level_values("period").str[:4]):
-            found = rows.groupby(level="player").max()
+            found = rows.groupby(level="player").last()
             before = self.known.get(year)
-            self.known[year] = found if before is None else _larger(before, found)
+            self.known[year] = found if before is None else found.combine_first(before)
         return {str(label): rows.droplevel("period") for label, rows in by_period.groupby(level="period")}
 
     def _established(
         self, tallied: pd.DataFrame, known: dict[str, pd.Series] | None, scope: str, label: str
     ) -> pd.DataFrame:
-        """The players of ``tallied`` with at least ``provisional_games`` counted games by the end of the
-        board ``label`` (all of them when ``known`` is None). Raises ValueError if ``known`` lacks one."""
+        """The players of ``tallied`` established by the end of the board ``label`` (all of them when
+        ``known`` is None). Raises ValueError if ``known`` lacks one."""
         if known is None:
             return tallied
         import pandas as pd
 
-        mine = known.get(label, pd.Series(dtype="float64"))
+        mine = known.get(label, pd.Series(dtype="object"))
         found = mine.reindex(tallied.index)
         missing = found.isna().to_numpy()
         if missing.any():
             raise ValueError(
                 f"totals lack player {tallied.index[missing][0]!r} of the {scope} board {label!r}"
             )
-        return tallied[found.to_numpy() >= self.least]
-
-
-def _larger(first: pd.Series, then: pd.Series) -> pd.Series:
-    """The larger value per index entry of two Series (an entry of one only keeps its value)."""
-    import pandas as pd
-
-    larger: pd.Series = pd.concat([first, then]).groupby(level=0).max()
-    return larger
+        return tallied[found.to_numpy().astype(bool)]
 
 
 def _table(boards: list[pd.DataFrame]) -> pa.Table:

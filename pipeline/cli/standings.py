@@ -1,8 +1,9 @@
 """cli.standings: the standings as ``ratings show`` prints them, at a period's end or on a day.
 
 The table's columns (:data:`STANDINGS_TABLE`), their texts (a provisional player's name marked
-:data:`PROVISIONAL_MARK`, with a legend under the table), the ``--date`` option and how a day is read,
-and what is printed when there are no standings on a day. Knows nothing of how the standings are
+:data:`PROVISIONAL_MARK`, with a legend under the table; under a rule set with a deviation the rating
+written ``rating ± 2·deviation``, with a legend too), the ``--date`` option and how a day is read, and
+what is printed when there are no standings on a day. Knows nothing of how the standings are
 computed (:mod:`pipeline.reports`).
 """
 
@@ -21,6 +22,7 @@ from pipeline import reports
 from pipeline.cli.common import Format, console, fail
 from pipeline.cli.tables import Column, column_texts, print_fitted, print_frame
 from pipeline.core.i18n import N_, _
+from pipeline.core.provisional import Provisional
 from pipeline.reports.numbers import NumberFormat, number_format
 
 if TYPE_CHECKING:
@@ -105,14 +107,28 @@ def print_standings(title: str, table: pd.DataFrame, folder: Path, wide: bool) -
     """Print standings (:data:`pipeline.reports.STANDINGS_COLUMNS`) as a fitted table, provisional
     players marked, with the legend of the mark when someone has it."""
     names = [c for c in STANDINGS_TABLE if c not in ("draws", "bonus") or (table[c] != 0).any()]
-    rows = standings_cells(table, names, number_format(reports.run_rule_set(folder)))
+    fmt = number_format(reports.run_rule_set(folder))
+    rows = standings_cells(table, names, fmt)
     print_fitted(title, [STANDINGS_TABLE[n] for n in names], rows, wide)
+    if "deviation" in table.columns and table["deviation"].notna().any():
+        legend = _("± twice the rating deviation: a range that holds the strength 19 times out of 20")
+        console().print(legend, markup=False)
     if table["provisional"].any():
-        threshold = reports.provisional_threshold(folder)
-        legend = _(
-            "{mark} provisional: fewer than {n} counted games so far (all periods); kept off the leaderboards"
-        )
-        console().print(legend.format(mark=PROVISIONAL_MARK, n=threshold), markup=False)
+        console().print(provisional_legend(reports.provisional_rule(folder), fmt), markup=False)
+
+
+def provisional_legend(rule: Provisional, fmt: NumberFormat) -> str:
+    """The legend of :data:`PROVISIONAL_MARK` under ``rule``'s thresholds (games, deviation or both)."""
+    games = _(
+        "{mark} provisional: fewer than {n} counted games so far (all periods); kept off the leaderboards"
+    )
+    deviation = _("{mark} provisional: a rating deviation above {d}; kept off the leaderboards")
+    both = _(
+        "{mark} provisional: fewer than {n} counted games so far (all periods) or a rating deviation "
+        "above {d}; kept off the leaderboards"
+    )
+    chosen = both if rule.games and rule.deviation else deviation if rule.deviation else games
+    return chosen.format(mark=PROVISIONAL_MARK, n=rule.games, d=fmt.rating(rule.deviation))
 
 
 def standings_cells(standings: pd.DataFrame, names: Sequence[str], fmt: NumberFormat) -> list[list[str]]:
@@ -122,6 +138,11 @@ def standings_cells(standings: pd.DataFrame, names: Sequence[str], fmt: NumberFo
     texts = {n: column_texts(standings[n]) for n in names}
     for n in set(names) & _RATINGS:
         texts[n] = [fmt.rating(float(v)) for v in standings[n]]
+    if "rating" in texts and "deviation" in standings.columns:
+        texts["rating"] = [
+            t if d != d or d is None else f"{t} ± {fmt.rating(2 * float(d))}"
+            for t, d in zip(texts["rating"], standings["deviation"], strict=True)
+        ]
     for n in set(names) & _CHANGES:
         texts[n] = [fmt.delta(float(v)) for v in standings[n]]
     if "bonus" in texts:

@@ -2,8 +2,9 @@
 
 Sections: ``[run]`` (``rule_set``, ``period``, ``roster``, ``events``), ``[ingest]`` (``raw``, ``out``,
 ``workers``, ``speed_threshold_minutes``, ``file_timeout_seconds``, ``scheduler``), ``[output]``
-(``keep_generations``, ``provisional_games``: :data:`OUTPUT_KEYS`), ``[validity]`` (the validity rules'
-settings) and ``[rules]`` (parameters of the chosen rule set, which checks them itself).
+(``keep_generations``, ``provisional_games``, ``provisional_deviation``, ``language``:
+:data:`OUTPUT_KEYS`), ``[validity]`` (the validity rules' settings) and ``[rules]`` (parameters of the
+chosen rule set, which checks them itself).
 Every key is optional; an omitted rule-set setting stays None (or out of :attr:`RunConfig.validity`) so
 that the rule set's default applies.
 
@@ -42,9 +43,17 @@ INGEST_KEYS = ("raw", "out", "workers", "speed_threshold_minutes", "file_timeout
 #: (the current one and the ones before it); ``provisional_games`` (int >= 0, default 0: off), the counted
 #: games (all periods, up to the end of a period) a player needs to be established: one with fewer is
 #: marked provisional in the standings and left off that period's leaderboards (and the year's);
+#: ``provisional_deviation`` (a number >= 0, default 0: off), under a rule set whose ratings carry a deviation
+#: (glicko2), the largest deviation an established player has: one above it is provisional too;
 #: ``language`` (``zh-Hans``, ``zh-Hant`` or ``en``; default: the locale's), the language of every surface a
 #: person reads (:mod:`pipeline.core.i18n`; ``--lang`` overrides it).
-OUTPUT_KEYS = ("keep_generations", "provisional_games", "language")
+OUTPUT_KEYS = ("keep_generations", "provisional_games", "provisional_deviation", "language")
+#: What ``[output] provisional_deviation`` may hold: a finite number, 0 (off) or more.
+DEVIATION = Kind(
+    N_("a number, 0 (off) or more"),
+    lambda v: isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v < float("inf"),
+    float,
+)
 #: What ``[output] language`` may hold.
 LANGUAGE = Kind(
     N_("one of zh-Hans, zh-Hant, en"),
@@ -99,8 +108,8 @@ class RunConfig:
 
     ``raw``/``out`` folders (see the module docstring for what they are relative to), ``workers`` (None:
     every core), ``speed_threshold_s``, ``file_timeout_s`` (the longest one file may take to parse),
-    ``scheduler`` (the Dask scheduler to parse on; None: this machine's processes); ``keep_generations``
-    and ``provisional_games`` (``[output]``, see :data:`OUTPUT_KEYS`);
+    ``scheduler`` (the Dask scheduler to parse on; None: this machine's processes); ``keep_generations``,
+    ``provisional_games`` and ``provisional_deviation`` (``[output]``, see :data:`OUTPUT_KEYS`);
     ``rule_set`` and ``period`` (None: the rule set's default); ``roster_path`` and ``events_path`` (None:
     no such file); ``validity``: only the ``[validity]`` keys given, checked (``game_types`` as a tuple of
     ints); ``source``: the file read (None when none was); ``rules``: the ``[rules]`` table of rule-set
@@ -116,6 +125,7 @@ class RunConfig:
     scheduler: str | None = None
     keep_generations: int = 3
     provisional_games: int = 0
+    provisional_deviation: float = 0.0
     language: str | None = None
     rule_set: str | None = None
     period: str | None = None
@@ -167,6 +177,7 @@ def load(path: Path | None) -> RunConfig:
         scheduler=ingest.get("scheduler", SCHEDULER, "") or None,
         keep_generations=output.get("keep_generations", integer(1), 3),
         provisional_games=output.get("provisional_games", integer(0, N_("of type int, 0 (off) or more")), 0),
+        provisional_deviation=output.get("provisional_deviation", DEVIATION, 0.0),
         language=output.optional("language", LANGUAGE),
         rule_set=_rule_set(run),
         period=run.optional("period", one_of(*PERIODS)),

@@ -44,10 +44,11 @@ class Recorded:
 def read_setup(folder: Path) -> Recorded | None:
     """The setup of the run whose output is ``folder``, as a :class:`RunConfig` its commands can rate
     with again: the raw folder, the rule set, ``[run] period``, every ``[validity]`` key as the run
-    resolved it, ``[rules]``, the speed threshold and ``provisional_games`` from the manifest's
-    ``settings``; ``roster_path`` and ``events_path`` the tables the run recorded (None: the run had no
-    such file), which :func:`tables_of` reads (:func:`pipeline.run.plan` reads only configuration files);
-    ``source`` the manifest. Read from one generation (the folder's current one), whatever runs later.
+    resolved it, ``[rules]``, the speed threshold, ``provisional_games`` and ``provisional_deviation``
+    from the manifest's ``settings``; ``roster_path`` and ``events_path`` the tables the run recorded
+    (None: the run had no such file), which :func:`tables_of` reads (:func:`pipeline.run.plan` reads only
+    configuration files); ``source`` the manifest. Read from one generation (the folder's current one),
+    whatever runs later.
 
     A raw folder the manifest wrote relative is looked for in the output folder and the folders above
     it, nearest first (a run's output is usually in the folder it ran in).
@@ -83,6 +84,7 @@ def _recorded(manifest: Path, folder: Path, data: dict[str, Any], tables: list[P
         out=folder,
         speed_threshold_s=float(settings.get("speed_threshold_s", RunConfig().speed_threshold_s)),
         provisional_games=int(settings.get("provisional_games", 0)),
+        provisional_deviation=float(settings.get("provisional_deviation", 0.0)),
         rule_set=str(settings.get("rule_set", data.get("rule_set"))),
         period=period,
         roster_path=tables[0] if settings.get("roster") is not None else None,

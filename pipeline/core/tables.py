@@ -84,6 +84,12 @@ RATINGS = pa.schema(
         _f("games_total", pa.int32(), "counted games up to the end of the period, all periods", False),
         _f("member", pa.bool_(), "a member in the roster (no roster: everyone)", False),
         _f("rating_place", pa.int32(), "place by rating (1 = highest; equal ratings share it)", False),
+        _f(
+            "deviation",
+            pa.float64(),
+            "rating deviation at the end of the period: how sure the rating is (rating ± 2 deviations "
+            "holds the player's strength with about 95% confidence); null under a rule set without one",
+        ),
     ]
 )
 
@@ -109,6 +115,11 @@ CHANGES = pa.schema(
         _f("bonus_rule", pa.string(), "the rule that gave the bonus, or why no points were given"),
         _f("event", pa.string(), "the configured event of the game"),
         _f("speed", pa.string(), "the speed class used: slow or fast"),
+        _f(
+            "deviation",
+            pa.float64(),
+            "the player's rating deviation the game was rated from (null under a rule set without one)",
+        ),
     ]
 )
 

@@ -131,20 +131,17 @@ class PartitionWriter:
         snapshots.write_partitions(self.generation, "leaderboards", boards)
 
     def totals(self, labels: Sequence[str]) -> pd.DataFrame:
-        """``period``, ``player`` and ``games_total`` of this generation's ratings (written or linked) of
-        the periods ``labels``."""
+        """``period``, ``player``, ``games_total`` and ``deviation`` of this generation's ratings (written
+        or linked) of the periods ``labels``."""
         import pandas as pd
 
+        columns = ["player", "games_total", "deviation"]
         found = [
-            pd.read_parquet(path, columns=["player", "games_total"]).assign(period=label)
+            pd.read_parquet(path, columns=columns).assign(period=label)
             for label in labels
             if (path := snapshots.partition(self.generation.path, "ratings", label)).exists()
         ]
-        return (
-            pd.concat(found, ignore_index=True)
-            if found
-            else pd.DataFrame(columns=["period", "player", "games_total"])
-        )
+        return pd.concat(found, ignore_index=True) if found else pd.DataFrame(columns=["period", *columns])
 
     def changes(self, labels: Sequence[str], columns: Sequence[str] | None = None) -> pa.Table:
         """The changes of the periods ``labels`` (only ``columns`` and ``period``; None: every column),

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from pipeline.reports.queries import (
         AUDIT_COLUMNS,
         audit_games,
+        provisional_rule,
         provisional_threshold,
         rule_set_report,
         run_rule_set,
@@ -56,6 +57,7 @@ __all__ = [
     "UnknownPlayer",
     "audit_games",
     "game_periods",
+    "provisional_rule",
     "provisional_threshold",
     "rated_periods",
     "read_games",
@@ -83,6 +85,7 @@ __getattr__ = lazy.exports(
         "pipeline.reports.queries": (
             "AUDIT_COLUMNS",
             "audit_games",
+            "provisional_rule",
             "provisional_threshold",
             "rule_set_report",
             "run_rule_set",

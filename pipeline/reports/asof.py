@@ -9,7 +9,10 @@ when the period's ratings are the sum of its changes and awards (the points syst
 rule sets, but not a rating recomputed from a rank or an average, as under ``tga`` and ``cga-dan``, nor
 a rating floor); :func:`standings_on` checks this on the period itself, and otherwise shows the
 standings at the end of the period before, saying why. A player is provisional, under the run's
-``[output] provisional_games``, while they have fewer counted games (all periods) than that.
+``[output] provisional_games`` and ``provisional_deviation``, while they have fewer counted games (all
+periods) than the first or a deviation above the second (:class:`pipeline.core.provisional.Provisional`).
+On a day inside a period, a player with a game after the day shows the deviation their games were rated
+from (a rule set with a deviation settles it at the period's end), the others the one of the period's end.
 
 Knows nothing of the rule sets (only of the sums of the tables they wrote), of the configuration (the
 threshold is read from the run's manifest) and of rendering.
@@ -25,6 +28,7 @@ import pandas as pd
 
 from pipeline.core import periods
 from pipeline.core.i18n import _
+from pipeline.core.provisional import Provisional
 from pipeline.output import folder as outputs
 
 #: The columns of the standings (:func:`stored_standings`, :func:`standings_on`), in order.
@@ -44,6 +48,7 @@ STANDINGS_COLUMNS = (
     "member",
     "games_total",
     "provisional",
+    "deviation",
 )
 #: How far a period's rating may be from its start plus its changes and awards and still count as their
 #: sum: half the unit of the ratings shown (two decimals); the tables round each change to 6 places.
@@ -70,22 +75,31 @@ class DayStandings:
     first_day: dt.date | None = None
 
 
+def run_provisional(out: Path) -> Provisional:
+    """The ``provisional_games`` and ``provisional_deviation`` the run in ``out`` used (its manifest's
+    settings); 0 (off) for one the manifest does not say (a run before the setting existed) or says as
+    something no configuration gives."""
+    return Provisional.of(outputs.read_manifest(out).get("settings"))
+
+
 def run_threshold(out: Path) -> int:
-    """The ``provisional_games`` the run in ``out`` used (its manifest's settings); 0 (none provisional)
-    when the manifest does not say (a run before the setting existed) or says something not an int >= 0."""
-    settings = outputs.read_manifest(out).get("settings")
-    found = settings.get("provisional_games", 0) if isinstance(settings, dict) else 0
-    return found if isinstance(found, int) and not isinstance(found, bool) and found >= 0 else 0
+    """The ``provisional_games`` the run in ``out`` used (:func:`run_provisional`)."""
+    return run_provisional(out).games
 
 
-def marked(table: pd.DataFrame, threshold: int) -> pd.DataFrame:
-    """``table`` (with ``games_total``) with its ``provisional`` column: fewer counted games than
-    ``threshold`` (all False when ``threshold`` is 0), and the columns of :data:`STANDINGS_COLUMNS`."""
-    provisional = (table["games_total"] < threshold) if threshold > 0 else False
-    return table.assign(provisional=provisional).astype({"provisional": bool})[list(STANDINGS_COLUMNS)]
+def marked(table: pd.DataFrame, threshold: Provisional) -> pd.DataFrame:
+    """``table`` (with ``games_total``, and ``deviation`` when its output has one) with its ``provisional``
+    column (``threshold``'s marks) and the columns of :data:`STANDINGS_COLUMNS` (``deviation`` null when
+    the output has none)."""
+    deviation = table["deviation"] if "deviation" in table.columns else None
+    provisional = threshold.marks(table["games_total"], deviation)
+    found = table.assign(provisional=provisional).astype({"provisional": bool})
+    if deviation is None:
+        found = found.assign(deviation=float("nan"))
+    return found[list(STANDINGS_COLUMNS)]
 
 
-def stored_standings(out: Path, period: str, threshold: int) -> pd.DataFrame:
+def stored_standings(out: Path, period: str, threshold: Provisional) -> pd.DataFrame:
     """``period``'s standings as the run wrote them, marked (:func:`marked`), by rating (highest
     first, then name); a partition that is missing reads as no rows."""
     table = outputs.read_partition(out, "ratings", period)
@@ -100,7 +114,7 @@ def _ordered(table: pd.DataFrame) -> pd.DataFrame:
     return table.reset_index(drop=True)
 
 
-def standings_on(out: Path, day: dt.date, threshold: int) -> DayStandings:
+def standings_on(out: Path, day: dt.date, threshold: Provisional) -> DayStandings:
     """The standings on ``day`` of the run in ``out`` (read by :func:`pipeline.reports.standings_on`).
 
     The period holding ``day``, up to and including it, when the run rated that period and its ratings
@@ -145,7 +159,10 @@ def _partial(out: Path, label: str, day: dt.date, before: str | None) -> pd.Data
     ``label`` on or before ``day``, or with none in ``label`` at all. None when the period's ratings are
     not its start plus its changes and awards."""
     table = outputs.read_partition(out, "ratings", label)
-    changes = outputs.read_partition(out, "changes", label, ["date", "player", "score", "delta", "bonus"])
+    columns = ["date", "player", "score", "delta", "bonus"] + (
+        ["deviation"] if "deviation" in table.columns else []
+    )
+    changes = outputs.read_partition(out, "changes", label, columns)
     awards = outputs.read_partition(out, "awards", label, columns=["date", "player", "points"])
     if not _adds_up(table, changes, awards):
         return None
@@ -174,8 +191,8 @@ def _by_player(rows: pd.DataFrame, column: str) -> pd.Series:
 def _without(table: pd.DataFrame, changes: pd.DataFrame, awards: pd.DataFrame) -> pd.DataFrame:
     """``table`` (the period's ratings by player) without the ``changes`` and ``awards`` given (those
     after the day): rating, delta, games, wins, losses, draws, bonus and games_total less theirs, the
-    rank at the start of the period, and the place by rating. A player with nothing after the day
-    keeps the rating as written."""
+    rank at the start of the period, the deviation their games were rated from (when the changes carry
+    one), and the place by rating. A player with nothing after the day keeps the rating as written."""
     index = table.index
     played = changes.groupby("player").size().reindex(index, fill_value=0)
     awarded = _by_player(awards, "points").reindex(index, fill_value=0.0)
@@ -185,6 +202,10 @@ def _without(table: pd.DataFrame, changes: pd.DataFrame, awards: pd.DataFrame) -
         - (changes["score"] == score).groupby(changes["player"]).sum().reindex(index, fill_value=0)
         for name, score in _SCORES.items()
     }
+    if "deviation" in changes.columns and "deviation" in table.columns:
+        rated_from = changes.groupby("player")["deviation"].first().reindex(index)
+        later = changes["player"].drop_duplicates()
+        table = table.assign(deviation=table["deviation"].where(~index.isin(later), rated_from))
     return table.assign(
         rating=rating,
         delta=rating - table["rating_before"],

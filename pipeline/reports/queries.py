@@ -18,6 +18,7 @@ import pandas as pd
 
 from pipeline.config.roster import Roster
 from pipeline.core.i18n import _
+from pipeline.core.provisional import Provisional
 from pipeline.core.reasons import REASONS
 from pipeline.output import folder as outputs
 from pipeline.output.folder import ReportError, check_period, game_periods, rated_periods, read_games
@@ -125,7 +126,8 @@ def standings(
         top: keep only the first ``top`` rows (None: every player).
         provisional_games: players with fewer counted games (all periods, ``games_total``) than this
             are ``provisional``; None: the run's ``[output] provisional_games`` (its manifest; 0, none
-            provisional, for a run that does not say).
+            provisional, for a run that does not say). Players whose deviation is above the run's
+            ``[output] provisional_deviation`` are provisional too.
 
     Returns:
         Columns :data:`STANDINGS_COLUMNS`, one row per player rated by the end of the period, by rating
@@ -169,7 +171,13 @@ def provisional_threshold(out: Path) -> int:
     return asof.run_threshold(out)
 
 
-def _threshold(out: Path, top: int | None, provisional_games: int | None) -> int:
+def provisional_rule(out: Path) -> Provisional:
+    """The run's ``[output] provisional_games`` and ``provisional_deviation`` (its manifest; 0, off, for
+    one it does not say)."""
+    return asof.run_provisional(out)
+
+
+def _threshold(out: Path, top: int | None, provisional_games: int | None) -> Provisional:
     """The provisional threshold to use (the run's when None). Raises ReportError if ``out`` holds no
     output, ``top`` is under 1 or ``provisional_games`` under 0."""
     read_games(out, columns=["seq"])  # the missing-output message, the same for every query
@@ -177,7 +185,8 @@ def _threshold(out: Path, top: int | None, provisional_games: int | None) -> int
         raise ReportError(_("--top must be 1 or more, got {top}").format(top=top))
     if provisional_games is not None and provisional_games < 0:
         raise ReportError(_("provisional_games must be 0 or more, got {n}").format(n=provisional_games))
-    return asof.run_threshold(out) if provisional_games is None else provisional_games
+    found = asof.run_provisional(out)
+    return found if provisional_games is None else dataclasses.replace(found, games=provisional_games)
 
 
 def rule_set_report(out: Path, name: str, top: int | None = None) -> pd.DataFrame:

@@ -25,7 +25,8 @@ from pipeline.rules.base import Change, Game, PeriodOutcome
 
 #: The base columns of a change row; the rule set's own (``detail``) follow.
 _CHANGE_BASE = ("period", "game_id", "date", "seq", "player", "opponent", "color", "score",
-                "rating_before", "delta", "points", "bonus", "bonus_rule", "event", "speed")  # fmt: skip
+                "rating_before", "delta", "points", "bonus", "bonus_rule", "event", "speed",
+                "deviation")  # fmt: skip
 
 
 def period_tables(
@@ -76,6 +77,7 @@ def _changes(label: str, changes: Sequence[Change], games: Mapping[str, Game], s
         "bonus_rule": [c.bonus_rule for c in changes],
         "event": [g.event.name if g.event else None for g in played],
         "speed": [g.speed for g in played],
+        "deviation": [c.deviation for c in changes],
     }
     for name in schema.names[len(_CHANGE_BASE) :]:
         columns[name] = [c.detail.get(name) for c in changes]
@@ -127,8 +129,19 @@ def _unsorted(
         "bonus": lambda: _rounded(tally["bonus"]),
         "games_total": lambda: [s.games_total for s in end],
         "member": lambda: [member(n) for n in names],
+        "deviation": lambda: _deviation(outcome.deviation, len(names)),
     }
     return {f.name: _array(columns[f.name](), f.type) for f in schema if f.name != "rating_place"}
+
+
+def _deviation(values: Sequence[float] | np.ndarray[Any, Any] | None, count: int) -> pa.Array:
+    """The ``deviation`` column of the ratings: the rule set's (:attr:`PeriodOutcome.deviation`, in the
+    order of the standings), else ``count`` nulls. Raises ValueError if the rule set gave another count."""
+    if values is None:
+        return pa.nulls(count, pa.float64())
+    if len(values) != count:
+        raise ValueError(f"the rule set gave {len(values)} deviations for {count} players")
+    return pa.array(values, pa.float64())
 
 
 def _rounded(values: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:

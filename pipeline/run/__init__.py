@@ -27,6 +27,7 @@ from pipeline.core import store as store_
 from pipeline.core.i18n import Said, _
 from pipeline.core.periods import year_of
 from pipeline.core.progress import SILENT, Steps
+from pipeline.core.provisional import Provisional
 from pipeline.core.tables import GAMES
 from pipeline.ingest import IngestOptions, IngestResult, cache, ingest
 from pipeline.output import memory, snapshots, state
@@ -180,7 +181,9 @@ def _rated(
     empty = writer.finish(labels)
     touched = {year_of(label) for label in labels[first:]}
     touched |= {year_of(label) for label, _ in (previous.index.periods[first:] if previous.index else [])}
-    rating.leaderboards(writer, touched if first else None, plan_.settings.provisional_games, steps)
+    settings = plan_.settings
+    provisional = Provisional(settings.provisional_games, settings.provisional_deviation)
+    rating.leaderboards(writer, touched if first else None, provisional, steps)
     with steps.step(_("writing reports")):
         reports = rating.reports(writer, plan_.rules)
     kept = [label for label in labels if state.standings_path(generation.path, label).exists()]

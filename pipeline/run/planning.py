@@ -29,8 +29,8 @@ from pipeline.rules.scales import RATING_KEYS, SCALES, starting_ratings
 @dataclass(frozen=True, slots=True)
 class Settings:
     """What the output depends on besides the games: the rule set, its validity, its ``[rules]``
-    parameters (as the configuration wrote them), the speed threshold, the provisional games, and the
-    digests of the roster and events files (None: no file). The manifest's ``settings``
+    parameters (as the configuration wrote them), the speed threshold, the provisional games and
+    deviation, and the digests of the roster and events files (None: no file). The manifest's ``settings``
     (:meth:`as_json`); its digest is the manifest's ``config_digest``."""
 
     rule_set: str
@@ -40,12 +40,14 @@ class Settings:
     provisional_games: int
     roster: str | None = None
     events: str | None = None
+    provisional_deviation: float = 0.0
 
     def as_json(self) -> dict[str, Any]:
         """The manifest's ``settings``: the fields in order, the validity's excluded reasons sorted."""
         validity = asdict(self.validity) | {"excluded": sorted(self.validity.excluded)}
         found: dict[str, Any] = {"rule_set": self.rule_set, "validity": validity, "rules": dict(self.rules)}
         found |= {"speed_threshold_s": self.speed_threshold_s, "provisional_games": self.provisional_games}
+        found |= {"provisional_deviation": self.provisional_deviation}
         return found | {"roster": self.roster, "events": self.events}
 
     def digest(self) -> str:
@@ -97,7 +99,10 @@ def plan(config: RunConfig, rule_set: str | None = None) -> Plan:
     rule_set_ = rules.create(name, roster, valid, config.rules)
     params = dict(config.rules.data) if config.rules else {}
     digests = _digest(config.roster_path), _digest(config.events_path)
-    settings = Settings(name, valid, params, config.speed_threshold_s, config.provisional_games, *digests)
+    settings = Settings(
+        name, valid, params, config.speed_threshold_s, config.provisional_games, *digests,
+        provisional_deviation=config.provisional_deviation,
+    )  # fmt: skip
     keep = config.keep_generations  # not a setting: keeping more generations changes no output
     return Plan(config.raw, config.out, name, valid, rule_set_, roster, events, settings, warnings, keep)
 

@@ -175,6 +175,11 @@ def standings_pages(
     show_bonus = (
         table is not None and total > 0 and bool(pc.any(pc.not_equal(table.column("bonus"), 0)).as_py())
     )
+    show_deviation = (
+        table is not None
+        and "deviation" in table.column_names
+        and table.column("deviation").null_count < total
+    )
     first = pick.files[label] if label is not None else "index.html"
     size = PAGE_ROWS
     count = max(1, -(-total // size))
@@ -189,6 +194,7 @@ def standings_pages(
             "picker": pick(label, ""),
         }
         context |= {"pager": _pager(first, page, count, ""), "total": total, "show_bonus": show_bonus}
+        context["show_deviation"] = show_deviation
         found.append((paged(first, page), context))
     return found
 

@@ -187,7 +187,11 @@ class _Summaries:
 
     def __init__(self, latest: pa.Table | None, label: str) -> None:
         self.label = label
-        found = latest.select(list(pages.STANDINGS_COLUMNS)).to_pydict() if latest is not None else {}
+        found = (
+            pages.with_deviation(latest).select(list(pages.STANDINGS_COLUMNS)).to_pydict()
+            if latest is not None
+            else {}
+        )
         self.values = list(zip(*found.values(), strict=True)) if found else []
         self.where = {values[1]: i for i, values in enumerate(self.values)}
 

@@ -82,6 +82,7 @@ def headers() -> dict[str, str]:
         "player": pgettext("column", "player"),
         "rank": pgettext("column", "rank"),
         "rating": pgettext("column", "rating"),
+        "deviation": pgettext("column", "deviation"),
         "delta": pgettext("column", "delta"),
         "games": pgettext("column", "games"),
         "wins": pgettext("column", "wins"),
@@ -134,6 +135,12 @@ def headers() -> dict[str, str]:
         "opponent_adjusted_rating": pgettext("column", "opponent_adjusted_rating"),
         "opponent_rating": pgettext("column", "opponent_rating"),
         "note": pgettext("column", "note"),
+        # changes: glicko2
+        "e": pgettext("column", "e"),
+        "g": pgettext("column", "g"),
+        "opponent_deviation": pgettext("column", "opponent_deviation"),
+        "handicap_adjustment": pgettext("column", "handicap_adjustment"),
+        "volatility": pgettext("column", "volatility"),
         # changes: cga-dan
         "dan": pgettext("column", "dan"),
         "opponent_dan": pgettext("column", "opponent_dan"),
