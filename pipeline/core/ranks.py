@@ -59,6 +59,9 @@ _CJK_RANK = re.compile(
 _NOTE_MARK = r"[\s,;、・·(\[]"
 _NOTE_SPLIT = re.compile(rf"{_NOTE_MARK}+")
 _ENDS_IN_MARK = re.compile(rf"{_NOTE_MARK}$")
+# The longest BR/WR value searched for a rank beside a note (the search is quadratic in the length): a
+# rank with its titles is far shorter, and a longer value is no rank.
+_MAX_NOTED = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,13 +141,15 @@ def read_rank(raw: str | None) -> Rank | None:
     ``9d [Kisei]``) or, after a CJK rank, none (``九段名人``); or last, after a mark (``Meijin 9p``,
     ``名人 九段``) or, for a CJK rank, after other CJK text (``名誉九段``, honorary 9-dan). A note that
     names the professionals (``9단 프로``, ``9 dan (professional)``) makes a dan kind p. None when the
-    note holds a rank too (``3d 4d``: which one?) and for everything :func:`parse_rank` gives None.
-    Never raises.
+    note holds a rank too (``3d 4d``: which one?), for a value of more than 64 characters that is not
+    a rank as a whole, and for everything :func:`parse_rank` gives None. Never raises.
     """
     if not raw:
         return None
     text = raw.strip() if raw.isascii() else fold(raw)
     whole = parse_rank(raw)
+    if whole is None and len(text) > _MAX_NOTED:
+        return None
     found = (whole, text) if whole is not None else _rank_first(text) or _rank_last(text)
     if found is None:
         return None

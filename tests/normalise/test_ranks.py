@@ -317,6 +317,10 @@ def test_read_rank_gives_none_for_a_value_without_one_readable_rank(raw: str | N
     assert read_rank(raw) is None
 
 
+def test_read_rank_reads_no_note_into_a_value_longer_than_a_rank_and_its_titles() -> None:
+    assert (read_rank("9p, " + "Meijin " * 10), read_rank("9p, Meijin")) == (None, Rank("p", 9))
+
+
 @given(st.text())
 def test_read_rank_agrees_with_parse_rank_wherever_parse_rank_reads_a_rank(raw: str) -> None:
     whole = parse_rank(raw)
