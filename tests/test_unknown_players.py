@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import CHECKER, check_output
 from sgfmake import sgf
 from typer.testing import CliRunner
 
@@ -224,3 +225,18 @@ def test_the_workbook_is_written_with_a_placeholder_game(write, tmp_path: Path) 
     book = tmp_path / "ratings.xlsx"
     result = runner.invoke(app, ["export", "--xlsx", str(book), "--out", str(tmp_path / "out")])
     assert result.exit_code == 0 and book.is_file(), result.output
+
+
+def test_a_new_placeholder_list_audits_the_kept_periods_again(write, tmp_path: Path) -> None:
+    put(write, "g.sgf", "黑", "b")
+    first = run(tmp_path)
+    again = run(tmp_path, validity='placeholder_names = ["Black"]')  # the same output folder: a later run
+    assert (reasons(first, "g.sgf"), reasons(again, "g.sgf")) == (["unknown_player"], [])
+
+
+@pytest.mark.skipif(not CHECKER.is_file(), reason=f"the output contract checker is not at {CHECKER}")
+def test_an_output_with_an_unknown_player_holds_the_contract_as_its_checker_states(write, tmp_path) -> None:
+    put(write, "g.sgf", "a", "Black")
+    run(tmp_path)
+    code, said = check_output(tmp_path / "out")
+    assert (code, "unknown_player" in said) == (0, True)
