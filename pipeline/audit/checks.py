@@ -74,22 +74,44 @@ def sides(table: pa.Table, roster: Roster, placeholders: Iterable[str] = ()) -> 
     not be decoded names nobody, unless the roster names a player so (docs/rules.md ("Names that name
     nobody")): its canonical name is null."""
     spellings, position = distinct(stacked([table["black"], table["white"]]))
-    keys = placeholder_keys(placeholders)
-    nobody = [names_nobody(name, keys) and roster.get(name) is None for name in spellings]
     found = roster.identities(spellings)
-    canonical = [None if gone else name for (name, _), gone in zip(found, nobody, strict=True)]
-    member = [is_member and not gone for (_, is_member), gone in zip(found, nobody, strict=True)]
-    names = pa.array([*canonical, None], pa.string()).take(pa.array(position))
+    resolved = pa.array([name for name, _ in found], pa.string())
+    nobody = np.append(_nobody(spellings, resolved, placeholder_keys(placeholders), roster), False)
+    names = pc.if_else(
+        pa.array(nobody), pa.scalar(None, pa.string()), pa.concat_arrays([resolved, pa.nulls(1, pa.string())])
+    )
+    names = names.take(pa.array(position))
     code = codes(names)
     black, white = code[: table.num_rows], code[table.num_rows :]
+    member = np.array([*(is_member for _, is_member in found), False], dtype=np.bool_) & ~nobody
     return Sides(
         black=names.slice(0, table.num_rows),
         white=names.slice(table.num_rows),
         named=np.array([*(bool(name.strip()) for name in spellings), False], dtype=np.bool_)[position],
-        nobody=np.array([*nobody, False], dtype=np.bool_)[position],
-        member=np.array([*member, False], dtype=np.bool_)[position],
+        nobody=nobody[position],
+        member=member[position],
         pair=groups([np.minimum(black, white), np.maximum(black, white)]),
     )
+
+
+def _nobody(spellings: list[str], resolved: pa.Array, keys: frozenset[str], roster: Roster) -> Flags:
+    """For each of ``spellings`` (``resolved``: :meth:`Roster.resolve` of each, from the roster's memo),
+    whether it names nobody (:func:`~pipeline.core.names.names_nobody`) and no roster player.
+
+    Columnar first: a name off the roster resolves to itself folded, so the candidates are those whose
+    ``resolved`` lowercased is a placeholder key (casefolded, or lowercased: the two differ only for a
+    few letters such as ß), or that hold ``?`` or U+FFFD (every undecodable name does); only those are
+    looked at one by one, the others were never folded again, period after period."""
+    lowered = pa.array(sorted(keys | {key.lower() for key in keys}), pa.string())
+    maybe = pc.or_(
+        pc.is_in(pc.utf8_lower(resolved), value_set=lowered),
+        pc.match_substring_regex(resolved, "[?\ufffd]"),
+    )
+    found = np.zeros(len(spellings), dtype=np.bool_)
+    for at in np.flatnonzero(flag(maybe)):
+        raw = spellings[at]
+        found[at] = names_nobody(raw, keys) and roster.get(raw) is None
+    return found
 
 
 def _halves(mask: Flags) -> tuple[Flags, Flags]:
