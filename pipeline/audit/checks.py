@@ -75,11 +75,9 @@ def sides(table: pa.Table, roster: Roster, placeholders: Iterable[str] = ()) -> 
     nobody")): its canonical name is null."""
     spellings, position = distinct(stacked([table["black"], table["white"]]))
     found = roster.identities(spellings)
-    resolved = pa.array([name for name, _ in found], pa.string())
-    nobody = np.append(_nobody(spellings, resolved, placeholder_keys(placeholders), roster), False)
-    names = pc.if_else(
-        pa.array(nobody), pa.scalar(None, pa.string()), pa.concat_arrays([resolved, pa.nulls(1, pa.string())])
-    )
+    resolved = pa.array([*(name for name, _ in found), None], pa.string())  # a null's position: the last
+    nobody = _nobody(spellings, resolved, placeholder_keys(placeholders), roster)
+    names = pc.if_else(pa.array(nobody), pa.scalar(None, pa.string()), resolved) if nobody.any() else resolved
     names = names.take(pa.array(position))
     code = codes(names)
     black, white = code[: table.num_rows], code[table.num_rows :]
@@ -95,20 +93,19 @@ def sides(table: pa.Table, roster: Roster, placeholders: Iterable[str] = ()) -> 
 
 
 def _nobody(spellings: list[str], resolved: pa.Array, keys: frozenset[str], roster: Roster) -> Flags:
-    """For each of ``spellings`` (``resolved``: :meth:`Roster.resolve` of each, from the roster's memo),
-    whether it names nobody (:func:`~pipeline.core.names.names_nobody`) and no roster player.
+    """For each of ``spellings`` (``resolved``: :meth:`Roster.resolve` of each, from the roster's memo,
+    and a null after them), whether it names nobody (:func:`~pipeline.core.names.names_nobody`) and no
+    roster player; the null: False.
 
     Columnar first: a name off the roster resolves to itself folded, so the candidates are those whose
     ``resolved`` lowercased is a placeholder key (casefolded, or lowercased: the two differ only for a
     few letters such as ß), or that hold ``?`` or U+FFFD (every undecodable name does); only those are
     looked at one by one, the others were never folded again, period after period."""
     lowered = pa.array(sorted(keys | {key.lower() for key in keys}), pa.string())
-    maybe = pc.or_(
-        pc.is_in(pc.utf8_lower(resolved), value_set=lowered),
-        pc.match_substring_regex(resolved, "[?\ufffd]"),
-    )
-    found = np.zeros(len(spellings), dtype=np.bool_)
-    for at in np.flatnonzero(flag(maybe)):
+    maybe = flag(pc.is_in(pc.utf8_lower(resolved), value_set=lowered))
+    maybe |= flag(pc.match_substring(resolved, "?")) | flag(pc.match_substring(resolved, "\ufffd"))
+    found = np.zeros(len(resolved), dtype=np.bool_)
+    for at in np.flatnonzero(maybe):
         raw = spellings[at]
         found[at] = names_nobody(raw, keys) and roster.get(raw) is None
     return found
