@@ -168,7 +168,7 @@ def test_shipped_ratings_toml_comments_show_the_club_defaults(tmp_path: Path) ->
     text = (ROOT / "config" / "ratings.toml").read_text(encoding="utf-8")
     uncommented = re.sub(
         r"(?m)^# ((?:period|game_types|draw|no_show|handicap|non_member|opponent_cap|min_moves|"
-        r"handicap_from|unknown_speed) = )",
+        r"handicap_from|unknown_speed|placeholder_names) = )",
         r"\1",
         text,
     )
@@ -209,6 +209,8 @@ def test_shipped_ratings_toml_comments_show_the_club_defaults(tmp_path: Path) ->
         ("[validity]\nmin_moves = -1\n", "[validity] min_moves", "of type int, 0 or more, got -1"),
         ("[validity]\nhandicap_from = 1\n", "[validity] handicap_from", "of type int, 2 or more, got 1"),
         ('[validity]\nunknown_speed = "medium"\n', "[validity] unknown_speed", "one of 'fast', 'slow'"),
+        ('[validity]\nplaceholder_names = "Black"\n', "[validity] placeholder_names", "a list of non-empty"),
+        ('[validity]\nplaceholder_names = [""]\n', "[validity] placeholder_names", "got ['']"),
         ("[output]\nkeep_generations = 0\n", "[output] keep_generations", "of type int, 1 or more, got 0"),
         ('[output]\nkeep_generations = "3"\n', "[output] keep_generations", "got '3'"),
         ("[output]\nkeep_generations = 2.0\n", "[output] keep_generations", "got 2.0"),

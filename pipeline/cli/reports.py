@@ -76,7 +76,8 @@ AUDIT_TABLE = (
 #: ``--reason``'s help: the reason codes (:data:`pipeline.core.reasons.REASONS`, a test checks it).
 REASON_HELP = N_(
     "Reason code, repeatable or comma-separated (any of them applies): parse_error, wrong_game_type, "
-    "missing_date, no_result, draw, no_show, handicap, non_member, self_play, duplicate, opponent_cap"
+    "missing_date, no_result, draw, no_show, handicap, unknown_player, non_member, self_play, duplicate, "
+    "opponent_cap"
 )
 #: ``--report``'s help: the reports and their rule sets (:data:`pipeline.reports.REPORT_RULE_SETS`, a
 #: test checks it).

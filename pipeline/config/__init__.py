@@ -88,6 +88,7 @@ def _validity_kinds() -> tuple[tuple[str, Kind[Any]], ...]:
         ("min_moves", integer(0)),
         ("handicap_from", integer(2)),
         ("unknown_speed", one_of("fast", "slow")),
+        ("placeholder_names", list_of(text(), N_("a list of non-empty strings (may be empty: [])"))),
     )
 
 

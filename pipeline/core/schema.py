@@ -58,20 +58,38 @@ GAMES_INGEST = pa.schema(
             "how it was found: bom, utf-16-pattern, ascii, utf-8, utf-8-broken, ca, detected",
         ),
         described("encoding_declared", pa.string(), "the file's CA property as written, if any"),
-        described("black", pa.string(), "Black's name (PB), a rank written inside the name removed"),
-        described("white", pa.string(), "White's name (PW), a rank written inside the name removed"),
         described(
-            "black_raw", pa.string(), "PB as written, when black differs (mojibake repaired, rank cut)"
+            "black",
+            pa.string(),
+            "Black's name (PB), a rank written inside the name removed; null when there is none, or when "
+            "it names nobody (a placeholder such as Black, or not decoded: docs/rules.md)",
         ),
         described(
-            "white_raw", pa.string(), "PW as written, when white differs (mojibake repaired, rank cut)"
+            "white",
+            pa.string(),
+            "White's name (PW), a rank written inside the name removed; null when there is none, or when "
+            "it names nobody (a placeholder such as White, or not decoded: docs/rules.md)",
+        ),
+        described(
+            "black_raw",
+            pa.string(),
+            "PB as written, when black differs (mojibake repaired, rank cut, or a name that names nobody)",
+        ),
+        described(
+            "white_raw",
+            pa.string(),
+            "PW as written, when white differs (mojibake repaired, rank cut, or a name that names nobody)",
         ),
         described("black_rank", pa.string(), "Black's rank, normalised (e.g. 3d, 18k, 9p)"),
         described("white_rank", pa.string(), "White's rank, normalised (e.g. 3d, 18k, 9p)"),
         described("black_rank_uncertain", pa.bool_(), "Black's rank was marked uncertain (3d?, 18k*)"),
         described("white_rank_uncertain", pa.bool_(), "White's rank was marked uncertain (3d?, 18k*)"),
-        described("black_rank_raw", pa.string(), "BR as written in the record"),
-        described("white_rank_raw", pa.string(), "WR as written in the record"),
+        described(
+            "black_rank_raw", pa.string(), "BR as written in the record (a title or note beside the rank too)"
+        ),
+        described(
+            "white_rank_raw", pa.string(), "WR as written in the record (a title or note beside the rank too)"
+        ),
         described("winner", pa.string(), "B, W, draw, or null when there is no readable result"),
         described("result", pa.string(), "RE as written in the record"),
         described(

@@ -31,8 +31,16 @@ from pipeline.core.schema import described as _f
 GAMES = pa.schema(
     [
         *GAMES_INGEST,
-        _f("black_player", pa.string(), "Black's canonical name (the roster's, through its aliases)"),
-        _f("white_player", pa.string(), "White's canonical name (the roster's, through its aliases)"),
+        _f(
+            "black_player",
+            pa.string(),
+            "Black's canonical name (the roster's, through its aliases); null when black is",
+        ),
+        _f(
+            "white_player",
+            pa.string(),
+            "White's canonical name (the roster's, through its aliases); null when white is",
+        ),
         _f("event_name", pa.string(), "the configured event the record's event matches (events.toml)"),
         _f("event_kind", pa.string(), "that event's kind (team_match, arena, recognised, ...)"),
         _f("stage", pa.string(), "the event's stage the round falls in (e.g. qualifiers, main)"),

@@ -15,7 +15,7 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
-from pipeline.core.ranks import Rank, parse_rank, split_name_rank
+from pipeline.core.ranks import Rank, read_rank, split_name_rank
 from pipeline.core.text import repair_mojibake
 from pipeline.ingest.decode import Decoded, decode, utf16_codec
 from pipeline.ingest.normalise.dates import parse_date
@@ -138,7 +138,7 @@ def _encoding_columns(decoded: Decoded | None) -> Row:
 
 
 def _player(name: str | None, rank_raw: str | None) -> tuple[str | None, Rank | None]:
-    rank = parse_rank(rank_raw)
+    rank = read_rank(rank_raw)
     if name is None:
         return None, rank
     bare, in_name = split_name_rank(name)

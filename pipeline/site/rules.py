@@ -98,6 +98,14 @@ def settings_said(settings: Mapping[str, Any]) -> list[str]:
                 cap=validity["opponent_cap"]
             )
         )
+    names = validity.get("placeholder_names")
+    if names:
+        said.append(
+            gettext(
+                "A side written as one of these names has no player, and its game does not count (unless "
+                "the roster has a player so named): {names}."
+            ).format(names=", ".join(map(str, names)))
+        )
     said += _speed(settings, validity)
     said += _files(settings)
     rules = settings.get("rules")
