@@ -183,7 +183,7 @@ def compare_command(
             ),
             2,
         )
-    chosen = compare_mod.movers(result.players, period) if period else result.movers
+    chosen = result.movers_in(period) if period else result.movers
     if fmt is not Format.table:
         print_frame(_frame(result, chosen, table or Shown.periods, period), fmt)
         return
@@ -202,7 +202,7 @@ def _frame(
 ) -> pd.DataFrame:
     """The table ``shown`` as a frame for CSV or JSON (the players of ``period`` only when given)."""
     if shown is Shown.players:
-        return result.players if period is None else result.players[result.players["period"] == period]
+        return result.players if period is None else result.rows.of(period)
     if shown is Shown.movers:
         return chosen
     if shown is Shown.prediction:
