@@ -24,6 +24,7 @@ from pipeline.cli.tables import (
     fitted,
     missing,
     print_frame,
+    print_frames,
     print_table,
     unsigned_zero,
 )
@@ -185,7 +186,10 @@ def compare_command(
         )
     chosen = result.movers_in(period) if period else result.movers
     if fmt is not Format.table:
-        print_frame(_frame(result, chosen, table or Shown.periods, period), fmt)
+        if table is Shown.players and period is None:
+            print_frames(result.rows.frames(), fmt)  # (a period at a time: a server's has millions)
+        else:
+            print_frame(_frame(result, chosen, table or Shown.periods, period), fmt)
         return
     render(result, chosen, table, top, wide, period, (a.plan.rule_set, b.plan.rule_set))
 
