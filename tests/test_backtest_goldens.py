@@ -65,17 +65,36 @@ def configured(case: str, server: Path, tmp_path: Path) -> tuple[RunConfig, str 
     return dataclasses.replace(loaded, raw=ROOT / raw, out=tmp_path / "out"), None
 
 
+def backtested(case: str, server: Path, out: Path) -> backtest.Backtest:
+    config, names = configured(case, server, out)
+    plans = backtest.plans(config, backtest.parse_names(names, config))
+    return backtest.backtest(plans, IngestOptions(workers=1))
+
+
+@pytest.fixture(scope="module")
+def server_backtest(server: Path) -> backtest.Backtest:
+    return backtested("server", server, server)
+
+
 @pytest.mark.parametrize("case", ["sample", "gomoku", "server"])
 def test_backtest_gives_the_tables_it_gave_holding_every_game(
-    case: str, server: Path, tmp_path: Path
+    case: str, server: Path, server_backtest: backtest.Backtest, tmp_path: Path
 ) -> None:
-    config, names = configured(case, server, tmp_path)
-    plans = backtest.plans(config, backtest.parse_names(names, config))
-    result = backtest.backtest(plans, IngestOptions(workers=1))
+    result = server_backtest if case == "server" else backtested(case, server, tmp_path)
     golden = GOLDENS["backtest"][case]
     assert result.n == golden["n"]
     assert_rows(result.summary.to_pylist(), golden["summary"])
     assert_rows(result.calibration.to_pylist(), golden["calibration"])
+
+
+def test_elo_rule_sets_predict_the_generated_server_better_than_the_points_systems(
+    server_backtest: backtest.Backtest,
+) -> None:
+    # The generator draws each result from hidden strengths (Elo, 400 scale): rating systems with an
+    # expected score fitted to results (the GoR family) must predict them better than points systems.
+    summary = server_backtest.summary
+    loss = dict(zip(summary["rules"].to_pylist(), summary["log_loss"].to_pylist(), strict=True))
+    assert max(loss["hkga"], loss["egf"], loss["egf2021"]) < min(loss["club"], loss["cga-dan"]) < math.log(2)
 
 
 @pytest.mark.parametrize(
