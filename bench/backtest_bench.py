@@ -7,10 +7,10 @@ the same all along (:mod:`pipeline.synth.server`): a league with known true stre
 is ``bench/out/backtest-N/out``; a first ``ratings run`` fills the ingest cache, so that every command
 measured after it reads the same cache and no command is timed parsing SGF.
 
-Then, ``--repeat`` times (medians are printed): one ``ratings run --rules R`` per rule set R of
-``--rules`` (the generations removed before each, the cache kept: each run audits, rates and writes
-every period, as a first run does after its ingest), one ``ratings backtest --rules <all of them>`` and
-one ``ratings compare --rules A --against B`` (``--compare A,B``, default club,hkga). Each command is a
+Then, ``--repeat`` times (medians are printed): one ``ratings backtest --rules <all of them>``, one
+``ratings compare --rules A --against B`` (``--compare A,B``, default club,hkga), and one
+``ratings run --rules R`` per rule set R of ``--rules`` (the generations removed before each, the cache
+kept: each run audits, rates and writes every period, as a first run does after its ingest). Each command is a
 child process measured by ``os.wait4`` (peak RSS of its largest process). The goals (issue 23): each
 command's peak within that of ``ratings run``'s bound (1 GB); the backtest within three times the
 sum of the runs of the rule sets it compares; the compare within three times its two sides' runs.
@@ -18,8 +18,11 @@ sum of the runs of the rule sets it compares; the compare within three times its
 Prints a Markdown table and the backtest's summary (log-loss, Brier, higher-rated wins per rule set),
 and writes ``bench/out/backtest-N/results.json``.
 
+``--runs`` measures the runs of some rule sets only (at 10^6 games each run takes minutes); the first
+run's manifest gives its ingest and audit-and-rate seconds.
+
 Usage: python bench/backtest_bench.py [--n 100000] [--rules club,hkga,...] [--compare club,hkga]
-[--repeat 3] [--zip] [--seed 1] [--out bench/out]
+[--runs club,hkga] [--repeat 3] [--zip] [--seed 1] [--out bench/out]
 """
 
 from __future__ import annotations
@@ -74,21 +77,27 @@ def median(found: list[dict[str, float]]) -> dict[str, float]:
     return {k: round(statistics.median(r[k] for r in found), 2) for k in found[0]}
 
 
-def bench(raw: Path, root: Path, names: list[str], pair: list[str], repeat: int) -> dict[str, Any]:
+def bench(
+    raw: Path, root: Path, names: list[str], pair: list[str], ran: list[str], repeat: int
+) -> dict[str, Any]:
+    """The measurements of the module docstring (``ran``: the rule sets whose runs are measured)."""
     out, cwd = root / "out", root
     where = ["--raw", str(raw), "--out", str(out)]
     first = measured(["run", "--rules", names[0], *where], cwd)
+    timings = json.loads((out / "manifest.json").read_text()).get("timings_s", {})
+    first |= {f"{k}_s": v for k, v in timings.items()}
     print(f"first run (ingest included): {first}", file=sys.stderr)
-    runs: dict[str, list[dict[str, float]]] = {name: [] for name in names}
+    runs: dict[str, list[dict[str, float]]] = {name: [] for name in ran}
     backtests, compares = [], []
     for k in range(repeat):
-        for name in names:
+        backtests.append(measured(["backtest", "--rules", ",".join(names), *where], cwd))
+        print(f"round {k + 1}: backtest {backtests[-1]}", file=sys.stderr)
+        compares.append(measured(["compare", "--rules", pair[0], "--against", pair[1], *where], cwd))
+        print(f"round {k + 1}: compare {compares[-1]}", file=sys.stderr)
+        for name in ran:
             fresh(out)
             runs[name].append(measured(["run", "--rules", name, *where], cwd))
-        backtests.append(measured(["backtest", "--rules", ",".join(names), *where], cwd))
-        compares.append(measured(["compare", "--rules", pair[0], "--against", pair[1], *where], cwd))
-        said = f"round {k + 1}: runs {runs}, backtest {backtests[-1]}, compare {compares[-1]}"
-        print(said, file=sys.stderr)
+            print(f"round {k + 1}: run {name} {runs[name][-1]}", file=sys.stderr)
     summary = pq.read_table(out / "backtest" / "summary.parquet").to_pylist()
     return {
         "first_run": first,
@@ -106,23 +115,24 @@ def _cells(found: dict[str, float]) -> str:
 
 def report(n: int, found: dict[str, Any], names: list[str], pair: list[str], repeat: int) -> str:
     runs, bt, cmp = found["runs"], found["backtest"], found["compare"]
-    total = {k: sum(runs[name][k] for name in names) for k in ("wall_s", "cpu_s")}
+    total = {k: sum(runs[name][k] for name in names if name in runs) for k in ("wall_s", "cpu_s")}
     sides = {k: sum(runs[name][k] for name in pair if name in runs) for k in ("wall_s", "cpu_s")}
+    partly = "" if set(names) <= set(runs) else " (those measured)"
     lines = [
         f"### {n:,} games (medians of {repeat})",
         "",
         "| command | wall s | CPU s | peak MB |",
         "|---|---|---|---|",
-        *(f"| run --rules {name} | {_cells(runs[name])} |" for name in names),
+        *(f"| run --rules {name} | {_cells(runs[name])} |" for name in names if name in runs),
         f"| backtest --rules {','.join(names)} | {_cells(bt)} |",
         f"| compare --rules {pair[0]} --against {pair[1]} | {_cells(cmp)} |",
         "",
         f"first run (ingest included): {found['first_run']['wall_s']} s, {found['first_run']['peak_mb']} MB",
-        f"backtest / sum of its rule sets' runs: wall {bt['wall_s'] / total['wall_s']:.2f}, CPU "
+        f"backtest / sum of its rule sets' runs{partly}: wall {bt['wall_s'] / total['wall_s']:.2f}, CPU "
         f"{bt['cpu_s'] / total['cpu_s']:.2f} (goal <= {GOAL_RATIO}); peak {bt['peak_mb']} MB "
         f"(goal <= {GOAL_MB})",
     ]
-    if sides["wall_s"]:
+    if set(pair) <= set(runs):
         lines.append(
             f"compare / its two sides' runs: wall {cmp['wall_s'] / sides['wall_s']:.2f}, CPU "
             f"{cmp['cpu_s'] / sides['cpu_s']:.2f} (goal <= {GOAL_RATIO}); peak {cmp['peak_mb']} MB "
@@ -143,6 +153,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=100_000)
     parser.add_argument("--rules", default="club,hkga,egf,egf2021,cga,cga-dan,tga")
     parser.add_argument("--compare", default="club,hkga")
+    parser.add_argument("--runs", default=None, help="rule sets whose runs are measured (default: --rules)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--zip", action="store_true")
     parser.add_argument("--seed", type=int, default=1)
@@ -152,7 +163,8 @@ def main() -> None:
     raw = corpus(args.out / f"scale-{args.n}", args.n, args.seed, args.zip)
     root = (args.out / f"backtest-{args.n}").absolute()
     root.mkdir(parents=True, exist_ok=True)
-    found = bench(raw.absolute(), root, names, pair, args.repeat)
+    ran = args.runs.split(",") if args.runs else names
+    found = bench(raw.absolute(), root, names, pair, ran, args.repeat)
     (root / "results.json").write_text(json.dumps(found, indent=1))
     print(report(args.n, found, names, pair, args.repeat))
 
