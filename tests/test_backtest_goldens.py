@@ -83,8 +83,15 @@ def test_backtest_gives_the_tables_it_gave_holding_every_game(
     result = server_backtest if case == "server" else backtested(case, server, tmp_path)
     golden = GOLDENS["backtest"][case]
     assert result.n == golden["n"]
-    assert_rows(result.summary.to_pylist(), golden["summary"])
-    assert_rows(result.calibration.to_pylist(), golden["calibration"])
+    assert_rows(_pinned(result.summary.to_pylist(), golden["summary"]), golden["summary"])
+    assert_rows(_pinned(result.calibration.to_pylist(), golden["calibration"]), golden["calibration"])
+
+
+def _pinned(found: list[dict[str, Any]], golden: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows of the rule sets the goldens pin (rule sets registered since, such as glicko2, are
+    pinned by their own tests)."""
+    pinned = {row["rules"] for row in golden}
+    return [row for row in found if row["rules"] in pinned]
 
 
 def test_elo_rule_sets_predict_the_generated_server_better_than_the_points_systems(
