@@ -19,7 +19,7 @@ from typing import Any
 from pipeline.core.ranks import Rank, parse_rank, split_name_rank
 from pipeline.core.text import repair_mojibake
 from pipeline.ingest.decode import Decoded, decode, utf16_codec
-from pipeline.ingest.normalise.dates import UNKNOWN_DATE, GameDate, not_after, parse_date
+from pipeline.ingest.normalise.dates import GameDate, not_after, parse_date
 from pipeline.ingest.normalise.gameinfo import (
     handicap_how,
     parse_board_size,
@@ -46,7 +46,8 @@ _CONTROLS = bytes(c for c in range(32) if c not in b"\t\n\r\x0c")
 #: Files modified before this (nanoseconds since the epoch: 1987-01-01, before SGF) have no modification
 #: time to judge a date by: a clock never set, an archive tool that wrote none.
 SGF_EPOCH_NS = 536_457_600 * 10**9
-_DAY = datetime.timedelta(days=1)
+_DAY_NS = 86_400 * 10**9
+_EPOCH = datetime.date(1970, 1, 1)
 
 
 def game_id(source_path: str, index: int) -> str:
@@ -88,19 +89,23 @@ def tree_row(tree: GameTree, source_path: str, decoded: Decoded) -> Row:
     first, oversized = _first_values(tree.root)
     get = first.get
     dt, rd = get("DT") or None, get("RD") or None
-    found = parse_date(dt, rd, _event_text(first)) if dt or rd else UNKNOWN_DATE
+    dates, date_note = _date_columns(dt, rd)
+    if dates["date_precision"] != "day" and (dt or rd):  # the event may choose a corrupt year's reading
+        event = _event_text(first)
+        if event:
+            dates, date_note = _date_columns(dt, rd, event)
     return {
         "game_id": game_id(source_path, tree.index),
         "source_path": source_path,
         "game_index": tree.index,
         "parse_error": tree.error if truncated else None,
         "error_kind": "truncated" if truncated else None,
-        "warning": _warning(tree, decoded, truncated, oversized, found.note),
+        "warning": _warning(tree, decoded, truncated, oversized, date_note),
         **_encoding_columns(decoded),
         **_player_columns("black", get("PB") or None, get("BR") or None),
         **_player_columns("white", get("PW") or None, get("WR") or None),
         **_result_columns(get("RE") or None),
-        **_date_columns(found, dt if dt is not None else rd),
+        **dates,
         **_time(first),
         **_info(first, tree),
     }
@@ -112,14 +117,20 @@ def dated_before(rows: list[Row], mtime_ns: int) -> list[Row]:
     ``warning`` says so. A time before :data:`SGF_EPOCH_NS` (or -1, none) judges no date."""
     if mtime_ns < SGF_EPOCH_NS:
         return rows
-    last_day = datetime.datetime.fromtimestamp(mtime_ns / 10**9, datetime.UTC).date() + _DAY
+    last_day = _last_day(mtime_ns // _DAY_NS)
     for row in rows:
         date = row.get("date")
         if date is not None and date > last_day:
             found = not_after(GameDate(date, row["date_precision"], None), last_day)
-            row.update(_date_columns(found, row["date_raw"]))
+            row.update(_columns_of(found, row["date_raw"]))
             row["warning"] = "; ".join(filter(None, (row["warning"], found.note)))
     return rows
+
+
+@functools.lru_cache(maxsize=1024)
+def _last_day(days: int) -> datetime.date:
+    """The last day believed of a file modified ``days`` days after 1970-01-01 (UTC): the next one."""
+    return _EPOCH + datetime.timedelta(days=days + 1)
 
 
 def _event_text(first: First) -> str | None:
@@ -201,7 +212,14 @@ def _result_columns(raw: str | None) -> Columns:
 
 
 @functools.lru_cache(maxsize=65536)
-def _date_columns(found: GameDate, raw: str | None) -> Columns:
+def _date_columns(dt: str | None, rd: str | None, event: str | None = None) -> tuple[Columns, str | None]:
+    """The date columns of the raw DT and RD (``event``: the root's EV, GN and TE, for a corrupt year),
+    and the date's note for the row's warning (:func:`~pipeline.ingest.normalise.dates.parse_date`)."""
+    found = parse_date(dt, rd, event)
+    return _columns_of(found, dt if dt is not None else rd), found.note
+
+
+def _columns_of(found: GameDate, raw: str | None) -> Columns:
     time_of_day = found.time.strftime("%H:%M:%S") if found.time else None
     return {
         "date": found.date,
