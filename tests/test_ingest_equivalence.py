@@ -31,7 +31,10 @@ PINNED = {
     # Pinned again with the handicap from setup stones (issue 24): 4 mutants whose HA the fuzzer broke
     # (HA[6KM[0.50], HA2], HA[P99], HA[--]) beside a fixed placement before White's first move now have
     # the stones' handicap (m521 6, m1312 2, m1505 9, m1742 2) instead of none; every other row as before.
-    "mutants": "449decd37e2767c4bfedf761371f467f039818558bfd7ac79927517c05a8b62e",
+    # And again with the ranks read beside a note (issue 24): 18 mutants whose BR/WR the fuzzer made
+    # swallow the next properties ('5d\nTM300', '4段KO[7.5', '[[[13级', '4娈礭  WR[P6' ...) now read the
+    # rank (5d, 4d, 13k, 6p) and keep the value as written in *_rank_raw; every other row as before.
+    "mutants": "6dbff9e3577281bf2294fda472efa336f72f0cb266022282edc46d382938a000",
 }
 
 
