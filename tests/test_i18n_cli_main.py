@@ -56,7 +56,8 @@ def rated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str
     Chinese: its standings write rating ± 2·deviation): rule set -> (output folder, the run's summary)."""
     found = {}
     for rules, lang in (("club", "zh-Hans"), ("hkga", "en"), ("glicko2", "zh-Hant")):
-        out = tmp_path_factory.mktemp(rules) / "out"
+        # the folder's name is no English word, wherever a narrow table wraps its path
+        out = tmp_path_factory.mktemp(rules) / "输出"
         config, raw = str(ROOT / "config" / "ratings.toml"), str(ROOT / "data" / "raw")
         args = [
             "run",
