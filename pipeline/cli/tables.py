@@ -319,7 +319,7 @@ def column_texts(values: pd.Series[Any], signed: bool = False) -> list[str]:
         return [yes_no(bool(v)) for v in values]
     if not is_numeric(values):
         return [cell_text(v) for v in values]
-    numbers = [float(v) for v in values]
+    numbers = [float("nan") if missing(v) else float(v) for v in values]
     places = 2 if any(round(v, 2) != round(v) for v in numbers if v == v) else 0
     spec = f"{'+' if signed else ''}.{places}f"
     return ["" if v != v else unsigned_zero(f"{v:{spec}}") for v in numbers]

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from pipeline.reports.explain.names import UnknownPlayer, resolve_player
     from pipeline.reports.queries import (
         AUDIT_COLUMNS,
+        activity_span,
         audit_games,
         provisional_threshold,
         rule_set_report,
@@ -54,6 +55,7 @@ __all__ = [
     "DayStandings",
     "ReportError",
     "UnknownPlayer",
+    "activity_span",
     "audit_games",
     "game_periods",
     "provisional_threshold",
@@ -82,6 +84,7 @@ __getattr__ = lazy.exports(
         "pipeline.reports.explain.names": ("UnknownPlayer", "resolve_player"),
         "pipeline.reports.queries": (
             "AUDIT_COLUMNS",
+            "activity_span",
             "audit_games",
             "provisional_threshold",
             "rule_set_report",
