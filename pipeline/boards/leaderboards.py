@@ -77,8 +77,8 @@ class Boards:
     """The boards of changes given a chunk at a time (:meth:`add`), in ``seq`` order: each chunk's
     period boards at once, the year boards at :meth:`finish`. Every period's changes come in one chunk;
     a chunk may hold several periods. Holds each year's tally and, with ``provisional_games`` or
-    ``active_only``, each year's most counted games per player and whether they were active at the end
-    of its latest period given; no games. Arguments as :func:`leaderboards`.
+    ``active_only``, the totals of each year's latest period given; no games. Arguments as
+    :func:`leaderboards`.
 
     Raises ValueError if ``min_games`` or ``provisional_games`` is negative."""
 
@@ -90,7 +90,7 @@ class Boards:
         self.min_games, self.least, self.active_only = min_games, provisional_games, active_only
         self.periods: set[str] = set()  # the periods given so far
         self.years: dict[str, pd.DataFrame] = {}  # year -> the tally of its games so far
-        self.known: dict[str, pd.DataFrame] = {}  # year -> most games_total and latest active, per player
+        self.known: dict[str, pd.DataFrame] = {}  # year -> its latest period's totals, by player
         self.last = -1  # the last seq given
 
     @property
@@ -139,22 +139,23 @@ class Boards:
         return _table(boards)
 
     def _known(self, totals: pd.DataFrame | None) -> dict[str, pd.DataFrame]:
-        """Each period's most counted games and activity per player (from the ratings' ``totals``; a
-        table without ``active``: everyone active), kept per year too (the activity of the latest period
-        given). Raises ValueError if ``totals`` is None."""
+        """Each period's counted games and activity per player (``games_total`` and ``active``, by
+        player, from the ratings' ``totals``; a table without ``active``: everyone active), and per year
+        those of the latest period given: the ratings of a period hold every player rated so far, with
+        their counted games so far, so the year's last period says what the year's board needs. Raises
+        ValueError if ``totals`` is None."""
         if totals is None:
             raise ValueError(
                 "provisional_games and active_only need the totals (period, player, games_total, active)"
                 " of the ratings"
             )
-        counts = totals.assign(period=totals["period"].astype(str), player=totals["player"].astype(str))
-        if "active" not in counts.columns:
-            counts = counts.assign(active=True)
-        by_period = counts.groupby(["period", "player"]).agg(games_total=("games_total", "max"),
-                                                             active=("active", "last"))  # fmt: skip
-        found = {str(label): rows.droplevel("period") for label, rows in by_period.groupby(level="period")}
-        for label in sorted(found):  # a year's periods in order
-            self.known[label[:4]] = _later(self.known.get(label[:4]), found[label])
+        counts = totals if "active" in totals.columns else totals.assign(active=True)
+        found = {
+            str(label): _by_player(rows)
+            for label, rows in counts.groupby(counts["period"].astype(str), sort=True)
+        }
+        for label in found:  # (in order: a year's latest period is given last)
+            self.known[label[:4]] = found[label]
         return found
 
     def _listed(
@@ -180,22 +181,13 @@ class Boards:
         return tallied[keep]
 
 
-def _later(before: pd.DataFrame | None, then: pd.DataFrame) -> pd.DataFrame:
-    """A year's totals per player after a later period's ``then``: the larger ``games_total`` and the
-    later ``active`` (a player only in ``before`` keeps theirs)."""
-    if before is None:
-        return then
-    joined_ = then.combine_first(before)
-    games = _larger(before["games_total"], then["games_total"])
-    return joined_.assign(games_total=games.reindex(joined_.index))
-
-
-def _larger(first: pd.Series, then: pd.Series) -> pd.Series:
-    """The larger value per index entry of two Series (an entry of one only keeps its value)."""
-    import pandas as pd
-
-    larger: pd.Series = pd.concat([first, then]).groupby(level=0).max()
-    return larger
+def _by_player(rows: pd.DataFrame) -> pd.DataFrame:
+    """One period's totals (``player``, ``games_total``, ``active``) by player: a player given twice has
+    the most games and the last activity."""
+    found = rows.set_index(rows["player"].astype(str))[["games_total", "active"]]
+    if found.index.is_unique:
+        return found
+    return found.groupby(level=0).agg(games_total=("games_total", "max"), active=("active", "last"))
 
 
 def _table(boards: list[pd.DataFrame]) -> pa.Table:
