@@ -195,7 +195,7 @@ class Boards:
             )
         keep = found["established"].astype(bool).to_numpy()
         if self.active_only:
-            keep &= found["active"].astype(bool).to_numpy()
+            keep = keep & found["active"].astype(bool).to_numpy()
         return tallied[keep]
 
 
