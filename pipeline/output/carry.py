@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from pipeline.core import store
 from pipeline.core.periods import year_of
@@ -137,7 +138,7 @@ class PartitionWriter:
 
         columns = ["player", "games_total", "deviation", "active"]
         found = [
-            pd.read_parquet(path, columns=columns).assign(period=label)
+            pq.ParquetFile(path).read(columns=columns, use_threads=False).to_pandas().assign(period=label)
             for label in labels
             if (path := snapshots.partition(self.generation.path, "ratings", label)).exists()
         ]
