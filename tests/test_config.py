@@ -9,6 +9,7 @@ import pytest
 
 from pipeline import rules
 from pipeline.config import DEFAULT_PATH, ConfigError, RunConfig, load
+from pipeline.core.activity import Span
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -130,6 +131,16 @@ def test_output_section_gives_keep_generations_and_provisional_games(tmp_path: P
     assert (config.keep_generations, config.provisional_games) == (1, 5)
 
 
+def test_output_section_lists_everyone_by_default(tmp_path: Path) -> None:
+    assert load(_write(tmp_path, "[output]\n")).active_within is None
+
+
+def test_output_section_gives_active_within(tmp_path: Path) -> None:
+    assert load(_write(tmp_path, '[output]\nactive_within = "24 months"\n')).active_within == Span(
+        24, "month"
+    )
+
+
 def test_validity_holds_only_the_keys_given(tmp_path: Path) -> None:
     config = load(_write(tmp_path, '[validity]\ndraw = "count"\nopponent_cap = 0\n'))
     assert config.validity == {"draw": "count", "opponent_cap": 0}
@@ -221,6 +232,9 @@ def test_shipped_ratings_toml_comments_show_the_club_defaults(tmp_path: Path) ->
         ),
         ("[output]\nprovisional_games = true\n", "[output] provisional_games", "got True"),
         ("[output]\nprovisional_games = 4.5\n", "[output] provisional_games", "got 4.5"),
+        ('[output]\nactive_within = "two years"\n', "[output] active_within", "got 'two years'"),
+        ('[output]\nactive_within = "0 days"\n', "[output] active_within", "got '0 days'"),
+        ("[output]\nactive_within = 24\n", "[output] active_within", 'such as "24 months", "2 years"'),
     ],
 )
 def test_bad_value_names_file_key_and_expectation(
@@ -235,7 +249,7 @@ def test_bad_value_names_file_key_and_expectation(
     [
         ("run", "events, period, roster, rule_set"),
         ("ingest", "file_timeout_seconds, out, raw, scheduler, speed_threshold_minutes, workers"),
-        ("output", "keep_generations, language, provisional_deviation, provisional_games"),
+        ("output", "active_within, keep_generations, language, provisional_deviation, provisional_games"),
         (
             "validity",
             "draw, game_types, handicap, handicap_from, min_moves, no_show, non_member, opponent_cap",

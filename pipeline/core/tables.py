@@ -91,7 +91,19 @@ RATINGS = pa.schema(
         _f("bonus", pa.float64(), "bonus and award points of the period (included in delta)", False),
         _f("games_total", pa.int32(), "counted games up to the end of the period, all periods", False),
         _f("member", pa.bool_(), "a member in the roster (no roster: everyone)", False),
-        _f("rating_place", pa.int32(), "place by rating (1 = highest; equal ratings share it)", False),
+        _f("last_counted", pa.date32(), "the day of the player's last counted game by the period's end"),
+        _f(
+            "active",
+            pa.bool_(),
+            "a counted game within [output] active_within before the period's end (not set: everyone)",
+            False,
+        ),
+        _f("inactive_since", pa.date32(), "the day the player became inactive: last_counted + active_within"),
+        _f(
+            "rating_place",
+            pa.int32(),
+            "place by rating among the active players (1 = highest; equal ratings share it); null: inactive",
+        ),
         _f(
             "deviation",
             pa.float64(),

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from pipeline.reports.explain.names import UnknownPlayer, resolve_player
     from pipeline.reports.queries import (
         AUDIT_COLUMNS,
+        activity_span,
         audit_games,
         provisional_rule,
         provisional_threshold,
@@ -55,6 +56,7 @@ __all__ = [
     "DayStandings",
     "ReportError",
     "UnknownPlayer",
+    "activity_span",
     "audit_games",
     "game_periods",
     "provisional_rule",
@@ -84,6 +86,7 @@ __getattr__ = lazy.exports(
         "pipeline.reports.explain.names": ("UnknownPlayer", "resolve_player"),
         "pipeline.reports.queries": (
             "AUDIT_COLUMNS",
+            "activity_span",
             "audit_games",
             "provisional_rule",
             "provisional_threshold",

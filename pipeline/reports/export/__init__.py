@@ -1,8 +1,9 @@
 """export: a finished output folder as one Excel workbook (``ratings export --xlsx FILE``).
 
-Sheets, in this order: ``Standings`` (every rated period, one row per player and period), ``Leaderboards``,
-``Games`` (the audit of every game record, counted or not, with the reasons and each side's points),
-``Changes`` (one row per counted game x rated player), ``Awards``, then ``Promotions`` and the rule set's
+Sheets, in this order: ``Standings`` (every rated period, one row per active player and period),
+``Leaderboards``, ``Games`` (the audit of every game record, counted or not, with the reasons and each
+side's points), ``Changes`` (one row per counted game x rated player), ``Awards``, then ``Promotions`` and
+the rule set's
 own report tables (``Fees``, ``Certification``) only when they have rows, under every rule set; in
 Chinese the sheets, their header rows and the values that are words are in the language spoken, and a
 last sheet maps each header shown to the contract's column (:mod:`pipeline.reports.export.shown`). The file
@@ -73,14 +74,15 @@ __all__ = [
 ]
 
 #: Columns of the ``Standings`` sheet, in order: the period, then those of
-#: :data:`pipeline.reports.STANDINGS_COLUMNS` but the values before the period and the membership, the
+#: :data:`pipeline.reports.STANDINGS_COLUMNS` but the values before the period, the membership and the
+#: activity marks (the sheet lists the active players only; their last counted game is kept), the
 #: deviation after the rating (left out under a rule set without one: :func:`standings_table`).
 STANDINGS_COLUMNS = (
     "period",
     *(
         c
         for name in reports.STANDINGS_COLUMNS
-        if name not in ("rank_before", "rating_before", "member", "deviation")
+        if name not in ("rank_before", "rating_before", "member", "deviation", "active", "inactive_since")
         for c in ((name, "deviation") if name == "rating" else (name,))
     ),
 )
@@ -237,10 +239,10 @@ def workbook_tables(out: Path, steps: Steps = SILENT) -> dict[str, pd.DataFrame]
 
 def standings_table(out: Path) -> pd.DataFrame:
     """The standings (:func:`pipeline.reports.standings`: by rating, highest first, then name, with
-    ``provisional`` under the run's thresholds) of every rated period, in time order, columns
-    :data:`STANDINGS_COLUMNS` (without ``deviation`` when no rating has one). The ratings are read in one
-    scan (:func:`pipeline.output.folder.read_dataset`), not a query per period. Raises ReportError if
-    ``out`` holds no output."""
+    ``provisional`` under the run's thresholds, the active players only) of every rated period, in time
+    order, columns :data:`STANDINGS_COLUMNS` (without ``deviation`` when no rating has one). The ratings
+    are read in one scan (:func:`pipeline.output.folder.read_dataset`), not a query per period. Raises
+    ReportError if ``out`` holds no output."""
     reports.read_games(out, columns=["seq"])  # the missing-output message
     ratings = outputs.read_dataset(out, "ratings", key=_period_key)
     columns = [c for c in STANDINGS_COLUMNS if c != "deviation" or _has(ratings, c)]
@@ -251,7 +253,7 @@ def standings_table(out: Path) -> pd.DataFrame:
         ["_order", "rating", "player"], ascending=[True, False, True], kind="stable"
     ).reset_index(drop=True)
     standings = asof.marked(ratings, asof.run_provisional(out)).assign(period=ratings["period"])
-    return standings[columns]
+    return asof.listed(standings)[columns]
 
 
 def _has(frame: pd.DataFrame, column: str) -> bool:

@@ -92,6 +92,7 @@ def headers() -> dict[str, str]:
         "games_total": pgettext("column", "games_total"),
         "member": pgettext("column", "member"),
         "provisional": pgettext("column", "provisional"),
+        "last_counted": pgettext("column", "last_counted"),
         "scope": pgettext("column", "scope"),
         "win_rate": pgettext("column", "win_rate"),
         "longest_streak": pgettext("column", "longest_streak"),
