@@ -176,7 +176,7 @@ def _lost_from(pieces: list[str], text: str, codec: str) -> bool:
     if codec != "cp1252" and any(0x80 <= ord(ch) < 0x800 for ch in candidate):
         return False
     plain = text.replace("?", "")
-    return _uncommon(candidate) * len(plain) < _uncommon(plain) * len(candidate)
+    return uncommon_chars(candidate) * len(plain) < uncommon_chars(plain) * len(candidate)
 
 
 _CUT_HEAD = re.compile(rb"[\x80-\xbf]{1,3}")
