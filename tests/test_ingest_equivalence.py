@@ -34,7 +34,17 @@ PINNED = {
     # And again with the ranks read beside a note (issue 24): 18 mutants whose BR/WR the fuzzer made
     # swallow the next properties ('5d\nTM300', '4段KO[7.5', '[[[13级', '4娈礭  WR[P6' ...) now read the
     # rank (5d, 4d, 13k, 6p) and keep the value as written in *_rank_raw; every other row as before.
-    "mutants": "6dbff9e3577281bf2294fda472efa336f72f0cb266022282edc46d382938a000",
+    # And again with the per-value decoding (issue 24, item 2): the fuzzer's byte edits make files of
+    # two encodings, or UTF-8 with broken bytes. 312 of the 3,000 mutants move (438 rows): 305 are read
+    # value by value (274 rows detected before, 142 utf-8-broken, 9 with a BOM, 6 by CA), and 7 are
+    # detected as another codec (the detection sample no longer ends within a character: m60, m1013,
+    # m1321, m1636, m1769, m2112, m2505 read as GBK or Big5, not UTF-16, CP949, Mac Latin-2 or
+    # CP932). Rows gain 111 black and 111 white ranks, 44 winners, 24 events, 11 komi, 10 opponents and
+    # 2 dates that a wrong codec had lost, and U+FFFD in their strings fall from 427 to 61. One rank is
+    # lost: m327's "6段]  KM{750]", whose "KM[" the fuzzer broke, reads as Big5 to the next "]" (6畾琶 ...).
+    # Three ASCII names with one stray byte (m1492 lazy_m?yo, m1949, m2172) read it as CP1252 (lazy_mÉyo),
+    # as a Latin-1 name in a UTF-8 file (José) is read; every other row as before.
+    "mutants": "eb247885e869c37e72c8ac83154a637641bc9feeda31622dd2ef251e819d9ecb",
 }
 
 

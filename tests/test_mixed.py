@@ -132,11 +132,52 @@ def test_a_value_no_codec_reads_keeps_its_replacement_characters_and_the_next_pr
     assert row["encoding_how"] == "per-value"
 
 
-def test_utf8_file_with_a_name_cut_mid_character_stays_a_whole_file_decoding() -> None:
-    data = sgf("(;CA[UTF-8]PW[", ("柯洁", "utf-8"), "]PB[") + "古力".encode()[:-1] + b"]BR[9p];B[pd])"
+def test_names_that_took_the_closing_bracket_give_back_the_rank_the_opponent_and_the_komi() -> None:
+    # A CA[GBK] file whose players were saved in UTF-8: read as GBK, the last byte of each UTF-8 value
+    # (桓, 段 and 谞 end in a GBK lead byte) takes the "]" after it, so Black's name runs on to the komi.
+    data = sgf(
+        "(;GM[1]FF[4]CA[GBK]EV[", ("第十届应氏杯", "gbk"), "]RE[", ("白中盘胜", "gbk"),
+        "]PB[", ("朴廷桓", "utf-8"), "]BR[", ("9段", "utf-8"),
+        "]PW[", ("申真谞", "utf-8"), "]KM[7.5];B[pd];W[dp])",
+    )  # fmt: skip
+    whole = decode_whole(data)
+    assert (whole.how, whole.replaced) == ("ca", 0)
+    assert not any(f"]{prop}[" in whole.text for prop in ("BR", "PW", "KM"))  # PB's value runs to KM's "]"
+    row = row_of(data)
+    assert (row["black"], row["black_rank"], row["white"], row["komi"]) == ("朴廷桓", "9d", "申真谞", 7.5)
+
+
+def test_a_value_is_read_to_its_first_unescaped_bracket() -> None:
+    # Black's GBK name holds an escaped "]" and ends in an escaped "\\" (its last "]" ends it), with
+    # 昡, whose second byte is "]", between them: the name is one GBK value, the rank after it kept.
+    name = "王]昡\\"
+    data = sgf("(;GM[1]FF[4]CA[UTF-8]PB[", (name, "gbk"), "]BR[5d]PW[", ("柯洁", "utf-8"), "]KM[7.5];B[pd])")
+    assert b"\\]" in data and b"\\\\]BR[" in data  # an escaped "]"; an escaped "\\" before the end
+    row = row_of(data)
+    assert (row["black"], row["black_rank"], row["white"]) == (name, "5d", "柯洁")
+
+
+@pytest.mark.parametrize(
+    ("name", "reading"),
+    [("古力", "古"), ("李四", "李")],  # 李 and the lead byte of 四 read as Shift-JIS 譚主 too
+    ids=["no-other-codec-reads-it", "shift-jis-reads-it"],
+)
+def test_utf8_file_with_a_name_cut_mid_character_stays_a_whole_file_decoding(name: str, reading: str) -> None:
+    cut = name.encode()[:-2]  # the second character cut after its first byte
+    data = sgf("(;CA[UTF-8]PW[", ("柯洁", "utf-8"), "]PB[") + cut + b"]BR[9p];B[pd])"
     decoded = decode(data)
     assert (decoded.encoding, decoded.how, decoded.replaced) == ("utf-8", "utf-8-broken", 1)
-    assert "PB[古\ufffd]BR[9p]" in decoded.text
+    assert f"PB[{reading}\ufffd]BR[9p]" in decoded.text
+
+
+def test_a_utf8_name_with_stray_bytes_in_it_is_not_read_as_cyrillic() -> None:
+    # 田 split by ")))": read as DOS Cyrillic (cp855) every byte is a letter (тЅЇућ)))░тЂЦтцф), a name
+    # that names somebody else; as UTF-8 it keeps U+FFFD where the bytes are broken, and names nobody.
+    name = "前".encode() + "田".encode()[:2] + b")))" + "田".encode()[2:] + "健太".encode()
+    data = sgf("(;GM[1]FF[4]CA[UTF-8]PB[", ("柯洁", "utf-8"), "]PW[") + name + b"]KM[6.5];B[pd])"
+    decoded = decode(data)
+    assert (decoded.encoding, decoded.how) == ("utf-8", "utf-8-broken")
+    assert "PW[前\ufffd)))\ufffd健太]" in decoded.text
 
 
 # --- properties: a file in one encoding is never changed ------------------------------------------------
@@ -170,6 +211,30 @@ def _everyday(codec: str) -> list[str]:
 
 _EVERYDAY = {codec: _everyday(codec) for codec in _EVERYDAY_CODES}
 _HIDING = {codec: sorted(ending_in(codec, 0x5C) | ending_in(codec, 0x5D)) for codec in _EVERYDAY_CODES}
+# The codecs a record is written in, as its CA names them: the codec the decoder reads each with (the
+# superset Python has), and the characters of that codec's alphabet above that are the same bytes in
+# both. A UTF-8 record holds the characters of every script, and accented Latin, Greek and Cyrillic.
+_WRITTEN = {"gbk": "gb18030", "big5": "cp950", "shift_jis": "cp932", "euc_kr": "cp949"}
+_ACCENTED = list("éèüößøñçåłŽžΩλЖжЯя")
+
+
+def _same_bytes(chars: list[str], written: str, codec: str) -> list[str]:
+    """Those of ``chars`` that ``written`` encodes, as ``codec`` does."""
+    found = []
+    for char in chars:
+        try:
+            if char.encode(written) == char.encode(codec):
+                found.append(char)
+        except UnicodeEncodeError:
+            pass
+    return found
+
+
+_ALPHABETS = {
+    written: (_same_bytes(_EVERYDAY[codec], written, codec), _same_bytes(_HIDING[codec], written, codec))
+    for written, codec in _WRITTEN.items()
+}
+_ALPHABETS["utf-8"] = ([char for chars in _EVERYDAY.values() for char in chars] + _ACCENTED, [])
 # ASCII in values, without what could read as the start of the next property after a character that
 # hides a "]" ("[", ";", "(", ")"), which no clean record has there; "]" and "\\" are written escaped.
 _ASCII = string.ascii_letters + string.digits + " .,:-+]\\"
@@ -178,31 +243,35 @@ _PROPS = ("PB", "PW", "RE", "EV", "C")
 
 @st.composite
 def one_codec_record(draw: st.DrawFn, hiding: bool) -> tuple[str, str]:
-    """(codec, text) of a record whose values are all in one codec's characters (and ASCII)."""
-    codec = draw(st.sampled_from(sorted(_EVERYDAY_CODES)))
-    alphabet = _EVERYDAY[codec] + list(_ASCII) + (_HIDING[codec] if hiding else [])
+    """(written, text) of a record whose values are all in one codec's characters (and ASCII): UTF-8,
+    GBK, Big5, Shift-JIS or EUC-KR (``written``, the codec's name in Python and in the record's ``CA``,
+    which it has or not); with ``hiding``, also the characters whose second byte is ``\\`` or ``]``."""
+    written = draw(st.sampled_from(sorted(_ALPHABETS)))
+    everyday, hidden = _ALPHABETS[written]
+    alphabet = everyday + list(_ASCII) + (hidden if hiding else [])
     values = draw(
         st.lists(st.text(st.sampled_from(alphabet), min_size=1, max_size=10), min_size=1, max_size=5)
     )
-    ca = draw(st.sampled_from(["", f"CA[{codec}]"]))
+    ca = draw(st.sampled_from(["", f"CA[{written}]"]))
     props = "".join(f"{_PROPS[i]}[{escaped(v)}]" for i, v in enumerate(values))
-    return codec, f"(;GM[1]FF[4]{ca}{props}KM[6.5];B[pd];W[dp])"
+    return written, f"(;GM[1]FF[4]{ca}{props}KM[6.5];B[pd];W[dp])"
 
 
 @given(one_codec_record(hiding=False))
 @settings(max_examples=300, deadline=None)
 @pytest.mark.slow
 def test_per_value_decoding_never_changes_a_file_in_one_codec(record: tuple[str, str]) -> None:
-    codec, text = record
-    assert decode_values(text.encode(codec), codec, declared=True)[0] == text
+    written, text = record
+    codec = _WRITTEN.get(written, written)
+    assert decode_values(text.encode(written), codec, declared=True)[0] == text
 
 
 @given(one_codec_record(hiding=True))
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @pytest.mark.slow
 def test_a_file_that_decodes_cleanly_as_a_whole_is_left_as_it_is(record: tuple[str, str]) -> None:
-    codec, text = record
-    data = text.encode(codec)
+    written, text = record
+    data = text.encode(written)
     whole = decode_whole(data)
     assume(whole.text == text)
     assert decode(data) == whole

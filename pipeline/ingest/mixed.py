@@ -15,8 +15,10 @@ value's plain end, the first ``]`` that no ``\\`` escapes, with U+FFFD for what 
 clean reading of the first codec is kept (:func:`read_value`); else the reading kept has the lowest
 rank (:func:`_rank`): first one that takes no property (no character that hides a ``]``, nor an
 escaped ``]``, followed by the next property; not running to the end of the file where the plain
-reading closes), then one that ends where a value can end (what follows its ``]`` is space, a value,
-a property, a node or a tree's end), then the fewest unlikely characters (U+FFFD, or outside the
+reading closes), then one that ends where a value can end (the next bracket after its ``]`` is the
+``[`` of a value, or there is none: a reading that stops at a trail byte ``]`` has its value's own
+``]`` next; bytes the fuzzer or a client left between values do not count), then the fewest unlikely
+characters (U+FFFD, or outside the
 everyday set of the script that fits the text best); a tie goes to the codec earlier in :func:`order`.
 Each value's text reads, by the grammar, as one value (:data:`_WHOLE` checks it), so the text put
 together splits as the bytes did.
@@ -49,11 +51,18 @@ _WHOLE = re.compile(r"(?:[^\\\]]++|\\.)*+", re.S)
 # What follows the end of a value: space, then another value, a property, a node (with a property, or
 # empty), a tree, or the end of a tree (and another, or the end of the text).
 _NEXT = r"\s*+(?:\[|[A-Za-z]++\s*+\[|;\s*+(?:[A-Za-z]++\s*+\[|[;()])|\(\s*+;|\)\s*+(?:[();]|\Z))"
-_FOLLOWS = re.compile(_NEXT.encode())
+# From after a value's "]": the bytes up to the next bracket, when that is a "]" (so the "]" before them
+# ended no value: it was a trail byte, or a "]" the value holds).
+_CLOSED_NEXT = re.compile(rb"[^\[\]]*+\]")
 _ESCAPED_END = re.compile(rf"\\\](?={_NEXT})")
 _ASCII_TEXT = re.compile(r"[\x00-\x7f]++")
 _PRINTABLE = bytes(range(0x20, 0x7F)) + b"\t\r\n"
-_ALPHABETS = (0x0370, 0x052F)  # Greek and Cyrillic: letters everyday in their own alphabets
+# The letters everyday in the Greek and Cyrillic alphabets: Greek, and the Cyrillic of Russian and
+# Ukrainian (not Serbian Ђ Џ Љ, nor Ў, Ѕ: UTF-8 characters read as cp1251 or cp855 are full of them).
+_ALPHABETIC = re.compile(
+    "[\u0386\u0388-\u038a\u038c\u038e-\u03a1\u03a3-\u03ce"
+    "\u0401\u0404\u0406\u0407\u0410-\u044f\u0451\u0454\u0456\u0457\u0490\u0491]"
+)
 _RUN_ON = re.compile(r"[\u00c0-\u017f](?=[^\x00-\x7f])|(?<=[^\x00-\x7f])[\u00c0-\u017f]")
 
 
@@ -126,14 +135,16 @@ def order(data: bytes, codec: str, declared: bool) -> list[str]:
     """The codecs each value of ``data`` is read with, a tie going to the first: ``codec`` first when
     ``declared``; else UTF-8 and the likeliest codec of the file's runs of bytes above 0x7F that are not
     valid UTF-8 (:func:`pipeline.core.charset.candidates` of them), the one that reads more of the runs
-    first (UTF-8 on a tie), then ``codec``; then the other candidates. Codecs that read ASCII as ASCII,
-    each once. (The runs, not the values: a value's plain end cuts a character that ends in ``]``.)"""
+    first (UTF-8 on a tie, or when ``codec`` is UTF-8: the file was read as UTF-8 with a few broken
+    bytes, whose runs are not valid UTF-8 either), then ``codec``; then the other candidates. Codecs
+    that read ASCII as ASCII, each once. (The runs, not the values: a value's plain end cuts a character
+    that ends in ``]``.)"""
     runs = non_ascii_runs(data)
     foreign = [run for run in runs if not _is_utf8(run)]
     offered = candidates(b" ".join(foreign)) if foreign else list(CANDIDATES)
     if declared:
         names = [codec, "utf-8", *offered]
-    elif 2 * len(foreign) <= len(runs):
+    elif 2 * len(foreign) <= len(runs) or _name(codec) == "utf-8":
         names = ["utf-8", offered[0], codec, *offered[1:]]
     else:
         names = [offered[0], "utf-8", codec, *offered[1:]]
@@ -146,7 +157,10 @@ def read_value(data: bytes, start: int, plan: list[str]) -> Reading:
     The first codec of ``plan`` (:func:`order`) reads it, when it does so cleanly (strictly, taking
     nothing, ending in place), unless the value is also valid UTF-8 and reads better so (:func:`_rank`;
     a tie keeps the first codec): so each value of a file in one codec costs one decoding, or two.
-    Else the codecs of ``plan`` are ranked, the first of the best kept. UTF-8 always reads.
+    Else a value that is UTF-8 but for a character cut at its end (a name cut to a byte limit) reads
+    as UTF-8, with U+FFFD for the cut, when that ends in place: a double-byte codec may read its bytes
+    as other characters, a name that names somebody else. Else the codecs of ``plan`` are ranked, the
+    first of the best kept. UTF-8 always reads.
     """
     plain_end = _matched_end(_PLAIN, data, start)
     raw = data[start:plain_end]
@@ -158,6 +172,10 @@ def read_value(data: bytes, start: int, plan: list[str]) -> Reading:
             return first
         utf8 = _reading(data, start, plain_end, "utf-8")
         return utf8 if utf8 is not None and _rank(utf8) < _rank(first) else first
+    if _cut_utf8(raw):
+        utf8 = first if plan[0] == "utf-8" else _reading(data, start, plain_end, "utf-8")
+        if utf8 is not None and not (utf8.takes or utf8.misplaced):
+            return utf8
     best, best_rank = first, _rank(first) if first is not None else None
     for name in dict.fromkeys([*plan[1:], "utf-8"]):
         found = _reading(data, start, plain_end, name)
@@ -203,7 +221,7 @@ def _placed(data: bytes, text: str, codec: str, end: int, plain_end: int) -> Rea
     """The :class:`Reading` of ``text`` ending at ``end``: one that runs to the end of the file where
     the plain reading closes took the last ``]``."""
     takes = (end == len(data) and plain_end < len(data)) or _takes(text, codec)
-    misplaced = end < len(data) and _FOLLOWS.match(data, end + 1) is None
+    misplaced = end < len(data) and _CLOSED_NEXT.match(data, end + 1) is not None
     return Reading(end, text, codec, takes, misplaced)
 
 
@@ -255,15 +273,15 @@ def _likelier_utf8(run: bytes, codec: str) -> bool:
 
 def _unlikely(text: str) -> int:
     """How many characters of ``text`` are unlikely in a record: U+FFFD, and those outside the everyday
-    set of the script that fits the text best (:func:`pipeline.core.text.uncommon_chars`, or letters of
-    the Greek and Cyrillic alphabets, which that does not count), and accented Latin letters next to
-    another character above U+007F (``ÍõÁ``, double-byte text read as Latin-1: names put their accents
-    between plain letters, ``Müller``). ASCII is not counted: every reading of a value has (nearly)
-    the same."""
+    set of the script that fits the text best (:func:`pipeline.core.text.uncommon_chars`, or the
+    everyday letters of the Greek and Cyrillic alphabets, :data:`_ALPHABETIC`, which that does not
+    count), and accented Latin letters next to another character above U+007F (``ÍõÁ``, double-byte
+    text read as Latin-1: names put their accents between plain letters, ``Müller``). ASCII is not
+    counted: every reading of a value has (nearly) the same."""
     wide = _ASCII_TEXT.sub("", text)
     if not wide:
         return 0
-    alphabetic = sum(not (_ALPHABETS[0] <= ord(c) <= _ALPHABETS[1] and c.isalpha()) for c in wide)
+    alphabetic = len(wide) - len(_ALPHABETIC.findall(wide))
     return min(uncommon_chars(wide), alphabetic) + len(_RUN_ON.findall(text))
 
 
@@ -273,6 +291,16 @@ def _is_utf8(raw: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
+
+
+def _cut_utf8(raw: bytes) -> bool:
+    """Whether ``raw`` is valid UTF-8 but for a multi-byte character cut short at its end."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    try:
+        decoder.decode(raw, final=False)
+    except UnicodeDecodeError:
+        return False
+    return decoder.getstate()[0] != b""
 
 
 @functools.lru_cache(maxsize=64)
