@@ -70,7 +70,7 @@ class History:
     player: Array
     when: Array
     r: Array
-    _owned: dict[str, Array] = field(default_factory=dict)  # each player's games, worked out once
+    _owned: dict[str, Any] = field(default_factory=dict)  # every player's share, made once (:func:`saved`)
 
     @property
     def players(self) -> int:
@@ -209,34 +209,45 @@ def fitted(history: History, r: Array, deviation: Array) -> History:
 def saved(history: History, i: int) -> dict[str, Any]:
     """Player ``i``'s share of ``history`` (plain values and bytes): ``index``, ``center``, ``fixed``,
     ``days`` and ``r`` (int32 and float64 bytes), ``deviation``, ``games`` (:data:`GAME` bytes: the games
-    they own)."""
-    if "order" not in history._owned:
-        owner = np.where(history.black >= 0, history.black, history.white)
-        history._owned["order"] = np.argsort(owner, kind="stable")
-        history._owned["offsets"] = np.concatenate(
-            [[0], np.cumsum(np.bincount(owner, minlength=history.players))]
-        )
-    order, offsets = history._owned["order"], history._owned["offsets"]
-    mine = order[offsets[i] : offsets[i + 1]]
-    black = history.black[mine]
-    games = np.empty(len(mine), GAME)
-    games["serial"] = mine
-    games["day"] = history.day[mine]
-    games["color"] = (black != i).astype(np.int8)
-    games["opponent"] = np.where(black == i, history.white[mine], black)
-    games["score"] = history.score[mine]
-    games["advantage"] = history.advantage[mine]
-    games["guest"] = history.guest[mine]
-    span = slice(int(history.offsets[i]), int(history.offsets[i + 1]))
+    they own). Every player's bytes are made together, the first time one is asked for (:func:`_owned`)."""
+    owned = _owned(history)
+    days, games = slice(*owned["days"][i : i + 2]), slice(*owned["games"][i : i + 2])
     return {
         "index": i,
         "center": float(history.center[i]),
         "fixed": bool(history.fixed[i]),
-        "days": history.when[span].tobytes(),
-        "r": history.r[span].tobytes(),
+        "days": owned["when"][days],
+        "r": owned["r"][slice(2 * days.start, 2 * days.stop)],
         "deviation": float(history.deviation[i]),
-        "games": games.tobytes(),
+        "games": owned["owned"][games],
     }
+
+
+def _owned(history: History) -> dict[str, Any]:
+    """Every player's share as bytes, each player's a slice: ``when`` (4 bytes a day) and ``r`` (8), with
+    ``days`` the byte offsets of each player's days in ``when``; ``owned`` the games (:data:`GAME`) by
+    owner, with ``games`` each owner's byte offsets."""
+    if not history._owned:
+        owner = np.where(history.black >= 0, history.black, history.white)
+        mine = np.argsort(owner, kind="stable")
+        black = history.black[mine]
+        games = np.empty(len(mine), GAME)
+        games["serial"] = mine
+        games["day"] = history.day[mine]
+        games["color"] = (black != owner[mine]).astype(np.int8)
+        games["opponent"] = np.where(black == owner[mine], history.white[mine], black)
+        games["score"] = history.score[mine]
+        games["advantage"] = history.advantage[mine]
+        games["guest"] = history.guest[mine]
+        counts = np.bincount(owner, minlength=history.players)
+        history._owned.update(
+            when=history.when.tobytes(),
+            r=history.r.tobytes(),
+            days=(history.offsets * 4).tolist(),
+            owned=games.tobytes(),
+            games=(np.concatenate([[0], np.cumsum(counts)]) * GAME.itemsize).tolist(),
+        )
+    return history._owned
 
 
 def restore(shares: Sequence[Mapping[str, Any]], others: Sequence[tuple[str, float, bool, int]]) -> History:
