@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bench import rules_bench
 from pipeline import rules
 from pipeline.config.events import Event
 from pipeline.config.roster import Player, Roster
@@ -261,3 +262,10 @@ def test_a_newcomers_start_is_the_rank_the_record_gives() -> None:
         outcome.start["C"], rating=start_rating(parse_rank("1k"))
     )
     assert outcome.start["C"].rank == "1k"
+
+
+def test_a_run_resumed_from_pickled_standings_gives_the_same_outcomes_on_server_games() -> None:
+    # bench/rules_bench.py's games (3000 over 24 months): the standings after month 12 through pickle
+    periods = rules_bench.for_rule_set("whr", rules_bench.games(3000, 1, 24))
+    whole = list(rules_bench.rate_all(rules_bench.build("whr"), periods))
+    assert repr(rules_bench.resumed("whr", 3000, at=11)) == repr(whole)

@@ -49,6 +49,7 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.config.toml import Table, number
+from pipeline.core.i18n import N_
 from pipeline.core.ranks import Rank
 from pipeline.core.reasons import Validity
 from pipeline.core.schema import described as _f
@@ -380,8 +381,10 @@ FAMILY = Family(
     NAME,
     _build,
     DEFAULTS,
-    "Whole-History Rating (Coulom, 2008): after each period every player's whole rating history is "
-    "estimated again from all the games so far, a Bayesian fit in which strength drifts from day to day",
+    N_(
+        "Whole-History Rating (Coulom, 2008): after each period every player's whole rating history is "
+        "estimated again from all the games so far, a Bayesian fit in which strength drifts from day to day"
+    ),
     scale=Scale(NAME, NAME, 0.0, 4000.0, start_rating),
     explanation="generic",
 )
