@@ -75,10 +75,11 @@ def test_a_plain_rating_that_fits_the_scale_and_the_rank_is_kept_without_a_word(
 
 
 @pytest.mark.parametrize(
-    ("rules", "expected"), [("club", 150), ("hkga", 2150), ("egf2021", 2150), ("cga", 2300)]
+    ("rules", "expected"),
+    [("club", 150), ("hkga", 2150), ("egf2021", 2150), ("cga", 2300), ("glicko2", 1950)],
 )
 def test_a_table_gives_each_family_its_own_rating(rules: str, expected: float, tmp_path: Path) -> None:
-    planned = _planned(tmp_path, _player("{ club = 150, gor = 2150, cga = 2300 }"), rules)
+    planned = _planned(tmp_path, _player("{ club = 150, gor = 2150, cga = 2300, glicko2 = 1950 }"), rules)
     assert (_start(planned, "A"), planned.warnings) == (expected, [])
 
 
@@ -116,7 +117,7 @@ def test_a_bad_rating_table_names_the_file_the_player_and_the_keys_allowed(
         _planned(tmp_path, _player(table), "hkga")
     message = str(error.value)
     assert message.startswith(f"{tmp_path / 'cfg' / 'roster.toml'}: [[player]] #1 (A) rating must be ")
-    assert "club, gor, cga, whr, hkga, egf, egf2021" in message
+    assert "club, gor, cga, glicko2, whr, hkga, egf, egf2021" in message
 
 
 @pytest.mark.slow
@@ -136,3 +137,32 @@ def test_warnings_reach_the_summary_and_the_manifest(tmp_path: Path) -> None:
     assert any("A 100 (1d starts at 2100)" in w for w in manifest["warnings"])
     shown = re.sub(r"[│\s]+", " ", result.output)  # the summary table wraps the warning in its cell
     assert "warning" in shown and "A 100 (1d starts at 2100)" in shown
+
+
+@pytest.mark.slow
+def test_warnings_are_said_in_the_language_spoken_also_when_a_run_reuses_the_generation(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "cfg"
+    (folder / "raw").mkdir(parents=True)
+    (folder / "raw" / "a.sgf").write_text(sgf("A", "B", "B+R", black_rank="1d", white_rank="1d"))
+    (folder / "roster.toml").write_text(_player("100"), encoding="utf-8")
+    (folder / "ratings.toml").write_text('[run]\nevents = ""\n[ingest]\nraw = "raw"\nout = "out"\n')
+    args = [
+        "run",
+        "--config",
+        str(folder / "ratings.toml"),
+        "--rules",
+        "hkga",
+        "--workers",
+        "1",
+        "--lang",
+        "zh-Hans",
+    ]
+    for _run in range(2):  # the second reuses the first's generation whole, its warnings from the manifest
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.output
+        shown = re.sub(r"[│\s]+", "", result.output)
+        assert "A100（1d的起始等级分为2100）" in shown and "starts at" not in shown
+    manifest = json.loads((folder / "out" / "manifest.json").read_text(encoding="utf-8"))
+    assert any("A 100 (1d starts at 2100)" in w for w in manifest["warnings"])

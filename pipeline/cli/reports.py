@@ -10,7 +10,6 @@ Knows nothing of how the output folder is laid out or read.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -39,7 +38,7 @@ from pipeline.cli.common import (
     speed_word,
     worded,
 )
-from pipeline.cli.standings import DateOpt, parse_day, print_standings, show_day
+from pipeline.cli.standings import AllOpt, DateOpt, parse_day, print_standings, show_day
 from pipeline.cli.tables import (
     Column,
     cell_text,
@@ -52,6 +51,7 @@ from pipeline.cli.tables import (
 from pipeline.core import i18n
 from pipeline.core.i18n import N_, _, ngettext
 from pipeline.reports.numbers import NumberFormat, number_format
+from pipeline.reports.rule_words import bonus_words, column_words
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -76,7 +76,8 @@ AUDIT_TABLE = (
 #: ``--reason``'s help: the reason codes (:data:`pipeline.core.reasons.REASONS`, a test checks it).
 REASON_HELP = N_(
     "Reason code, repeatable or comma-separated (any of them applies): parse_error, wrong_game_type, "
-    "missing_date, no_result, draw, no_show, handicap, non_member, self_play, duplicate, opponent_cap"
+    "missing_date, no_result, draw, no_show, handicap, unknown_player, non_member, self_play, duplicate, "
+    "opponent_cap"
 )
 #: ``--report``'s help: the reports and their rule sets (:data:`pipeline.reports.REPORT_RULE_SETS`, a
 #: test checks it).
@@ -114,14 +115,6 @@ REPORT_HEADERS = {
 }
 #: An event's stages (:meth:`pipeline.config.events.Events.stage`) as a person reads them.
 STAGES = {"qualifier": N_("qualifier"), "main": N_("main stage")}
-#: The bonus rules of the club's events (:mod:`pipeline.rules.club`) as a person reads them.
-BONUS_RULES = {
-    "team match win": N_("team match win"),
-    "arena win": N_("arena win"),
-    "server open win": N_("server open win"),
-    "qualifier win": N_("qualifier win"),
-    "main-stage win": N_("main-stage win"),
-}
 #: Report columns a narrow terminal does without first (the evidence and the date say them), by order.
 _REPORT_DROPS = {"period": 5, "event": 4, "threshold": 3, "value": 3, "games": 2}
 _SHORT_ID = 8  # hex digits of a game id in the table (csv and json have all 16)
@@ -210,6 +203,7 @@ def show_command(
     ] = None,
     fmt: FormatOpt = Format.table,
     wide: WideOpt = False,
+    everyone: AllOpt = False,
     out: OutOpt = None,
     config: ConfigOpt = None,
 ) -> None:
@@ -225,8 +219,10 @@ def show_command(
     day after the last period gives its standings.
 
     Players with fewer counted games (all periods) than the run's [output] provisional_games are marked
-    * as provisional; they are not on the leaderboards. With --report NAME, show instead a table the
-    run's rule set wrote, every year at once: promotions (cga-dan, tga), fees (hkga, tga) or
+    * as provisional; they are not on the leaderboards. With [output] active_within set, only the
+    players with a counted game within that span before the period's end are listed (and placed); --all
+    lists the others too, marked ~, with the day they became inactive. With --report NAME, show instead
+    a table the run's rule set wrote, every year at once: promotions (cga-dan, tga), fees (hkga, tga) or
     certification (hkga); or, under every rule set, the leaderboards (games, wins, win rate, longest
     winning streak) of --period (default: the latest) and of its year. The table shows the columns that
     fit the terminal, ratings as the rule set writes them (docs/rules.md, "Numbers"; --wide: every
@@ -234,10 +230,13 @@ def show_command(
 
     Example: ratings show --period 2024-05 --top 10
     Example: ratings show --date 2024-06-15
+    Example: ratings show --all
     Example: ratings show --report fees --format csv
     Example: ratings show --report leaderboards --period 2024-05
     """
     folder = output_folder(out, config)
+    if report is not None and everyone:
+        fail(_("--all does not apply to --report {report}").format(report=report), 2)
     if report == boards.NAME:
         if date is not None:
             fail(_("--date does not apply to --report {report} (use --period)").format(report=report), 2)
@@ -256,10 +255,10 @@ def show_command(
     if date is not None:
         if period is not None:
             fail(_("--period and --date exclude each other: give one"), 2)
-        show_day(folder, parse_day(date), top, fmt, wide)
+        show_day(folder, parse_day(date), top, fmt, wide, everyone)
         return
     try:
-        table = reports.standings(folder, period=period, top=top)
+        table = reports.standings(folder, period=period, top=top, everyone=everyone)
         rated = reports.rated_periods(folder)
     except reports.ReportError as e:
         fail(str(e), 2)
@@ -400,17 +399,8 @@ def _points(change: dict[str, Any], written: NumberFormat, bonus: bool = True) -
     as the rule set writes them (``written``)."""
     text = f"{change['player']} {written.delta(float(change['delta']))}"
     if change["bonus"] and bonus:
-        rule = _bonus_rule(change["bonus_rule"]) if change["bonus_rule"] else _("bonus")
-        text += f" ({written.delta(float(change['bonus']))} {rule})"
+        text += f" ({written.delta(float(change['bonus']))} {bonus_words(change['bonus_rule'])})"
     return text
-
-
-def _bonus_rule(rule: str) -> str:
-    """A bonus's rule (``team match win``, ``arena win 3 in a row``) in the language spoken."""
-    arena = re.fullmatch(r"arena win (\d+) in a row", rule)
-    if arena:
-        return _("arena win {n} in a row").format(n=arena.group(1))
-    return i18n.gettext(BONUS_RULES[rule]) if rule in BONUS_RULES else rule
 
 
 def _report_name(name: str) -> str:
@@ -419,13 +409,11 @@ def _report_name(name: str) -> str:
 
 
 def _report_texts(column: str, frame: pd.DataFrame) -> list[str]:
-    """A report column's cells: a fee's basis in the language spoken (from the rated games), the
-    rest as :func:`pipeline.cli.tables.column_texts` writes them."""
-    if column == "basis" and "rated_games" in frame:
-        from pipeline.rules.hkga_reports import fee_basis_text
-
-        return [fee_basis_text(int(n)) for n in frame["rated_games"]]
-    return column_texts(frame[column])
+    """A report column's cells: what the rule sets write in words (a promotion's rule and evidence, a
+    fee's basis) in the language spoken (:func:`pipeline.reports.rule_words.column_words`), the rest
+    as :func:`pipeline.cli.tables.column_texts` writes them."""
+    words = column_words(frame, column)
+    return column_texts(frame[column]) if words is None else [cell_text(v) for v in words]
 
 
 def _title(title: str, out: Path, **filters: str | None) -> str:

@@ -35,8 +35,9 @@ from pipeline.cli.common import (
     speed_word,
     worded,
 )
+from pipeline.cli.listing import Listing
 from pipeline.cli.lock import NoWaitOpt, holding
-from pipeline.core.i18n import N_, _, ngettext
+from pipeline.core.i18n import N_, _, ngettext, said
 from pipeline.core.progress import SILENT, Steps
 
 if TYPE_CHECKING:
@@ -68,7 +69,10 @@ SchedulerOpt = Annotated[
 RulesOpt = Annotated[
     str | None,
     typer.Option(
-        "--rules", metavar="NAME", help=N_("Rule set name, e.g. club, hkga, tga"), callback=rules_spelling
+        "--rules",
+        metavar="NAME",
+        help=N_("Rule set name, e.g. club, hkga, tga, glicko2"),
+        callback=rules_spelling,
     ),
 ]
 
@@ -279,9 +283,7 @@ def run_table(report: RunReport, extra_warnings: Sequence[str] = ()) -> Table:
         _("counted"),
         _("{counted} of {records} records").format(counted=c.counted, records=c.counted + c.excluded),
     )
-    reasons = _pairs(c.reasons, reason_word)
-    excluded = _("{n} ({reasons})").format(n=c.excluded, reasons=reasons) if reasons else str(c.excluded)
-    table.add_row(_("excluded"), excluded)
+    table.add_row(_("excluded"), _listed(c.excluded, c.reasons, reason_word))
     table.add_row(_("players rated"), str(report.players))
     table.add_row(_("periods"), _periods(report.periods))
     warnings = [*report.warnings, *(w for w in extra_warnings if w not in report.warnings)]
@@ -292,7 +294,7 @@ def run_table(report: RunReport, extra_warnings: Sequence[str] = ()) -> Table:
         ),
     )
     for warning in warnings:
-        table.add_row(_("warning"), escape(warning))
+        table.add_row(_("warning"), escape(said(warning)))
     written = _written()
     extra = "".join(f", {name}" for name in report.reports)
     table.add_row(_("output"), escape(f"{report.out}/ ({written}{extra})"))
@@ -329,3 +331,12 @@ def _periods(periods: list[str]) -> str:
 def _pairs(counts: Mapping[str, int], word: Callable[[str], str] = str) -> str:
     """``slow 54, fast 46``: each key (as ``word`` shows it) with its count."""
     return _(", ").join(f"{word(k)} {v}" for k, v in counts.items())
+
+
+def _listed(n: int, counts: Mapping[str, int], word: Callable[[str], str]) -> Listing | str:
+    """``19 (no result 3, draw 2, ...)``: ``n`` and each key (as ``word`` shows it) with its count, as a
+    cell that breaks lines between the pairs only; ``n`` alone when ``counts`` is empty."""
+    if not counts:
+        return str(n)
+    head, tail = _("{n} ({reasons})").format(n=n, reasons="\0").split("\0")
+    return Listing([f"{word(k)} {v}" for k, v in counts.items()], _(", "), head, tail)

@@ -169,4 +169,76 @@ def N_(message: str) -> str:
     return message
 
 
+class Said(str):
+    """A sentence the data keep in English (the ``str`` itself: ``message`` formatted with ``fields``)
+    that a person reads in the language spoken (:meth:`said`). ``plural``: the English form for a count
+    ``fields["n"]`` other than 1 (each form its own catalog entry; Chinese writes both alike). Built
+    where the sentence arises (the rule sets' warnings), stored as English (``manifest.json``), said
+    again at display; :meth:`as_json` and :meth:`from_json` carry it through a file. A field may be a
+    :class:`Said` itself, or a list (shown joined by commas), said again with it."""
+
+    message: str
+    plural: str | None
+    fields: dict[str, object]
+
+    def __new__(cls, message: str, plural: str | None = None, /, **fields: object) -> Said:
+        form = plural if plural is not None and fields.get("n") != 1 else message
+        self = super().__new__(cls, form.format(**{k: _field(v, False) for k, v in fields.items()}))
+        self.message, self.plural, self.fields = message, plural, dict(fields)
+        return self
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_said_again, (self.message, self.plural, self.fields))
+
+    def said(self) -> str:
+        """The sentence in the language spoken here."""
+        form = self.plural if self.plural is not None and self.fields.get("n") != 1 else self.message
+        return gettext(form).format(**{k: _field(v, True) for k, v in self.fields.items()})
+
+    def as_json(self) -> dict[str, object]:
+        """``{"message", "plural", "fields"}``, a field that is a :class:`Said` as its own object."""
+        return {"message": self.message, "plural": self.plural, "fields": _json(self.fields)}
+
+    @classmethod
+    def from_json(cls, found: Mapping[str, object]) -> Said:
+        """The sentence :meth:`as_json` wrote."""
+        fields, plural = found.get("fields"), found.get("plural")
+        read = {str(k): _unjson(v) for k, v in fields.items()} if isinstance(fields, dict) else {}
+        return cls(str(found["message"]), plural if isinstance(plural, str) else None, **read)
+
+
+def _json(value: object) -> object:
+    if isinstance(value, Said):
+        return {"said": value.as_json()}
+    if isinstance(value, dict):
+        return {k: _json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json(v) for v in value]
+    return value
+
+
+def _unjson(value: object) -> object:
+    if isinstance(value, dict) and isinstance(value.get("said"), dict):
+        return Said.from_json(value["said"])
+    if isinstance(value, list):
+        return [_unjson(v) for v in value]
+    return value
+
+
+def _field(value: object, speak: bool) -> object:
+    """A field as the sentence shows it: a :class:`Said` said (``speak``) or English; a list joined."""
+    if isinstance(value, list | tuple):
+        return (gettext(", ") if speak else ", ").join(str(_field(v, speak)) for v in value)
+    return value.said() if speak and isinstance(value, Said) else value
+
+
+def _said_again(message: str, plural: str | None, fields: dict[str, object]) -> Said:
+    return Said(message, plural, **fields)
+
+
+def said(text: str) -> str:
+    """``text`` in the language spoken here when it is a :class:`Said`, else as it is."""
+    return text.said() if isinstance(text, Said) else text
+
+
 _ = gettext

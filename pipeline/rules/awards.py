@@ -20,6 +20,7 @@ from dataclasses import replace
 from pipeline.config.events import Award, Events
 from pipeline.config.roster import Roster, name_key
 from pipeline.core import periods
+from pipeline.core.i18n import N_, Said
 from pipeline.rules.base import DueAward
 
 
@@ -36,12 +37,18 @@ def due_awards(
         end = event.ends or ends.get(event.name)
         titles = [(k, p) for k, p in (("champion", event.champion), ("runner_up", event.runner_up)) if p]
         if titles and end is None:
-            warnings.append(f"event {event.name!r}: no games and no 'ends' date, titles not awarded")
-        elif titles and event.name not in ends:
             warnings.append(
-                f"event {event.name!r}: titles awarded on its 'ends' date {end} with no game of the event"
-                " in the records"
+                Said(
+                    N_("event {event}: no games and no 'ends' date, titles not awarded"),
+                    event=repr(event.name),
+                )
             )
+        elif titles and event.name not in ends:
+            said = N_(
+                "event {event}: titles awarded on its 'ends' date {end} with no game of the event in the "
+                "records"
+            )
+            warnings.append(Said(said, event=repr(event.name), end=str(end)))
         found = [
             DueAward(Award(p, end, None, None, k.replace("_", "-"), event.name), k, event.kind)
             for k, p in titles
@@ -70,4 +77,4 @@ def _resolve(name: str, roster: Roster, players: Callable[[], Mapping[str, str]]
         return roster.resolve(name), None
     if name_key(name) in players():
         return players()[name_key(name)], None
-    return name, f"award to {name!r}: no such player in the records or the roster"
+    return name, Said(N_("award to {player}: no such player in the records or the roster"), player=repr(name))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pipeline.config.toml import Table
+from pipeline.core.i18n import N_, Said
 from pipeline.core.ranks import Rank
 from pipeline.core.reasons import Validity
 from pipeline.rules.base import Context, RuleSet
@@ -55,9 +56,10 @@ class Scale:
         """True if ``value`` lies in the plausible range."""
         return self.low <= value <= self.high
 
-    def label(self) -> str:
+    def label(self) -> Said:
         """``hkga's scale (100 to 3000)``, as messages name it."""
-        return f"{self.name}'s scale ({self.low:g} to {self.high:g})"
+        low, high = f"{self.low:g}", f"{self.high:g}"
+        return Said(N_("{name}'s scale ({low} to {high})"), name=self.name, low=low, high=high)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +84,9 @@ class Family:
     the kind of event every ``EV`` is when no events file is configured (None: no event at all); ``floor``:
     the lowest rating it gives (None: none); ``decimals`` and ``trim``: its ratings and changes are written
     for people with that many decimals, trailing zeros dropped when ``trim`` (docs/rules.md ("Numbers"));
-    ``explanation``: the shape of its explanation (:data:`Explanation`).
+    ``explanation``: the shape of its explanation (:data:`Explanation`); ``deviation``: its ratings carry a
+    deviation (:attr:`~pipeline.rules.base.PeriodOutcome.deviation`), so that ``[output]
+    provisional_deviation`` means something under it.
     """
 
     name: str
@@ -97,6 +101,7 @@ class Family:
     decimals: int = 2
     trim: bool = False
     explanation: Explanation = "generic"
+    deviation: bool = False
 
     def __post_init__(self) -> None:
         if self.scale is not None and self.scale.name != self.name:

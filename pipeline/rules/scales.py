@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from pipeline.config.roster import Player, Roster
+from pipeline.core.i18n import N_, Said
 from pipeline.core.ranks import parse_rank
 from pipeline.rules import REGISTRY
 from pipeline.rules.family import Scale
@@ -56,7 +57,7 @@ def starting_ratings(roster: Roster, scale: Scale | None) -> tuple[Roster, list[
             if kind:
                 misfits[kind].append(shown)
     where = f"{roster.source}: " if roster.source else ""
-    return roster.with_ratings(chosen), [where + _warning(scale, k, found) for k, found in misfits.items()]
+    return roster.with_ratings(chosen), [_warning(scale, k, found, where) for k, found in misfits.items()]
 
 
 def _misfit(scale: Scale, player: Player, value: float, plain: bool) -> tuple[str | None, str]:
@@ -67,22 +68,50 @@ def _misfit(scale: Scale, player: Player, value: float, plain: bool) -> tuple[st
         return ("plain outside" if plain else "outside"), shown
     declared = parse_rank(player.rank) if player.rank else None
     if plain and declared is not None and abs(value - scale.start(declared)) > scale.tolerance:
-        return "plain rank", f"{shown} ({declared} starts at {scale.start(declared):g})"
+        start = f"{scale.start(declared):g}"
+        return "plain rank", Said(
+            N_("{player} ({rank} starts at {start})"), player=shown, rank=str(declared), start=start
+        )
     return None, shown
 
 
-def _warning(scale: Scale, kind: str, found: list[str]) -> str:
-    """One warning for the players ``found`` with the misfit ``kind``."""
+def _warning(scale: Scale, kind: str, found: list[str], where: str) -> Said:
+    """One warning for the players ``found`` with the misfit ``kind``, ``where`` (the roster file) first."""
     n = len(found)
-    listed = ", ".join(found[:_NAMED]) + (f", and {n - _NAMED} more" if n > _NAMED else "")
-    hint = f"; give one on this scale as rating = {{ {scale.family} = ... }}"
+    more = n - _NAMED
+    listed: list[str] | Said = found[:_NAMED]
+    fields = {"where": where, "n": n, "scale": scale.label(), "name": scale.name, "family": scale.family}
+    if more > 0:
+        listed = Said(N_("{listed}, and {more} more"), listed=found[:_NAMED], more=more)
     if kind == "outside":
-        return f"{n} rating{'s' * (n > 1)} outside {scale.label()}, used as given: {listed}"
-    if kind == "plain outside":
-        return (
-            f"{n} plain rating{'s' * (n > 1)} outside {scale.label()}, not used (the rank is): {listed}{hint}"
+        return Said(
+            N_("{where}{n} rating outside {scale}, used as given: {listed}"),
+            N_("{where}{n} ratings outside {scale}, used as given: {listed}"),
+            listed=listed,
+            **fields,
         )
-    return (
-        f"{n} plain rating{'s' * (n > 1)} too far from the declared rank to be on {scale.name}'s scale, "
-        f"not used (the rank is): {listed}{hint}"
+    if kind == "plain outside":
+        return Said(
+            N_(
+                "{where}{n} plain rating outside {scale}, not used (the rank is): {listed}; give one on "
+                "this scale as rating = {{ {family} = ... }}"
+            ),
+            N_(
+                "{where}{n} plain ratings outside {scale}, not used (the rank is): {listed}; give one on "
+                "this scale as rating = {{ {family} = ... }}"
+            ),
+            listed=listed,
+            **fields,
+        )
+    return Said(
+        N_(
+            "{where}{n} plain rating too far from the declared rank to be on {name}'s scale, not used (the "
+            "rank is): {listed}; give one on this scale as rating = {{ {family} = ... }}"
+        ),
+        N_(
+            "{where}{n} plain ratings too far from the declared rank to be on {name}'s scale, not used (the "
+            "rank is): {listed}; give one on this scale as rating = {{ {family} = ... }}"
+        ),
+        listed=listed,
+        **fields,
     )

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.audit.counts import Counts
+from pipeline.core.i18n import Said
 from pipeline.run.planning import Settings
 
 FILE = "manifest.json"
@@ -42,7 +43,9 @@ class Incremental:
 class Manifest:
     """A run's ``manifest.json``. ``raw`` is absolute (a reader elsewhere finds it: ``ratings backtest
     --out``); ``warnings`` are the planning's and the rating's, ``rated_warnings`` the rating's alone
-    (what a run that reuses the generation whole repeats); ``timings`` in seconds by stage."""
+    (what a run that reuses the generation whole repeats), in English; ``rated_warnings_said`` beside them
+    the words of each (:class:`~pipeline.core.i18n.Said`, None for a plain one), so that such a run says
+    them again in its own language; ``timings`` in seconds by stage."""
 
     package_version: str
     parser_version: str
@@ -77,6 +80,12 @@ class Manifest:
             "periods": self.periods,
             "warnings": self.warnings,
             "rated_warnings": self.rated_warnings,
+            "rated_warnings_said": [_said(w) for w in self.rated_warnings],
             "incremental": self.incremental.as_json(),
             "timings_s": {k: round(v, 3) for k, v in self.timings.items()},
         }
+
+
+def _said(warning: str) -> dict[str, object] | None:
+    """A warning's words for saying it again in another language (:class:`Said`), None for a plain one."""
+    return warning.as_json() if isinstance(warning, Said) else None

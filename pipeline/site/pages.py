@@ -21,6 +21,7 @@ from pipeline.core.i18n import N_, gettext
 from pipeline.core.reasons import REASONS, phrase
 from pipeline.reports.explain.terms import number, signed
 from pipeline.reports.numbers import MINUS, NumberFormat
+from pipeline.reports.rule_words import bonus_words, column_words
 from pipeline.site import speech
 from pipeline.site.rows import TRIMMED
 
@@ -78,26 +79,37 @@ STANDINGS_COLUMNS = (
     "draws",
     "bonus",
     "member",
+    "deviation",
 )
+
+
+def with_deviation(table: pa.Table) -> pa.Table:
+    """``table`` (ratings rows) with a ``deviation`` column: its own, else nulls (an output written
+    before ratings had one)."""
+    if "deviation" in table.column_names:
+        return table
+    return table.append_column("deviation", pa.nulls(table.num_rows, pa.float64()))
 
 
 def standings_rows(table: pa.Table, links: Links) -> list[dict[str, Any]]:
     """A period's ratings rows (best first, :func:`ordered`) as text cells, ``link`` the player's page."""
-    columns = table.select(list(STANDINGS_COLUMNS)).to_pydict()
+    columns = with_deviation(table).select(list(STANDINGS_COLUMNS)).to_pydict()
     return [
         standings_row(values, links) for values in zip(*(columns[n] for n in STANDINGS_COLUMNS), strict=True)
     ]
 
 
 def standings_row(values: tuple[Any, ...], links: Links) -> dict[str, Any]:
-    """One ratings row (``values`` of :data:`STANDINGS_COLUMNS`) as text cells."""
-    place, player, rank, rating, delta, games, wins, losses, draws, bonus, member = values
+    """One ratings row (``values`` of :data:`STANDINGS_COLUMNS`) as text cells; the rating written
+    ``rating ± 2·deviation`` under a rule set with a deviation."""
+    place, player, rank, rating, delta, games, wins, losses, draws, bonus, member, deviation = values
+    shown = text(rating) if deviation is None else f"{text(rating)} ± {text(2 * deviation)}"
     return {
         "place": text(place),
         "player": player,
         "link": links.get(player),
         "rank": text(rank),
-        "rating": text(rating),
+        "rating": shown,
         "delta": signed(float(delta), 2),
         "games": text(games),
         "record": f"{wins}–{losses}–{draws}",
@@ -151,14 +163,9 @@ def _with_points(frame: pd.DataFrame, changes: pa.Table | None, style: NumberFor
         ).assign(own=pd.Series([empty] * len(frame), index=frame.index, dtype=object))
     rows = changes.select(["game_id", "player", "color", "delta", "bonus", "bonus_rule"]).to_pandas()
     rows = rows.sort_values(["game_id", "color"], kind="stable")
-    bonus = gettext("bonus")
     own = [
         style.delta(float(d), MINUS)
-        + (
-            f" ({style.delta(float(b), MINUS)} {gettext(r) if isinstance(r, str) and r else bonus})"
-            if b
-            else ""
-        )
+        + (f" ({style.delta(float(b), MINUS)} {bonus_words(r if isinstance(r, str) else None)})" if b else "")
         for d, b, r in zip(rows["delta"], rows["bonus"], rows["bonus_rule"], strict=True)
     ]
     said: dict[str, list[str]] = {}
@@ -243,18 +250,33 @@ REPORT_HEADERS = {
     "amount": N_("amount"),
     "certificate": N_("certificate"),
     "kind": N_("kind"),
+    # TRANSLATORS: the columns of the reports that the site's pages head by their names in English.
+    "game_id": N_("game_id"),
+    "rule": N_("rule"),
+    "evidence": N_("evidence"),
+    "event": N_("event"),
+    "value": N_("value"),
+    "threshold": N_("threshold"),
+    "year": N_("year"),
+    "rated_games": N_("rated_games"),
+    "basis": N_("basis"),
+    "valid_wins": N_("valid_wins"),
+    "eligible": N_("eligible"),
+    "first_eligible_date": N_("first_eligible_date"),
 }
 
 
 def report_tables(reports: Mapping[str, pd.DataFrame], links: Links) -> list[dict[str, Any]]:
     """The rule set's reports: ``name``, ``title``, ``columns``, ``headers`` (column, its words) and
-    ``rows`` (lists of ``(text, link)`` cells, a link for a cell naming a player with a page)."""
+    ``rows`` (lists of ``(text, link)`` cells, a link for a cell naming a player with a page); what the
+    rule sets write in words (a promotion's rule and evidence, a fee's basis) in the language spoken."""
     found = []
     for name, table in reports.items():
         columns = [str(c) for c in table.columns]
+        values = [column_words(table, c) or list(table[c]) for c in columns]
         rows = [
             [(text(v), links.get(v) if c == "player" else None) for c, v in zip(columns, r, strict=True)]
-            for r in table.itertuples(index=False)
+            for r in zip(*values, strict=True)
         ]
         headers = [(c, gettext(REPORT_HEADERS[c]) if c in REPORT_HEADERS else c) for c in columns]
         title = gettext(REPORT_TITLES[name]) if name in REPORT_TITLES else name.capitalize()

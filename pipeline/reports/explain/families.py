@@ -23,6 +23,8 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import pandas as pd
+
 from pipeline.core.i18n import N_, _, ngettext
 from pipeline.reports.explain.model import GameLine, Row
 from pipeline.reports.explain.terms import (
@@ -38,11 +40,11 @@ from pipeline.reports.explain.terms import (
     number,
     optional_text,
     rounding,
-    rule_words,
     signed,
     term,
     times,
 )
+from pipeline.reports.rule_words import bonus_words, said
 from pipeline.rules import REGISTRY
 from pipeline.rules.family import Explanation
 
@@ -78,7 +80,7 @@ def _club(
             key = (r["opponent"], r["score"], r["speed"], coefficient, r["game_points"], r["points"] > 0)
             groups[key] = groups.get(key, 0) + 1
         if r["bonus"]:
-            bonus = (r["bonus"], rule_words(r["bonus_rule"] or "bonus"))
+            bonus = (r["bonus"], bonus_words(r["bonus_rule"]))
             bonuses[bonus] = bonuses.get(bonus, 0) + 1
     terms = [
         term(1.0 if win else -1.0, f"{number(c)}{TIMES}{number(p)}" + times(n))
@@ -118,9 +120,7 @@ def _club_line(r: Row) -> GameLine:
     else:
         working = _("draw: 0")
     if r["bonus"] and r["bonus_rule"] != "fixed rating":
-        working += _(", {bonus} ({rule})").format(
-            bonus=signed(r["bonus"]), rule=rule_words(r["bonus_rule"] or "bonus")
-        )
+        working += _(", {bonus} ({rule})").format(bonus=signed(r["bonus"]), rule=bonus_words(r["bonus_rule"]))
     return game_line(r, optional_text(r.get("opponent_rank")), working)
 
 
@@ -178,7 +178,8 @@ def _gor_line(r: Row, elo: bool) -> GameLine:
     if r["bonus"]:
         formula += _(" + bonus {bonus}").format(bonus=number(r["bonus"], 2))
     if r.get("note"):
-        formula = _("{note}: {change}").format(note=rule_words(str(r["note"])), change=signed(r["delta"], 2))
+        note = said("note", str(r["note"]))
+        formula = _("{note}: {change}").format(note=note, change=signed(r["delta"], 2))
     return game_line(r, None, _("{parts}: {formula}").format(parts=_(", ").join(parts), formula=formula))
 
 
@@ -203,8 +204,8 @@ def _cga_dan(
         terms = [number(r["points"]) for r in run]
         if earlier:
             total = float(run[-1]["average_since_promotion"]) * games - sum(r["points"] for r in run)
-            said = ngettext("{total} ({n} earlier game)", "{total} ({n} earlier games)", earlier)
-            terms.insert(0, said.format(total=number(total, 2), n=earlier))
+            before = ngettext("{total} ({n} earlier game)", "{total} ({n} earlier games)", earlier)
+            terms.insert(0, before.format(total=number(total, 2), n=earlier))
         summed = f"({' + '.join(terms)})" if len(terms) > 1 else terms[0]
         shown = f"{end} = {summed} / {games}"
     workings = [
@@ -233,14 +234,17 @@ def _cga_dan_line(r: Row) -> GameLine:
 
 
 def _after_last_promotion(rows: list[Row], promotions: list[Row]) -> int:
-    """The index in ``rows`` of the first game after the period's last promotion (0 with none)."""
+    """The index in ``rows`` of the first game after the period's last promotion (0 with none); a
+    promotion of no game (a manual award) comes after the games of its day. Days compare whatever
+    they were read as (a date, or a timestamp at midnight)."""
     if not promotions:
         return 0
     last = promotions[-1]
     ids = [r["game_id"] for r in rows]
     if last.get("game_id") in ids:
         return ids.index(last["game_id"]) + 1
-    return sum(1 for r in rows if r["date"] <= last["date"])
+    day = pd.Timestamp(last["date"])
+    return sum(1 for r in rows if pd.Timestamp(r["date"]) <= day)
 
 
 def _tga(
@@ -249,7 +253,9 @@ def _tga(
     """The rank before and after; the Article 8 criterion of each event."""
     before, after = rating.get("rank_before"), rating.get("rank")
     if promotions:
-        shown = f"{after} = {before} " + " ".join(f"→ {p['to_rank']} ({p['rule']})" for p in promotions)
+        move = _("→ {rank} ({rule})")
+        moves = (move.format(rank=p["to_rank"], rule=said("rule", p["rule"])) for p in promotions)
+        shown = f"{after} = {before} " + " ".join(moves)
     else:
         shown = _("{after} = {before} (no promotion in {period})").format(
             after=after, before=before, period=rating["period"]

@@ -10,44 +10,15 @@ line per award and promotion; the summary sentence. Takes records as the output 
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pandas as pd
 
-from pipeline.core.i18n import N_, _, ngettext
+from pipeline.core.i18n import _, ngettext
 from pipeline.reports.explain.model import GameLine, Row
+from pipeline.reports.rule_words import said
 
 MINUS, TIMES = "−", "×"
-#: What a rule set writes as a change's ``bonus_rule`` or ``note``, or an award's note, in words.
-_RULE_WORDS = {
-    "bonus": N_("bonus"),
-    "team match win": N_("team match win"),
-    "arena win": N_("arena win"),
-    "server open win": N_("server open win"),
-    "qualifier win": N_("qualifier win"),
-    "main-stage win": N_("main-stage win"),
-    "fixed rating": N_("fixed rating"),
-    "no-show: not rated for the winner": N_("no-show: not rated for the winner"),
-    "not a member, not rated": N_("not a member, not rated"),
-}
-#: The same, for those that carry a value.
-_RULE_PATTERNS = (
-    (re.compile(r"arena win (?P<n>\d+) in a row"), N_("arena win {n} in a row")),
-    (re.compile(r"no points for a (?P<kind>\S+) title"), N_("no points for a {kind} title")),
-)
-
-
-def rule_words(text: str) -> str:
-    """A rule set's ``bonus_rule`` or ``note`` (``team match win``, ``arena win 2 in a row``, ...) in
-    the language spoken; another text as it is (the data keep the English)."""
-    if text in _RULE_WORDS:
-        return _(_RULE_WORDS[text])
-    for pattern, message in _RULE_PATTERNS:
-        found = pattern.fullmatch(text)
-        if found:
-            return _(message).format(**found.groupdict())
-    return text
 
 
 def number(value: float, places: int = 6) -> str:
@@ -154,7 +125,7 @@ def game_line(r: Row, opponent_rank: str | None, working: str, signed_points: bo
 def award_label(award: Row) -> str:
     """What an awards row is for: ``champion, <event>``, ``runner-up, <event>``, or its note."""
     kind = {"champion": _("champion"), "runner_up": _("runner-up")}.get(str(award["kind"]))
-    label = kind or (rule_words(str(award["note"])) if award.get("note") else _("award"))
+    label = kind or (said("note", str(award["note"])) if award.get("note") else _("award"))
     return _("{label}, {event}").format(label=label, event=award["event"])
 
 
@@ -162,8 +133,8 @@ def award_line(award: Row) -> str:
     """An awards row in one line: date, signed points, label and note."""
     label = award_label(award)
     written = str(award["note"]) if award.get("note") else ""
-    said = rule_words(written) if written.replace("-", "_") != award["kind"] else ""
-    note = _(": {note}").format(note=said) if said and not label.startswith(said) else ""
+    words = said("note", written) if written.replace("-", "_") != award["kind"] else ""
+    note = _(": {note}").format(note=words) if words and not label.startswith(words) else ""
     return f"{_day(award['date'])} {signed(award['points'], 2)} ({label}){note}"
 
 
@@ -174,14 +145,19 @@ def _day(value: object) -> str:
 
 
 def promotion_line(p: Row) -> str:
-    """A promotions row in one line: ``date: from → to (rule): evidence``."""
-    return f"{p['date']}: {p.get('from_rank') or '?'} → {p['to_rank']} ({p['rule']}): {p['evidence']}"
+    """A promotions row in one line: ``date: from → to (rule): evidence``, the rule and the evidence
+    in the language spoken (:mod:`pipeline.reports.rule_words`)."""
+    rule, change = str(p["rule"]), f"{p.get('from_rank') or '?'} → {p['to_rank']}"
+    evidence = said("evidence", str(p["evidence"]), rule)
+    return _("{date}: {change} ({rule}): {evidence}").format(
+        date=_day(p["date"]), change=change, rule=said("rule", rule), evidence=evidence
+    )
 
 
 def summary(style: str, name: str, period: str, rating: Row, excluded: int) -> str:
     """The explanation in one sentence: how the rating (the rank when the explanation's ``style`` is
-    ``rank``: :data:`pipeline.rules.family.Explanation`) moved, the tally of counted games from the ratings
-    row, and how many were ``excluded``."""
+    ``rank``: :data:`pipeline.rules.family.Explanation`) moved (to ``rating ± 2·deviation`` under a rule set
+    with a deviation), the tally of counted games from the ratings row, and how many were ``excluded``."""
     before, after = rating.get("rank_before"), rating.get("rank")
     if style == "rank":
         moved = _("{name} was {before} at the start of {period} and {after} at its end")
@@ -193,6 +169,9 @@ def summary(style: str, name: str, period: str, rating: Row, excluded: int) -> s
     else:
         moved = _("{name} ({before}) began {period} with rating {start} and ended it at {end} ({after})")
     start, end = number(rating["rating_before"], 2), number(rating["rating"], 2)
+    deviation = rating.get("deviation")
+    if style != "rank" and deviation is not None and not missing(deviation):  # rating ± 2·deviation
+        end = f"{end} ± {number(2 * float(deviation), 2)}"
     moved = moved.format(name=name, before=before, after=after, period=period, start=start, end=end)
     games = int(rating["games"])
     tally = ngettext(

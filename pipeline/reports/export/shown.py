@@ -5,7 +5,8 @@ In English a sheet is its table as it is: the sheet named as :mod:`pipeline.repo
 as the output folder holds them. In another language (:mod:`pipeline.core.i18n`) the sheet's name and
 its header row are words of that language (:func:`sheet_titles`, :func:`headers`), the values that are
 words are too (a speed, a colour, a scope, an award's kind, a side's role, ``counted`` and every other
-yes or no, each reason and note code as its phrase: :func:`pipeline.core.reasons.phrase`), and a last
+yes or no, each reason and note code as its phrase: :func:`pipeline.core.reasons.phrase`, and what the
+rule sets write in words: :mod:`pipeline.reports.rule_words`), and a last
 sheet, the header map (:data:`MAP_TITLE`), gives for every header shown the contract's column it shows:
 one row per sheet and header, columns :data:`MAP_COLUMNS` (the sheet's name as shown, the header as
 shown, the column's name, and the sheet's English name), its own header row among them. A formula or a
@@ -31,6 +32,7 @@ import pandas as pd
 from pipeline.core import i18n
 from pipeline.core.i18n import pgettext
 from pipeline.core.reasons import phrase
+from pipeline.reports import rule_words
 
 #: The header map sheet's English name (its name in the workbook is :func:`sheet_titles`'s).
 MAP_TITLE = "Columns"
@@ -80,6 +82,7 @@ def headers() -> dict[str, str]:
         "player": pgettext("column", "player"),
         "rank": pgettext("column", "rank"),
         "rating": pgettext("column", "rating"),
+        "deviation": pgettext("column", "deviation"),
         "delta": pgettext("column", "delta"),
         "games": pgettext("column", "games"),
         "wins": pgettext("column", "wins"),
@@ -89,6 +92,7 @@ def headers() -> dict[str, str]:
         "games_total": pgettext("column", "games_total"),
         "member": pgettext("column", "member"),
         "provisional": pgettext("column", "provisional"),
+        "last_counted": pgettext("column", "last_counted"),
         "scope": pgettext("column", "scope"),
         "win_rate": pgettext("column", "win_rate"),
         "longest_streak": pgettext("column", "longest_streak"),
@@ -132,6 +136,12 @@ def headers() -> dict[str, str]:
         "opponent_adjusted_rating": pgettext("column", "opponent_adjusted_rating"),
         "opponent_rating": pgettext("column", "opponent_rating"),
         "note": pgettext("column", "note"),
+        # changes: glicko2
+        "e": pgettext("column", "e"),
+        "g": pgettext("column", "g"),
+        "opponent_deviation": pgettext("column", "opponent_deviation"),
+        "handicap_adjustment": pgettext("column", "handicap_adjustment"),
+        "volatility": pgettext("column", "volatility"),
         # changes: cga-dan
         "dan": pgettext("column", "dan"),
         "opponent_dan": pgettext("column", "opponent_dan"),
@@ -248,14 +258,19 @@ def header_row(name: str, columns: Iterable[Any]) -> tuple[str, ...]:
 
 def shown_values(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` with its values that are words in the language spoken (:func:`value_words`; reason and
-    note codes as phrases, joined by the language's list separator); a copy."""
+    note codes as phrases, joined by the language's list separator; what the rule sets write in words,
+    a promotion's rule and evidence, a bonus's rule, a change's or an award's note, a fee's basis, as
+    :func:`pipeline.reports.rule_words.column_words` says it); a copy."""
     words = value_words()
     separator = pgettext("list separator", ", ")
     shown = frame.copy()
     for column in shown.columns:
         name = str(column)
+        written = rule_words.column_words(frame, name)
         if name in _CODE_LISTS:
             shown[column] = [_phrases(v, separator) for v in shown[column]]
+        elif written is not None:
+            shown[column] = written
         elif name in words:
             shown[column] = [_word(v, words[name].get) for v in shown[column]]
     return shown
