@@ -32,7 +32,9 @@ A change row's ``se`` is the player's probability of winning the game from both 
 game's day at the period's end, and its ``delta`` the game's share of the move of the player's estimate from
 the rating before to that day (the games of one day share it equally), so a period's deltas sum to the
 player's move. A player's ``deviation`` (Elo) is the paper's estimate of the uncertainty of the rating on
-their last day (:meth:`WhrRules.deviation`). A fixed player keeps their rating on every day.
+their last day (:meth:`WhrRules.deviation`): the ``deviation`` of ``ratings`` (the outcome's, null for a fixed
+player), and that of the previous snapshot is a change row's ``deviation`` (a newcomer's: the prior's alone,
+:data:`PRIOR_DEVIATION`, 245.65). A fixed player keeps their rating on every day.
 
 Knows nothing of SGF or files; the fit knows nothing of games.
 """
@@ -74,6 +76,9 @@ NAME = "whr"
 #: The paper's Table 1: the Wiener variance that predicted KGS's games best, Elo² per day.
 DEFAULT_W2 = 14.0
 DEFAULTS = Validity(excluded=frozenset({"draw", "no_show", "handicap"}))
+#: A newcomer's deviation (Elo) before their first game: that of the prior alone (one virtual win and one
+#: virtual loss at the starting rating: minus its second derivative there is ½, a variance of 2).
+PRIOR_DEVIATION = math.sqrt(2.0) * ELO
 _ANCHOR = 2100.0  # 1d's GoR, and its whr rating
 _GOR_TOP = 3299.0  # β is defined below 3300 (EGD 2021 caps there too)
 _GRADES = np.array([f"{min(g - 20, 7)}d" if g >= 21 else f"{min(21 - g, 30)}k" for g in range(-9, 28)])
@@ -147,14 +152,15 @@ class WhrRules(RosterRules):
         )
         batch, kept = self._batch(history, games)
         if not len(batch.day):
-            return PeriodOutcome({}, closed if closed is not None else self._close(history, state), [], [])
+            end = closed if closed is not None else self._close(history, state)
+            return PeriodOutcome({}, end, [], [], deviation=history.deviation)
         grown = whr_history.extend(history, batch)
         problem = whr_history.problem(grown, whr_fit.natural(self.w2))
         r, _ = whr_fit.fit(problem, whr_history.start(grown))
         fitted = whr_history.fitted(grown, r[: len(grown.r)], self._deviations(grown, problem, r))
         changes = self._changes(history, fitted, games, kept)
         start = {**state, **self._starts(kept)}
-        return PeriodOutcome(start, self._close(fitted, start), changes, [])
+        return PeriodOutcome(start, self._close(fitted, start), changes, [], deviation=fitted.deviation)
 
     def reports(self, changes: pa.Table, promotions: pa.Table) -> dict[str, pa.Table]:
         """None: whr has no report tables."""
@@ -255,6 +261,7 @@ class WhrRules(RosterRules):
             [after.black_slot[len(after.day) - n :], after.white_slot[len(after.day) - n :]]
         )
         at = np.where(rated, whr_history.variables(after, np.clip(players, 0, None), slots), 0)
+        deviation = self._deviations_before(before, after)[np.clip(players, 0, None)]
         day_rating = after.r[at] * ELO
         points = np.where(rated, self._steps(before, after, players, at, own) * ELO, 0.0)
         rows = np.column_stack([np.arange(n), np.arange(n) + n]).ravel()  # Black's row, then White's
@@ -264,13 +271,24 @@ class WhrRules(RosterRules):
         columns = zip(
             played, [after.names[i] for i in players[rows].tolist()], (rows < n).tolist(),
             score[rows].tolist(), own[rows].tolist(), points[rows].tolist(), se[rows].tolist(),
-            other[rows].tolist(), advantage[rows].tolist(), day_rating[rows].tolist(), strict=True,
+            other[rows].tolist(), advantage[rows].tolist(), day_rating[rows].tolist(),
+            deviation[rows].tolist(), strict=True,
         )  # fmt: skip
         return [
             Change(game.game_id, player, game.white if black else game.black, "B" if black else "W", sc,
-                   start, pts, detail={"se": e, "opponent_rating": opp, "advantage": adv, "day_rating": day})
-            for game, player, black, sc, start, pts, e, opp, adv, day in columns
+                   start, pts, detail={"se": e, "opponent_rating": opp, "advantage": adv, "day_rating": day},
+                   deviation=None if dev != dev else dev)  # (NaN: none, a fixed player)
+            for game, player, black, sc, start, pts, e, opp, adv, day, dev in columns
         ]  # fmt: skip
+
+    @staticmethod
+    def _deviations_before(before: History, after: History) -> Array:
+        """Each player's deviation (Elo) before the period, numbered as in ``after``: the previous snapshot's
+        (``before``), a newcomer's that of their prior alone (:data:`PRIOR_DEVIATION`); NaN for a fixed
+        player (and one restored without a day)."""
+        fresh = np.where(after.fixed[before.players :], np.nan, PRIOR_DEVIATION)
+        found: Array = np.concatenate([before.deviation, fresh])
+        return found
 
     @staticmethod
     def _steps(before: History, after: History, players: Array, at: Array, own: Array) -> Array:
@@ -387,4 +405,5 @@ FAMILY = Family(
     ),
     scale=Scale(NAME, NAME, 0.0, 4000.0, start_rating),
     explanation="generic",
+    deviation=True,
 )
