@@ -18,10 +18,16 @@ from test_gor_goldens import change, rating, run_gor
 from typer.testing import CliRunner
 
 from pipeline.cli import app
+from pipeline.config import RunConfig
+from pipeline.ingest import IngestOptions
+from pipeline.reports import backtest
+from pipeline.synth.league import synthetic_league
+from pipeline.synth.records import write_records
 
 pytestmark = pytest.mark.slow
 TOL = 0.01
 ELO = 400 / math.log(10)
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def two_months() -> list[str]:
@@ -107,3 +113,23 @@ def test_a_fixed_player_has_no_deviation(tmp_path: Path) -> None:
     out = run_gor(tmp_path, "whr", two_months(), roster=roster)
     assert pd.isna(rating(out, "A")["deviation"]) and pd.isna(change(out, "A")["deviation"])
     assert rating(out, "B")["deviation"] > 0 and change(out, "B")["deviation"] > 0
+
+
+def test_backtest_scores_whr_with_its_own_prediction(tmp_path: Path) -> None:
+    league = synthetic_league(players=24, games=1500, months=6, spread=600, seed=7)
+    write_records(league.records, tmp_path / "raw")
+    config = RunConfig(raw=tmp_path / "raw", out=tmp_path / "out")
+    found = backtest.backtest(backtest.plans(config, ["whr"]), IngestOptions(workers=1))
+    row = found.summary.to_pandas().set_index("rules").loc["whr"]
+    assert row["predictor"] == "se" and row["n"] > 1000
+    assert row["log_loss"] < math.log(2) and row["higher_rated_wins"] > 0.5
+
+
+def test_compare_egf2021_against_whr_scores_both_on_the_sample(tmp_path: Path) -> None:
+    args = ["compare", "--config", str(ROOT / "config" / "ratings.toml"), "--raw", str(ROOT / "data" / "raw")]
+    args += ["--out", str(tmp_path / "out"), "--rules", "egf2021", "--against", "whr"]
+    result = CliRunner().invoke(app, [*args, "--table", "prediction", "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    scored = pd.read_csv(io.StringIO(result.output)).set_index("label")
+    assert scored.loc["whr", "n"] == scored.loc["egf2021", "n"] > 50
+    assert 0 < scored.loc["whr", "log_loss"] < 2
