@@ -247,6 +247,16 @@ def test_the_deviation_shrinks_as_a_player_plays() -> None:
     assert 0 < rule_set.deviation(many["A"]) < rule_set.deviation(one["A"])  # type: ignore[operator]
 
 
+def test_the_outcomes_deviation_is_each_end_players_in_order_nan_for_a_fixed_one() -> None:
+    roster = Roster((Player("B", rank="2d", rating=2300.0, fixed=True), Player("A"), Player("C")))
+    outcomes = replay(build(roster=roster), {**season(), "2024-08": []})
+    for outcome in outcomes:
+        assert outcome.deviation is not None and len(outcome.deviation) == len(outcome.end)
+        found = {n: None if math.isnan(d) else d for n, d in zip(outcome.end, outcome.deviation, strict=True)}
+        assert found == {n: build().deviation(s) for n, s in outcome.end.items()}
+        assert found["B"] is None and found["A"] is not None
+
+
 def test_the_deviation_rides_in_the_standings_extra() -> None:
     end = replay(build(), season())[-1].end
     plain = pickle.loads(pickle.dumps(dict(end)))
@@ -268,4 +278,8 @@ def test_a_run_resumed_from_pickled_standings_gives_the_same_outcomes_on_server_
     # bench/rules_bench.py's games (3000 over 24 months): the standings after month 12 through pickle
     periods = rules_bench.for_rule_set("whr", rules_bench.games(3000, 1, 24))
     whole = list(rules_bench.rate_all(rules_bench.build("whr"), periods))
-    assert repr(rules_bench.resumed("whr", 3000, at=11)) == repr(whole)
+    resumed = rules_bench.resumed("whr", 3000, at=11)
+    assert repr(resumed) == repr(whole)
+    for again, once in zip(resumed, whole, strict=True):  # (out of repr: the deviations)
+        np.testing.assert_array_equal(np.asarray(again.deviation), np.asarray(once.deviation))
+        assert [c.deviation for c in again.changes] == [c.deviation for c in once.changes]
