@@ -253,8 +253,18 @@ def test_the_outcomes_deviation_is_each_end_players_in_order_nan_for_a_fixed_one
     for outcome in outcomes:
         assert outcome.deviation is not None and len(outcome.deviation) == len(outcome.end)
         found = {n: None if math.isnan(d) else d for n, d in zip(outcome.end, outcome.deviation, strict=True)}
-        assert found == {n: build().deviation(s) for n, s in outcome.end.items()}
-        assert found["B"] is None and found["A"] is not None
+        on_last_day = {n: build().deviation(s) for n, s in outcome.end.items()}
+        assert found["B"] is None and on_last_day["B"] is None and found["A"] is not None
+        for name in ("A", "C"):  # grown from their last day's by w² a day: a whole number of days
+            days = (found[name] ** 2 - on_last_day[name] ** 2) / DEFAULT_W2  # type: ignore[operator]
+            assert days >= 0 and days == pytest.approx(round(days), abs=1e-6)
+
+
+def test_an_idle_period_grows_the_deviation_by_w2_a_day() -> None:
+    outcomes = replay(build(), {**season(), "2024-08": []})
+    july, august = (dict(zip(o.end, o.deviation, strict=True)) for o in outcomes[-2:])  # type: ignore[arg-type]
+    for name in july:
+        assert august[name] ** 2 == pytest.approx(july[name] ** 2 + DEFAULT_W2 * 31)
 
 
 def test_the_deviation_rides_in_the_standings_extra() -> None:

@@ -38,13 +38,16 @@ def two_months() -> list[str]:
     ]
 
 
-def test_the_first_game_leaves_each_player_a_deviation_of_214_13(tmp_path: Path) -> None:
+def test_the_first_game_leaves_a_deviation_of_214_13_grown_to_the_months_end(
+    tmp_path: Path,
+) -> None:
     # docs/rules.md ("whr"): x = 0.5280 natural units; minus the Hessian of A's day is the game's
     # σ(2x)(1 − σ(2x)) plus the prior's 2σ(x)(1 − σ(x)): 0.6583, so the deviation is ELO / √0.6583 = 214.13
+    # on 1 May, and √(214.13² + 14 × 30) = 215.11 on 31 May (w² = 14 Elo² a day)
     out = run_gor(tmp_path, "whr", two_months())
     assert rating(out, "A")["rating"] == pytest.approx(2191.73, abs=TOL)
-    assert rating(out, "A")["deviation"] == pytest.approx(214.13, abs=TOL)
-    assert rating(out, "B")["deviation"] == pytest.approx(214.13, abs=TOL)
+    assert rating(out, "A")["deviation"] == pytest.approx(215.11, abs=TOL)
+    assert rating(out, "B")["deviation"] == pytest.approx(215.11, abs=TOL)
 
 
 def test_a_newcomers_first_change_has_the_priors_deviation(tmp_path: Path) -> None:
@@ -104,7 +107,7 @@ def test_show_writes_a_whr_rating_plus_minus_twice_its_deviation(tmp_path: Path)
     out = run_gor(tmp_path, "whr", two_months()[:1])
     result = CliRunner().invoke(app, ["show", "--out", str(out)], env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
-    assert "2191.73 ± 428.26" in result.output
+    assert "2191.73 ± 430.22" in result.output
 
 
 def test_a_fixed_player_has_no_deviation(tmp_path: Path) -> None:

@@ -32,9 +32,11 @@ A change row's ``se`` is the player's probability of winning the game from both 
 game's day at the period's end, and its ``delta`` the game's share of the move of the player's estimate from
 the rating before to that day (the games of one day share it equally), so a period's deltas sum to the
 player's move. A player's ``deviation`` (Elo) is the paper's estimate of the uncertainty of the rating on
-their last day (:meth:`WhrRules.deviation`): the ``deviation`` of ``ratings`` (the outcome's, null for a fixed
-player), and that of the previous snapshot is a change row's ``deviation`` (a newcomer's: the prior's alone,
-:data:`PRIOR_DEVIATION`, 245.65). A fixed player keeps their rating on every day.
+their last day (:meth:`WhrRules.deviation`, §3.3), grown by the Wiener process to the period's last day
+(``√(σ² + w² · days)``: an idle player's rating grows less certain, as the model says): the ``deviation``
+of ``ratings`` (the outcome's, null for a fixed player); a change row's ``deviation`` is the same grown to
+the period's eve (a newcomer's: the prior's alone, :data:`PRIOR_DEVIATION`, 245.65). A fixed player keeps
+their rating on every day.
 
 Knows nothing of SGF or files; the fit knows nothing of games.
 """
@@ -51,6 +53,7 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.config.toml import Table, number
+from pipeline.core import periods
 from pipeline.core.i18n import N_
 from pipeline.core.ranks import Rank
 from pipeline.core.reasons import Validity
@@ -91,6 +94,16 @@ CHANGE_FIELDS = pa.schema(
         _f("day_rating", pa.float64(), "the player's estimate on the game's day, at the period's end"),
     ]
 )
+
+
+def _eve_and_end(period: str) -> tuple[int, int]:
+    """The ordinals of the day before ``period`` and of its last day; for a label that is not a period's
+    (a caller's own batch), no day at all (0: no player's last day is before it, so nothing grows)."""
+    try:
+        first, last = periods.bounds(period)
+    except periods.PeriodError:
+        return 0, 0
+    return first.toordinal() - 1, last.toordinal()
 
 
 def _beta(g: Array | float) -> Any:
@@ -151,16 +164,18 @@ class WhrRules(RosterRules):
             closed.carry if closed is not None and isinstance(closed.carry, History) else _restored(state)
         )
         batch, kept = self._batch(history, games)
+        eve, last_day = _eve_and_end(period)
         if not len(batch.day):
             end = closed if closed is not None else self._close(history, state)
-            return PeriodOutcome({}, end, [], [], deviation=history.deviation)
+            return PeriodOutcome({}, end, [], [], deviation=self._grown(history, last_day))
         grown = whr_history.extend(history, batch)
         problem = whr_history.problem(grown, whr_fit.natural(self.w2))
         r, _ = whr_fit.fit(problem, whr_history.start(grown))
         fitted = whr_history.fitted(grown, r[: len(grown.r)], self._deviations(grown, problem, r))
-        changes = self._changes(history, fitted, games, kept)
+        changes = self._changes(history, fitted, games, kept, self._grown(history, eve))
         start = {**state, **self._starts(kept)}
-        return PeriodOutcome(start, self._close(fitted, start), changes, [], deviation=fitted.deviation)
+        end = self._close(fitted, start)
+        return PeriodOutcome(start, end, changes, [], deviation=self._grown(fitted, last_day))
 
     def reports(self, changes: pa.Table, promotions: pa.Table) -> dict[str, pa.Table]:
         """None: whr has no report tables."""
@@ -247,9 +262,22 @@ class WhrRules(RosterRules):
         found[played] = np.sqrt(whr_fit.variances(problem, r, last)) * ELO
         return found
 
-    def _changes(self, before: History, after: History, games: Sequence[Game], kept: _Kept) -> list[Change]:
+    def _grown(self, history: History, day: int) -> Array:
+        """Each player's deviation (Elo) on ``day`` (an ordinal, not before their last day): that on their
+        last day grown by the Wiener process over the days since, ``√(σ² + w² · days)`` (the paper's §2.2:
+        the variance of a rating grows by w² a day); NaN where :attr:`History.deviation` is."""
+        has_day = history.offsets[1:] > history.offsets[:-1]
+        days = np.append(history.when, day)  # (the last: ``day`` itself, for a player without a day)
+        idle = np.maximum(day - days[np.where(has_day, history.offsets[1:] - 1, len(history.when))], 0)
+        grown: Array = np.sqrt(history.deviation**2 + self.w2 * idle)
+        return grown
+
+    def _changes(
+        self, before: History, after: History, games: Sequence[Game], kept: _Kept, deviation_before: Array
+    ) -> list[Change]:
         """A change row per kept game and rated side, in the games' order, Black's first (see the module
-        docstring for what each column says)."""
+        docstring for what each column says); ``deviation_before``: each player's of ``before`` on the
+        period's eve."""
         n = len(kept.at)
         players = np.concatenate([kept.black, kept.white])
         own = np.concatenate([kept.black_before, kept.white_before])
@@ -261,7 +289,7 @@ class WhrRules(RosterRules):
             [after.black_slot[len(after.day) - n :], after.white_slot[len(after.day) - n :]]
         )
         at = np.where(rated, whr_history.variables(after, np.clip(players, 0, None), slots), 0)
-        deviation = self._deviations_before(before, after)[np.clip(players, 0, None)]
+        deviation = self._deviations_before(deviation_before, after)[np.clip(players, 0, None)]
         day_rating = after.r[at] * ELO
         points = np.where(rated, self._steps(before, after, players, at, own) * ELO, 0.0)
         rows = np.column_stack([np.arange(n), np.arange(n) + n]).ravel()  # Black's row, then White's
@@ -282,12 +310,12 @@ class WhrRules(RosterRules):
         ]  # fmt: skip
 
     @staticmethod
-    def _deviations_before(before: History, after: History) -> Array:
-        """Each player's deviation (Elo) before the period, numbered as in ``after``: the previous snapshot's
-        (``before``), a newcomer's that of their prior alone (:data:`PRIOR_DEVIATION`); NaN for a fixed
-        player (and one restored without a day)."""
-        fresh = np.where(after.fixed[before.players :], np.nan, PRIOR_DEVIATION)
-        found: Array = np.concatenate([before.deviation, fresh])
+    def _deviations_before(before: Array, after: History) -> Array:
+        """Each player's deviation (Elo) before the period, numbered as in ``after``: ``before`` (the
+        previous snapshot's players' on the period's eve), a newcomer's that of their prior alone
+        (:data:`PRIOR_DEVIATION`); NaN for a fixed player (and one restored without a day)."""
+        fresh = np.where(after.fixed[len(before) :], np.nan, PRIOR_DEVIATION)
+        found: Array = np.concatenate([before, fresh])
         return found
 
     @staticmethod
