@@ -17,7 +17,8 @@ not the disk (that first read's seconds are printed: on this machine, files not 
 make the ingest take about twice as long). The added records are removed afterwards, so the raw folder is
 the same for every rule set. Prints a Markdown table and writes ``bench/out/scale-N/results.json``.
 Goals (issue 11): a full run of 10^6 games in <= 120 s and <= 1 GB for every rule set; no-change <= 2%
-of full; new-0.1% <= 5% of full.
+of full; new-0.1% <= 5% of full. Whole-History Rating estimates every player's whole history again each
+period, so ``whr``'s goal is its own (issue 23): a full run of 10^6 games in <= 600 s.
 
 Usage: python bench/scale_bench.py [--n 100000] [--rules club,egf2021] [--zip] [--seed 1] [--out bench/out]
 """
@@ -150,19 +151,21 @@ def verdicts(n: int, found: dict[str, dict[str, dict[str, Any]]], floors: dict[s
     lines = ["", f"Goals at {n:,} games (issue 11):"]
     for name, r in found.items():
         paid = floors | {"rewrite_s": r["full"].get("rewrite_s", 0.0)}
-        lines += [f"- {name}: {line}" for line in _goals(n, r, paid)]
+        lines += [f"- {name}: {line}" for line in _goals(n, r, paid, FULL_S.get(name, 120.0))]
     return "\n".join(lines)
 
 
 Check = tuple[str, float, float, str, str]  # what, value, bound, unit, why
+#: The full run's goal per 10^6 games where it is not issue 11's 120 s (issue 23: whr).
+FULL_S = {"whr": 600.0}
 
 
-def _goals(n: int, r: dict[str, dict[str, Any]], floors: dict[str, float]) -> list[str]:
+def _goals(n: int, r: dict[str, dict[str, Any]], floors: dict[str, float], full_s: float) -> list[str]:
     full = float(r["full"]["wall_s"])
     checks: list[Check] = []
     if n >= 1_000_000:
         checks.append(
-            ("full run <= 120 s per 10^6 games", full, 120.0 * n / 1e6, "s", _per_game(r["full"], n))
+            (f"full run <= {full_s:g} s per 10^6 games", full, full_s * n / 1e6, "s", _per_game(r["full"], n))
         )
     checks.append(("peak RSS <= 1,024 MB", max(s["peak_mb"] for s in r.values()), 1024.0, "MB", ""))
     for scenario, what, bound in (

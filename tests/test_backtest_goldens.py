@@ -88,7 +88,7 @@ def test_backtest_gives_the_tables_it_gave_holding_every_game(
 
 
 def _pinned(found: list[dict[str, Any]], golden: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The rows of the rule sets the goldens pin (rule sets registered since, such as glicko2, are
+    """The rows of the rule sets the goldens pin (rule sets registered since, glicko2 and whr, are
     pinned by their own tests)."""
     pinned = {row["rules"] for row in golden}
     return [row for row in found if row["rules"] in pinned]

@@ -167,7 +167,7 @@ def test_players_suggest_keeps_the_partner_and_the_evidence(tmp_path: Path) -> N
 
 @pytest.mark.slow
 def test_backtest_fits_80_columns_with_every_rule_set_and_score(tmp_path: Path) -> None:
-    rules = "club,hkga,egf,egf2021,cga,cga-dan,glicko2"
+    rules = "club,hkga,egf,egf2021,cga,cga-dan,glicko2,whr"
     config = str(ROOT / "config" / "ratings.toml")
     args = ["backtest", "--rules", rules, "--raw", str(ROOT / "data" / "raw"), "--config", config]
     output = shown(*args, "--out", str(tmp_path / "out"))
@@ -252,7 +252,7 @@ def test_club_writes_points_exactly_without_trailing_zeros() -> None:
 
 
 def test_the_gor_rule_sets_write_two_decimals() -> None:
-    for rules in ("hkga", "egf", "egf2021", "cga", "cga-dan", "glicko2"):
+    for rules in ("hkga", "egf", "egf2021", "cga", "cga-dan", "glicko2", "whr"):
         written = number_format(rules)
         assert [written.rating(v) for v in (2454.525001, 2100.0)] == ["2454.53", "2100.00"]
         assert [written.delta(v) for v in (0.4, -24.375001, 0.0, -0.001)] == [

@@ -225,6 +225,7 @@ TEXT_WRITERS = {
     ("tga_rules.py", "_tournament"),
     ("tga_rules.py", "_champion"),
     ("tga_rules.py", "_kyu"),
+    ("whr.py", "WhrRules._changes"),
     ("base.py", "noted"),
 }
 #: The calls that make what the rule sets write.

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.slow
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
-RULE_SETS = ("club", "hkga", "tga")
+RULE_SETS = ("club", "hkga", "tga", "whr")
 ROSTER = '[[player]]\nname = "A"\nrank = "1d"\n\n[[player]]\nname = "B"\nrank = "1d"\n'
 EVENTS = '[[event]]\nname = "Cup"\nkind = "server_open"\nclass = "A"\n'
 

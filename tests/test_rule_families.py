@@ -68,8 +68,9 @@ def test_the_scales_are_the_records() -> None:
         "egf2021": ("gor", -900.0, 3300.0),
         "cga": ("cga", 1000.0, 3500.0),
         "glicko2": ("glicko2", 100.0, 6000.0),
+        "whr": ("whr", 0.0, 4000.0),
     }
-    assert RATING_KEYS == ("club", "gor", "cga", "glicko2", "hkga", "egf", "egf2021")
+    assert RATING_KEYS == ("club", "gor", "cga", "glicko2", "whr", "hkga", "egf", "egf2021")
 
 
 def test_the_explanations_formats_and_sentences_are_the_records() -> None:
@@ -82,6 +83,7 @@ def test_the_explanations_formats_and_sentences_are_the_records() -> None:
         "glicko2": "generic",
         "hkga": "gor",
         "tga": "rank",
+        "whr": "generic",
     }
     assert style("unknown") == "generic"
     assert dict(FORMATS) == {n: NumberFormat(0 if n == "tga" else 2, trim=n == "club") for n in rules.names()}

@@ -117,7 +117,7 @@ def test_a_bad_rating_table_names_the_file_the_player_and_the_keys_allowed(
         _planned(tmp_path, _player(table), "hkga")
     message = str(error.value)
     assert message.startswith(f"{tmp_path / 'cfg' / 'roster.toml'}: [[player]] #1 (A) rating must be ")
-    assert "club, gor, cga, glicko2, hkga, egf, egf2021" in message
+    assert "club, gor, cga, glicko2, whr, hkga, egf, egf2021" in message
 
 
 @pytest.mark.slow

@@ -45,7 +45,7 @@ INGEST_KEYS = ("raw", "out", "workers", "speed_threshold_minutes", "file_timeout
 #: games (all periods, up to the end of a period) a player needs to be established: one with fewer is
 #: marked provisional in the standings and left off that period's leaderboards (and the year's);
 #: ``provisional_deviation`` (a number >= 0, default 0: off), under a rule set whose ratings carry a deviation
-#: (glicko2), the largest deviation an established player has: one above it is provisional too;
+#: (glicko2, whr), the largest deviation an established player has: one above it is provisional too;
 #: ``language`` (``zh-Hans``, ``zh-Hant`` or ``en``; default: the locale's), the language of every surface a
 #: person reads (:mod:`pipeline.core.i18n`; ``--lang`` overrides it); ``active_within`` (a span of time
 #: such as ``"24 months"``, :func:`pipeline.core.activity.span_of`; default: none, everyone listed), the span

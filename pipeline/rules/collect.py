@@ -177,12 +177,13 @@ def _unsorted(
 
 def _deviation(values: Sequence[float] | np.ndarray[Any, Any] | None, count: int) -> pa.Array:
     """The ``deviation`` column of the ratings: the rule set's (:attr:`PeriodOutcome.deviation`, in the
-    order of the standings), else ``count`` nulls. Raises ValueError if the rule set gave another count."""
+    order of the standings; NaN, a player without one, is null), else ``count`` nulls. Raises ValueError if
+    the rule set gave another count."""
     if values is None:
         return pa.nulls(count, pa.float64())
     if len(values) != count:
         raise ValueError(f"the rule set gave {len(values)} deviations for {count} players")
-    return pa.array(values, pa.float64())
+    return pa.array(values, pa.float64(), from_pandas=True)
 
 
 def _rounded(values: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:

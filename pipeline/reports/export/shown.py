@@ -158,6 +158,9 @@ def headers() -> dict[str, str]:
         "delta_dan": pgettext("column", "delta_dan"),
         "estimated_opponent": pgettext("column", "estimated_opponent"),
         "article8": pgettext("column", "article8"),
+        # changes: whr (se and opponent_rating as above)
+        "advantage": pgettext("column", "advantage"),
+        "day_rating": pgettext("column", "day_rating"),
         # awards, promotions, fees, certification
         "kind": pgettext("column", "kind"),
         "rule": pgettext("column", "rule"),
