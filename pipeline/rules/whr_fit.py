@@ -38,8 +38,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.linalg import lapack
-from scipy.special import expit
 
 Array = np.ndarray[Any, np.dtype[Any]]
 
@@ -124,6 +122,8 @@ class _Point:
 
 
 def _evaluate(problem: Problem, r: Array) -> _Point:
+    from scipy.special import expit  # (lazily: docs/design.md#lazy-imports)
+
     n, black, white, first = problem.size, problem.black, problem.white, problem.first
     x = r[black] + problem.advantage - r[white]
     log_win = -np.logaddexp(0.0, -x)  # log σ(x); log σ(−x) = log σ(x) − x
@@ -166,6 +166,8 @@ def _factor(problem: Problem, point: _Point) -> _Factor:
     """The blocks' factors, :data:`_FLOOR` added to their diagonal: every block stays positive definite
     (strictly diagonally dominant) however far a rating strays, where a game's or the prior's curvature
     underflows to 0; next to a day's curvature (0.1 and more) it changes nothing that shows."""
+    from scipy.linalg import lapack  # (lazily: docs/design.md#lazy-imports)
+
     d, e, info = lapack.dpttrf(point.diagonal + _FLOOR, -problem.link)
     if info != 0:  # (cannot be: every block has the prior or is held fixed)
         raise ArithmeticError(f"the tridiagonal blocks are not positive definite (dpttrf info {info})")
@@ -187,6 +189,8 @@ def _times(problem: Problem, point: _Point, v: Array) -> Array:
 
 def _blocks(factor: _Factor, v: Array) -> Array:
     """The players' tridiagonal blocks solved for ``v``: every player's own Newton step."""
+    from scipy.linalg import lapack  # (lazily: docs/design.md#lazy-imports)
+
     solved, info = lapack.dpttrs(factor.d, factor.e, v)
     if info != 0:
         raise ArithmeticError(f"dpttrs info {info}")
@@ -280,5 +284,7 @@ def variances(problem: Problem, r: Array, at: Array) -> Array:
 def expected(own: Array, other: Array, advantage: Array) -> Array:
     """The Bradley–Terry probability that a player of rating ``own`` with ``advantage`` beats ``other``
     (natural units)."""
+    from scipy.special import expit  # (lazily: docs/design.md#lazy-imports)
+
     found: Array = expit(own + advantage - other)
     return found
