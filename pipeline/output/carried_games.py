@@ -79,6 +79,12 @@ class CarriedGames:
         self.taken += 1
         return _moved(table, start - before[1])
 
+    def piece(self, key: str) -> pa.Table | None:
+        """The games (schema GAMES) of the piece ``key`` as the file holds them, ``seq`` unmoved (None: no
+        such piece, or rows that cannot be read): a run's own pieces read back from its own file."""
+        found = self.found.get(key)
+        return None if self.file is None or found is None else self._rows(found[1], found[2])
+
     def _rows(self, start: int, count: int) -> pa.Table | None:
         """Rows ``start`` to ``start + count`` of the previous file as schema GAMES (None: unreadable)."""
         assert self.file is not None

@@ -21,7 +21,7 @@ from pipeline.core.i18n import _
 from pipeline.core.reasons import REASONS
 from pipeline.output import folder as outputs
 from pipeline.output.folder import ReportError, check_period, game_periods, rated_periods, read_games
-from pipeline.reports import asof
+from pipeline.reports import asof, player_rows
 from pipeline.reports.asof import STANDINGS_COLUMNS, DayStandings
 from pipeline.reports.explain.names import resolve_player
 from pipeline.reports.rule_sets import REPORT_FILES
@@ -47,7 +47,6 @@ AUDIT_COLUMNS = (
     "parse_error",
     "changes",
 )
-_CHANGE_KEYS = ("player", "color", "delta", "points", "bonus", "bonus_rule")
 
 
 def audit_games(
@@ -87,7 +86,7 @@ def audit_games(
             ``period`` is not a period of the run, or ``player`` names two players.
         UnknownPlayer: if ``player`` names no player (the message suggests close names).
     """
-    games = read_games(out)
+    outputs.require_output(out)
     unknown = [r for r in reasons or () if r not in REASONS]
     if unknown:
         raise ReportError(
@@ -95,13 +94,50 @@ def audit_games(
                 reason=unknown[0], codes=", ".join(REASONS)
             )
         )
-    keep = pd.Series(True, index=games.index)
+    index = player_rows.index_of(out) if player is not None else None
+    if index is not None and player is not None:
+        try:
+            return _indexed_audit(out, index, player, period, (reasons, counted), roster)
+        except player_rows.Unreadable:
+            pass  # (the tables read whole below give the same rows)
+    games = read_games(out)
     if period is not None:
         check_period(period, game_periods(out, games), out)
-        keep &= games["period"] == period
     if player is not None:
         name = resolve_player(out, player, roster, games)
-        keep &= (games["black_player"] == name) | (games["white_player"] == name)
+        games = games[
+            ((games["black_player"] == name) | (games["white_player"] == name)).to_numpy(dtype=bool)
+        ]
+    chosen = _filtered(games, period, reasons, counted)
+    return _audit_rows(chosen, _changes_of(out, chosen))
+
+
+def _indexed_audit(
+    out: Path,
+    index: player_rows.PlayerIndex,
+    player: str,
+    period: str | None,
+    which: tuple[Sequence[str] | None, bool | None],
+    roster: Roster | None,
+) -> pd.DataFrame:
+    """:func:`audit_games` of one ``player``, from the player index ``index``; ``which`` the reasons
+    and ``counted`` filters."""
+    if period is not None:
+        check_period(period, player_rows.known_periods(index, out), out)
+    name = resolve_player(out, player, roster)
+    chosen = _filtered(player_rows.games_of(index, name), period, *which)
+    counted = chosen.loc[chosen["counted"].astype(bool), "game_id"]
+    return _audit_rows(chosen, player_rows.change_records(player_rows.changes_of(index, name), counted))
+
+
+def _filtered(
+    games: pd.DataFrame, period: str | None, reasons: Sequence[str] | None, counted: bool | None
+) -> pd.DataFrame:
+    """The rows of ``games`` in ``period``, to which one of ``reasons`` applies, counted or not as
+    ``counted`` says (None: any period, reason, either)."""
+    keep = pd.Series(True, index=games.index)
+    if period is not None:
+        keep &= games["period"] == period
     if reasons:
         wanted = set(reasons)
         applies = [
@@ -110,8 +146,7 @@ def audit_games(
         keep &= pd.Series(applies, index=games.index, dtype=bool)
     if counted is not None:
         keep &= games["counted"].astype(bool) == counted
-    chosen = games[keep.to_numpy(dtype=bool)]
-    return _audit_rows(chosen, _changes_of(out, chosen))
+    return games[keep.to_numpy(dtype=bool)]
 
 
 def standings(
@@ -172,7 +207,7 @@ def provisional_threshold(out: Path) -> int:
 def _threshold(out: Path, top: int | None, provisional_games: int | None) -> int:
     """The provisional threshold to use (the run's when None). Raises ReportError if ``out`` holds no
     output, ``top`` is under 1 or ``provisional_games`` under 0."""
-    read_games(out, columns=["seq"])  # the missing-output message, the same for every query
+    outputs.require_output(out)  # the missing-output message, the same for every query
     if top is not None and top < 1:
         raise ReportError(_("--top must be 1 or more, got {top}").format(top=top))
     if provisional_games is not None and provisional_games < 0:
@@ -210,15 +245,11 @@ def run_rule_set(out: Path) -> str:
 
 def _changes_of(out: Path, games: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
     """The changes rows of the counted ``games`` by game id, Black's row first."""
-    wanted = set(games.loc[games["counted"], "game_id"])
+    counted = games.loc[games["counted"], "game_id"]
     found: dict[str, list[dict[str, Any]]] = {}
     for label in sorted(set(games.loc[games["counted"], "period"].dropna())):
-        part = outputs.read_partition(out, "changes", label, columns=["game_id", *_CHANGE_KEYS])
-        part = part[part["game_id"].isin(wanted)].sort_values(["game_id", "color"])
-        for row in part.to_dict("records"):
-            found.setdefault(str(row["game_id"]), []).append(
-                {k: None if _missing(row[k]) else row[k] for k in _CHANGE_KEYS}
-            )
+        part = outputs.read_partition(out, "changes", label, columns=["game_id", *player_rows.CHANGE_KEYS])
+        found |= player_rows.change_records(part, counted)
     return found
 
 
@@ -253,7 +284,3 @@ def _audit_rows(games: pd.DataFrame, changes: dict[str, list[dict[str, Any]]]) -
         }
     )
     return frame.reset_index(drop=True)[list(AUDIT_COLUMNS)]
-
-
-def _missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and value != value)
