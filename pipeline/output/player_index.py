@@ -193,6 +193,7 @@ class PlayerIndex:
     def __init__(self, generation: Path, chunks: list[Chunk]) -> None:
         self.generation, self.chunks = generation, chunks
         self._files: dict[tuple[str, str], pq.ParquetFile] = {}
+        self._names: dict[tuple[str, tuple[str, ...] | None], dict[str, pa.Table]] = {}
 
     @classmethod
     def of(cls, out: Path) -> PlayerIndex | None:
@@ -215,15 +216,27 @@ class PlayerIndex:
         named ``chunks`` (None: every chunk), in chunk order and each chunk's file order.
 
         Raises Unreadable if a file of the index cannot be read."""
+        found = list(self.rows_by_chunk(kind, value, chunks).values())
+        return pa.concat_tables(found) if found else self._schema(kind).empty_table()
+
+    def rows_by_chunk(
+        self, kind: str, value: str, chunks: Iterable[str] | None = None
+    ) -> dict[str, pa.Table]:
+        """:meth:`rows` by the name of the chunk that holds them (only the chunks that hold some); the
+        names' rows of a key are read once."""
         key = ORDER[kind][0]
-        wanted = set(chunks) if chunks is not None else None
-        found = [
-            rows
+        wanted = None if chunks is None else tuple(chunks)
+        if kind == "names" and (value, wanted) in self._names:
+            return self._names[(value, wanted)]
+        found = {
+            chunk.name: rows
             for chunk in self.chunks
             if wanted is None or chunk.name in wanted
             if (rows := self._matching(kind, chunk.name, key, value)) is not None
-        ]
-        return pa.concat_tables(found) if found else self._schema(kind).empty_table()
+        }
+        if kind == "names":
+            self._names[(value, wanted)] = found
+        return found
 
     def table(self, kind: str, columns: Sequence[str] | None = None) -> pa.Table:
         """Every row of ``kind`` (only ``columns``: None for all), of every chunk.

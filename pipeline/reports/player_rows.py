@@ -18,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from pipeline.config.roster import name_key
 from pipeline.core.periods import UNDATED
 from pipeline.output import folder as outputs
 from pipeline.output.player_index import PlayerIndex, Unreadable
@@ -46,23 +47,31 @@ def players_of(index: PlayerIndex, key: str) -> set[str]:
     return set(index.rows("names", key).column("player").to_pylist())
 
 
+def chunks_of(index: PlayerIndex, player: str) -> list[str]:
+    """The chunks of ``index`` that hold rows of ``player`` (a canonical name): those whose names have it
+    (the names of a chunk are those of its records' sides and of its ratings rows)."""
+    found = index.rows_by_chunk("names", name_key(player))
+    return [chunk for chunk, rows in found.items() if player in rows.column("player").to_pylist()]
+
+
 def games_of(index: PlayerIndex, player: str) -> pd.DataFrame:
     """Every game record of ``player`` (either side), with the columns of
     :data:`~pipeline.output.player_index.SIDE_COLUMNS`, as :func:`~pipeline.output.folder.read_games`
     gives them (``seq`` order)."""
-    return outputs.games_frame(index.rows("games", player).drop_columns(["player"]))
+    rows = index.rows("games", player, chunks_of(index, player))
+    return outputs.games_frame(rows.drop_columns(["player"]))
 
 
 def changes_of(index: PlayerIndex, player: str) -> pd.DataFrame:
     """The changes rows (:data:`~pipeline.output.player_index.CHANGE_COLUMNS`, ``period``) of every counted
     game of ``player``: theirs and their opponents'."""
-    return outputs.as_frame(index.rows("changes", player).drop_columns(["key"]))
+    return outputs.as_frame(index.rows("changes", player, chunks_of(index, player)).drop_columns(["key"]))
 
 
 def ratings_of(index: PlayerIndex, player: str, rated: list[str]) -> pd.DataFrame:
     """``player``'s ratings rows where they first appear or moved (with ``period`` and ``moved``), in the
     order of the periods ``rated`` (the run's rated periods, in time order)."""
-    found = outputs.as_frame(index.rows("ratings", player))
+    found = outputs.as_frame(index.rows("ratings", player, chunks_of(index, player)))
     order = {label: i for i, label in enumerate(rated)}
     return found.sort_values("period", key=lambda p: p.map(order), kind="stable").reset_index(drop=True)
 

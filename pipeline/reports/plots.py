@@ -1,7 +1,8 @@
 """plots: charts of a finished output folder: players' rating histories, a period's rating distribution.
 
 Reads ``ratings/``, ``games.parquet`` and ``manifest.json`` as ``ratings run`` wrote them, through
-:mod:`pipeline.reports` (which also raises the errors for a missing output or an unknown period), and
+:mod:`pipeline.reports` (which also raises the errors for a missing output or an unknown period; a
+player's ratings rows through the index by player, :mod:`pipeline.reports.player_rows`), and
 draws with matplotlib's Agg canvas on a figure of its own: no pyplot, no backend switched for the
 process, settings held in an ``rc_context`` for the drawing only. The file's suffix picks the format
 (:data:`FORMATS`: PNG, JPEG, SVG, PDF); it is written atomically. Names are set in a CJK font

@@ -2,8 +2,9 @@
 period's end or on a day, and the rule set's report tables, as pandas DataFrames.
 
 Re-exported by :mod:`pipeline.reports` (the package's docstring says what these know and do not know).
-Reads the output folder through :mod:`pipeline.output.folder`; the standings on a day are
-:mod:`pipeline.reports.asof`'s. Knows nothing of rendering.
+Reads the output folder through :mod:`pipeline.output.folder`, and one player's games and changes
+through its index by player (:mod:`pipeline.reports.player_rows`) when it has one; the standings on a
+day are :mod:`pipeline.reports.asof`'s. Knows nothing of rendering.
 """
 
 from __future__ import annotations

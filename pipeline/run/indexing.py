@@ -107,6 +107,7 @@ class _Source:
             name: tables.stored(name, schema.empty_table(), partition="period")
             for name, schema in writer.schemas.items()
         }
+        self.players: tuple[str, pa.ChunkedArray] | None = None  # the last period read, and its players
 
     def rows(self, labels: Sequence[str]) -> dict[str, pa.Table]:
         """The rows of every kind of the chunk of ``labels``."""
@@ -138,14 +139,16 @@ class _Source:
         if label is None or table is None:
             return moved_rows(self.empty["ratings"], label or "", None, None)
         awards = self.writer.read("awards", label, ["player"])
-        position = self.before[label]
-        before = self.writer.read("ratings", self.rated[position - 1], ["player"]) if position else None
-        return moved_rows(
-            table,
-            label,
-            awards.column("player") if awards is not None else None,
-            before.column("player") if before is not None else None,
-        )
+        before = self._players(self.rated[self.before[label] - 1]) if self.before[label] else None
+        self.players = (label, table.column("player"))
+        return moved_rows(table, label, awards.column("player") if awards is not None else None, before)
+
+    def _players(self, label: str) -> pa.ChunkedArray | None:
+        """The players of ``label``'s ratings (the period read last: not read again)."""
+        if self.players is not None and self.players[0] == label:
+            return self.players[1]
+        found = self.writer.read("ratings", label, ["player"])
+        return found.column("player") if found is not None else None
 
 
 def sides_of(games: pa.Table) -> pa.Table:

@@ -1,12 +1,14 @@
 """explain: how one player's rating came about in one period, in words and numbers.
 
 Reads an output folder written by ``ratings run`` (``ratings/``, ``changes/``, ``awards/``,
-``promotions.parquet``, ``games.parquet``, ``manifest.json``) through :mod:`pipeline.output.folder` and
-builds an :class:`Explanation`: the equation from the rating at the period's start to the rating at its
-end, one line per counted game with the rule set's own quantities, the player's games that were not
-counted and why, and the period's awards and promotions. The equation's shape follows the run's rule
-set (from the manifest), one family of rule sets each (:mod:`pipeline.reports.explain.families`); the numbers
-are written out by :mod:`pipeline.reports.explain.terms`, the values are those of
+``promotions.parquet``, ``games.parquet``, ``manifest.json``) through :mod:`pipeline.output.folder`, the
+player's ratings rows and games through the output's index by player
+(:mod:`pipeline.reports.player_rows`; an output without one is read whole, to the same explanation),
+and builds an :class:`Explanation`: the equation from the rating at the period's start to the rating
+at its end, one line per counted game with the rule set's own quantities, the player's games that were
+not counted and why, and the period's awards and promotions. The equation's shape follows the run's
+rule set (from the manifest), one family of rule sets each (:mod:`pipeline.reports.explain.families`);
+the numbers are written out by :mod:`pipeline.reports.explain.terms`, the values are those of
 :mod:`pipeline.reports.explain.model`.
 
 Knows nothing of how the rule sets compute (it reads what they wrote), of the configuration beyond an

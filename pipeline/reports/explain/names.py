@@ -4,7 +4,9 @@
 ``ratings audit --player``, ``ratings explain PLAYER`` and the plot and export helpers: a name matches a
 rated player's name, any spelling a record used, or a roster name or alias, compared NFKC-folded and
 casefolded (:func:`pipeline.config.roster.name_key`: full-width letters, case and spaces aside); a name
-that matches none gets the closest names as suggestions (:class:`UnknownPlayer`).
+that matches none gets the closest names as suggestions (:class:`UnknownPlayer`). The spellings are looked
+up in the output's index by player (:mod:`pipeline.reports.player_rows`: the names of the chunks that
+hold the key), or, for an output without one, gathered from every game record and every rated period.
 
 Knows nothing of what the caller does with the name, nor of the configuration beyond the roster it is
 given (for aliases no record used).
@@ -24,6 +26,7 @@ from pipeline.core.i18n import _
 from pipeline.core.text import fold
 from pipeline.output import folder as outputs
 from pipeline.output.folder import ReportError
+from pipeline.reports import player_rows
 
 #: The games columns :func:`resolve_player` reads.
 NAME_COLUMNS = ("black", "white", "black_player", "white_player")
@@ -71,8 +74,6 @@ def resolve_player(
 def _indexed(out: Path, name: str, roster: Roster | None) -> str | None:
     """:func:`resolve_player` through ``out``'s player index (None: ``out`` has none, or it cannot be
     read: the caller reads the games instead)."""
-    from pipeline.reports import player_rows
-
     index = player_rows.index_of(out)
     if index is None:
         return None
