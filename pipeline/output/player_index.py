@@ -32,7 +32,7 @@ that name the rows' key and order, and the games and changes columns a chunk's f
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,7 +42,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.core import store
-from pipeline.output import snapshots
+from pipeline.output import memory, snapshots
 
 FOLDER = "index"
 MANIFEST = "index.json"
@@ -152,15 +152,20 @@ class IndexWriter:
             self.generation.link(self.previous, relative, None)
         self.chunks.append(chunk)
 
-    def write(self, chunk: Chunk, tables: Mapping[str, pa.Table]) -> None:
-        """Write ``chunk``'s ``tables`` (one of each kind of :data:`KINDS`), each sorted by
-        :data:`ORDER`. Raises OSError if a file cannot be written."""
-        for kind in KINDS:
-            table = tables[kind]
-            table = table.sort_by([(column, "ascending") for column in ORDER[kind]])
+    def write(self, chunk: Chunk, tables: Iterable[tuple[str, pa.Table]]) -> None:
+        """Write ``chunk``'s ``tables`` (kind and rows, one of each kind of :data:`KINDS`), each sorted by
+        :data:`ORDER`, each written before the next is taken (a generator of them holds one at a time).
+        Raises OSError if a file cannot be written, ValueError if a kind is missing."""
+        written = set()
+        for kind, table in tables:
             target = path(self.generation.path, kind, chunk.name)
             target.parent.mkdir(parents=True, exist_ok=True)
-            pq.write_table(table, target, compression="zstd", row_group_size=ROW_GROUP, write_page_index=True)
+            _write_sorted(table, ORDER[kind], target)
+            written.add(kind)
+            del table
+            memory.release_unused_memory()
+        if written != set(KINDS):
+            raise ValueError(f"chunk {chunk.name}: no rows of {sorted(set(KINDS) - written)}")
         self.chunks.append(chunk)
 
     def finish(self) -> None:
@@ -171,6 +176,16 @@ class IndexWriter:
         target = self.generation.path / FOLDER / MANIFEST
         target.parent.mkdir(parents=True, exist_ok=True)
         store.write_json({"version": VERSION, "chunks": chunks}, target)
+
+
+def _write_sorted(table: pa.Table, order: Sequence[str], target: Path) -> None:
+    """Write ``table`` sorted by the columns ``order`` into ``target`` in row groups of :data:`ROW_GROUP`
+    rows, with statistics and a page index, one row group taken at a time (no sorted copy of the whole
+    table). Raises OSError if it cannot."""
+    ordered = pc.sort_indices(table, sort_keys=[(column, "ascending") for column in order])
+    with pq.ParquetWriter(target, table.schema, compression="zstd", write_page_index=True) as writer:
+        for start in range(0, table.num_rows, ROW_GROUP):
+            writer.write_table(table.take(ordered.slice(start, ROW_GROUP)), row_group_size=ROW_GROUP)
 
 
 def _manifest(generation: Path) -> list[Chunk] | None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pyarrow as pa
@@ -109,22 +109,28 @@ class _Source:
         }
         self.players: tuple[str, pa.ChunkedArray] | None = None  # the last period read, and its players
 
-    def rows(self, labels: Sequence[str]) -> dict[str, pa.Table]:
-        """The rows of every kind of the chunk of ``labels``."""
-        games = [self._games(label) for label in labels if label in self.games.found]
+    def rows(self, labels: Sequence[str]) -> Iterator[tuple[str, pa.Table]]:
+        """The rows of every kind of the chunk of ``labels``, one kind at a time (the names last: made
+        from the players and spellings of the others, which are not held)."""
+        pieces = [label for label in labels if label in self.games.found]
+        empty = GAMES.empty_table().select(list(SIDE_COLUMNS))
+        sides = pa.concat_tables([sides_of(self._games(label)) for label in pieces] or [sides_of(empty)])
+        spellings = spellings_of(sides)
+        yield "games", sides
+        del sides
         rated = [label for label in labels if label in self.before]
-        sides = sides_of(pa.concat_tables(games) if games else GAMES.empty_table())
-        changes = [self._changes(label) for label in rated] or [self._changes(None)]
+        yield "changes", pa.concat_tables([self._changes(label) for label in rated] or [self._changes(None)])
         ratings = pa.concat_tables([self._ratings(label) for label in rated] or [self._ratings(None)])
-        return {
-            "games": sides,
-            "changes": pa.concat_tables(changes),
-            "ratings": ratings,
-            "names": names_of(sides, ratings),
-        }
+        players = pc.unique(ratings.column("player"))
+        yield "ratings", ratings
+        del ratings
+        yield (
+            "names",
+            names_of(pa.concat_tables([spellings, pa.table({"spelling": players, "player": players})])),
+        )
 
     def _games(self, label: str) -> pa.Table:
-        found = self.games.piece(label)
+        found = self.games.piece(label, SIDE_COLUMNS)
         if found is None:
             raise OSError(f"the run's games.parquet does not hold the games of {label}")
         return found
@@ -198,23 +204,25 @@ def moved_rows(
     return rows.append_column("moved", moved.filter(keep))
 
 
-def names_of(sides: pa.Table, ratings: pa.Table) -> pa.Table:
-    """``key`` and ``player``: each spelling of the ``sides``' records (the names as written and the
-    canonical ones) and each player of ``ratings`` under their name key, with the canonical name it
-    stands for; distinct."""
+def spellings_of(sides: pa.Table) -> pa.Table:
+    """``spelling`` and ``player``: each name of the ``sides``' records (as written, and canonical) with
+    the canonical name it stands for; distinct."""
+    schema = pa.schema([("spelling", pa.string()), ("player", pa.string())])
     pairs = [
-        pa.table({"spelling": sides.column(raw), "player": sides.column(canonical)})
+        pa.table({"spelling": sides.column(raw), "player": sides.column(canonical)}).cast(schema)
         for raw, canonical in (("black", "black_player"), ("white", "white_player"))
     ]
     canonical = pc.unique(sides.column("player"))
-    pairs.append(pa.table({"spelling": canonical, "player": canonical}))
-    players = pc.unique(ratings.column("player"))
-    pairs.append(pa.table({"spelling": players, "player": players}))
-    found = pa.concat_tables(
-        [p.cast(pa.schema([("spelling", pa.string()), ("player", pa.string())])) for p in pairs]
-    )
+    pairs.append(pa.table({"spelling": canonical, "player": canonical}).cast(schema))
+    found = pa.concat_tables(pairs)
     found = found.filter(pc.and_(pc.is_valid(found.column("spelling")), pc.is_valid(found.column("player"))))
-    found = found.group_by(["spelling", "player"], use_threads=False).aggregate([])
+    return found.group_by(["spelling", "player"], use_threads=False).aggregate([])
+
+
+def names_of(spellings: pa.Table) -> pa.Table:
+    """``key`` and ``player``: the name key of each of ``spellings`` (``spelling`` and the ``player`` it
+    stands for), distinct."""
+    found = spellings.group_by(["spelling", "player"], use_threads=False).aggregate([])
     keys = pa.array([name_key(s) for s in found.column("spelling").to_pylist()], pa.string())
     found = pa.table({"key": keys, "player": found.column("player")})
     return found.group_by(["key", "player"], use_threads=False).aggregate([])
