@@ -62,10 +62,12 @@ def games_of(index: PlayerIndex, player: str) -> pd.DataFrame:
     return outputs.games_frame(rows.drop_columns(["player"]))
 
 
-def changes_of(index: PlayerIndex, player: str) -> pd.DataFrame:
-    """The changes rows (:data:`~pipeline.output.player_index.CHANGE_COLUMNS`, ``period``) of every counted
-    game of ``player``: theirs and their opponents'."""
-    return outputs.as_frame(index.rows("changes", player, chunks_of(index, player)).drop_columns(["key"]))
+def changes_of(index: PlayerIndex, player: str, games: pd.DataFrame) -> pd.DataFrame:
+    """The changes rows (:data:`~pipeline.output.player_index.CHANGE_COLUMNS`, ``period``, and the
+    ``game_id`` of ``games``, the player's records: :func:`games_of`) of every counted game of
+    ``player``: theirs and their opponents'."""
+    found = outputs.as_frame(index.rows("changes", player, chunks_of(index, player)).drop_columns(["key"]))
+    return found.assign(game_id=found["seq"].map(dict(zip(games["seq"], games["game_id"], strict=True))))
 
 
 def ratings_of(index: PlayerIndex, player: str, rated: list[str]) -> pd.DataFrame:

@@ -126,9 +126,11 @@ def _indexed_audit(
     if period is not None:
         check_period(period, player_rows.known_periods(index, out), out)
     name = resolve_player(out, player, roster)
-    chosen = _filtered(player_rows.games_of(index, name), period, *which)
+    games = player_rows.games_of(index, name)
+    chosen = _filtered(games, period, *which)
     counted = chosen.loc[chosen["counted"].astype(bool), "game_id"]
-    return _audit_rows(chosen, player_rows.change_records(player_rows.changes_of(index, name), counted))
+    changes = player_rows.changes_of(index, name, games)
+    return _audit_rows(chosen, player_rows.change_records(changes, counted))
 
 
 def _filtered(
