@@ -18,7 +18,7 @@ COMPILED := $(CATALOGS:.po=.mo)
 PATHS  := $(if $(RAW),--raw $(RAW)) $(if $(OUT),--out $(OUT))
 
 .DEFAULT_GOAL := help
-.PHONY: help install ratings site test test-quick lint bench bench-scale bench-site bench-player equivalence fuzz sample check docs i18n clean
+.PHONY: help install ratings site test test-quick lint bench bench-scale bench-site bench-player bench-backtest equivalence fuzz sample check docs i18n clean
 
 help: ## List every target with what it does
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -66,6 +66,9 @@ bench-site: $(STAMP) $(COMPILED) ## Time and peak memory of ratings site beside 
 
 bench-player: $(STAMP) $(COMPILED) ## Time and peak memory of explain, audit --player, plot --player and show --date on a SCALE_N-game archive and the corpora
 	$(BIN)/python bench/player_bench.py --n $(SCALE_N) --corpora
+
+bench-backtest: $(STAMP) $(COMPILED) ## Time and peak memory of ratings backtest and compare beside ratings run, on a SCALE_N-game archive
+	$(BIN)/python bench/backtest_bench.py --n $(SCALE_N)
 
 equivalence: $(STAMP) $(COMPILED) ## Every table of every rule set's output on the sample, the corpora and a SCALE_N archive, as digests (BEFORE=DIR: compare with that checkout's)
 	$(BIN)/python bench/equivalence.py record --code . --scale-n $(SCALE_N) --out bench/out/equivalence-after.json

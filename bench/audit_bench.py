@@ -140,7 +140,7 @@ def stage_child(path: Path, roster_kind: str, repeat: int) -> dict[str, Any]:
     the median CPU seconds of each step per 100,000 games and which ``pipeline`` package ran."""
     import pipeline
     from pipeline.audit import pieces
-    from pipeline.audit.counts import Counts
+    from pipeline.audit.counts import Tally
     from pipeline.config.roster import Roster
     from pipeline.core import tables
 
@@ -151,7 +151,7 @@ def stage_child(path: Path, roster_kind: str, repeat: int) -> dict[str, Any]:
     runs: dict[str, list[float]] = {"audit": [], "stored": [], "counts": []}
     for _ in range(repeat):
         roster, spent, seq = dataclasses.replace(base), dict.fromkeys(runs, 0.0), 0  # a fresh memo
-        counts = Counts()
+        counts = Tally()
         for piece in months:
             started = time.process_time()
             audited = audit(piece, roster, events, valid, seq)

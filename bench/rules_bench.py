@@ -8,15 +8,17 @@ to dan, a few professionals), slow and fast games, 2% handicap games, a few draw
 rule set sees the games its validity counts (a rule set that excludes draws gets none), grouped into its
 periods, and rates every period in order from the previous period's end, as the replay does.
 
-Prints a Markdown table: µs per game (median of ``--repeat`` runs) and the peak of Python allocations
-(tracemalloc, a separate untimed run) per rule set. ``--save FILE`` pickles every rule set's outcomes,
+Prints a Markdown table: µs per game (median of ``--repeat`` runs; wall-clock time, or with ``--cpu``
+the process's CPU time, which a machine shared with other work inflates less) and the peak of Python
+allocations (tracemalloc, a separate untimed run) per rule set. Every registered rule set by default
+(club, the GoR family, cga-dan, tga, glicko2). ``--save FILE`` pickles every rule set's outcomes,
 ``--check FILE`` compares the outcomes with such a file (equal values, field by field, ``repr`` included
 so that 0 and 0.0 differ) and says which rule sets differ. :func:`digest` is what the equivalence tests pin.
 
 Knows nothing of files, SGF or the replay's conversion of the games table (not measured here).
 
-Usage: python bench/rules_bench.py [--n 100000] [--rules club,egf2021] [--repeat 3] [--months 120]
-[--save FILE | --check FILE] [--no-memory]
+Usage: python bench/rules_bench.py [--n 100000] [--rules club,egf2021,glicko2] [--repeat 3] [--months 120]
+[--save FILE | --check FILE] [--no-memory] [--cpu]
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import statistics
 import sys
 import time
 import tracemalloc
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -264,16 +266,18 @@ def whole(outcome: PeriodOutcome) -> PeriodOutcome:
     return replace(outcome, start=start)
 
 
-def timed(name: str, periods: dict[str, list[Game]], repeat: int) -> tuple[float, float]:
-    """(median µs per counted game, the runs' spread in µs) over ``repeat`` runs."""
+def timed(
+    name: str, periods: dict[str, list[Game]], repeat: int, clock: Callable[[], float] = time.perf_counter
+) -> tuple[float, float]:
+    """(median µs per counted game, the runs' spread in µs) over ``repeat`` runs, timed by ``clock``."""
     count = sum(len(v) for v in periods.values())
     runs = []
     for _ in range(repeat):
         rule_set = build(name)
-        started = time.perf_counter()
+        started = clock()
         for _outcome in rate_all(rule_set, periods):
             pass
-        runs.append((time.perf_counter() - started) / count * 1e6)
+        runs.append((clock() - started) / count * 1e6)
     return statistics.median(runs), max(runs) - min(runs)
 
 
@@ -310,6 +314,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save", type=Path)
     parser.add_argument("--check", type=Path)
     parser.add_argument("--no-memory", action="store_true")
+    parser.add_argument("--cpu", action="store_true", help="time with the process's CPU time")
     args = parser.parse_args(argv)
     names = args.rules.split(",")
     failed = False
@@ -320,7 +325,8 @@ def main(argv: list[str] | None = None) -> int:
         pinned = pickle.loads(args.check.read_bytes()) if args.check else {}
         saved = {}
         print(
-            f"\n| rule set (N = {n}) | games counted | µs/game (median of {args.repeat}) | spread | peak MB |"
+            f"\n| rule set (N = {n}) | games counted | {'CPU ' if args.cpu else ''}µs/game (median of "
+            f"{args.repeat}) | spread | peak MB |"
         )
         print("|---|---|---|---|---|")
         for name in names:
@@ -331,7 +337,10 @@ def main(argv: list[str] | None = None) -> int:
                 problem = compare(name, periods, pinned[name])
                 failed |= problem is not None
                 print(f"{name}: {'identical' if problem is None else problem}", file=sys.stderr)
-            per_game, spread = timed(name, periods, args.repeat) if args.repeat else (math.nan, math.nan)
+            clock = time.process_time if args.cpu else time.perf_counter
+            per_game, spread = (
+                timed(name, periods, args.repeat, clock) if args.repeat else (math.nan, math.nan)
+            )
             peak = math.nan if args.no_memory else peak_mb(name, periods)
             counted = sum(len(v) for v in periods.values())
             print(f"| {name} | {counted} | {per_game:.1f} | {spread:.1f} | {peak:.0f} |", flush=True)

@@ -39,6 +39,8 @@ RefCheck = Callable[[pd.DataFrame, Validity, Roster], "pd.Series[bool]"]
 
 def reference_audit(games: pa.Table, roster: Roster, events: Events, valid: Validity) -> pa.Table:
     df = _ref_order(games.to_pandas())
+    named = {side: _ref_named(df[side]) for side in ("black", "white")}
+    gone = _ref_unnamed(df, roster, valid)
     df = _ref_identify(df, roster, events)
     vague = (df["date_precision"] == "year") & (valid.period != "year")
     df["period"] = [
@@ -47,7 +49,7 @@ def reference_audit(games: pa.Table, roster: Roster, events: Events, valid: Vali
     ]
     unknown_speed = df["speed"].isna() | (df["speed"] == "unknown")
     df["speed_used"] = df["speed"].where(~unknown_speed, valid.unknown_speed)
-    flags = _ref_flags(df, valid, roster)
+    flags = _ref_flags(df, valid, roster, named, gone)
     excluded = [code for code in REASONS[:-1] if valid.excludes(code)]
     flags["opponent_cap"] = _ref_over_cap(df, ~flags[excluded].any(axis=1), valid.opponent_cap)
     df["reasons"] = _ref_listed(flags, [c for c in REASONS if valid.excludes(c)])
@@ -55,14 +57,32 @@ def reference_audit(games: pa.Table, roster: Roster, events: Events, valid: Vali
     _ref_note(df, unknown_speed & ~flags["parse_error"], "speed_unknown")
     nameless = df["parse_error"].isna() & flags["parse_error"]
     _ref_note(df, nameless, "missing_player")
-    _ref_nameless(df, nameless)
+    _ref_nameless(df, nameless, named)
     df["counted"] = df["reasons"].map(len) == 0
     return pa.Table.from_pandas(df, schema=GAMES, preserve_index=False)
 
 
-def _ref_nameless(df: pd.DataFrame, nameless: pd.Series) -> None:
+def _ref_unnamed(df: pd.DataFrame, roster: Roster, valid: Validity) -> dict[str, pd.Series]:
+    """Each side whose name names nobody, and no roster player's: null name, the name kept in its raw."""
+    # imported here: bench/audit_bench.py imports this module's helpers against older trees (--against)
+    from pipeline.core.names import names_nobody, placeholder_keys
+
+    keys = placeholder_keys(valid.placeholder_names)
+    gone = {}
+    for side in ("black", "white"):
+        gone[side] = (
+            df[side]
+            .map(lambda n: isinstance(n, str) and names_nobody(n, keys) and roster.get(n) is None)
+            .astype(bool)
+        )
+        df[f"{side}_raw"] = df[f"{side}_raw"].where(~gone[side], df[f"{side}_raw"].fillna(df[side]))
+        df[side] = df[side].where(~gone[side], None)
+    return gone
+
+
+def _ref_nameless(df: pd.DataFrame, nameless: pd.Series, named: dict[str, pd.Series]) -> None:
     """A record read without both names: error_kind no_players, parse_error naming what is missing."""
-    black, white = _ref_named(df["black_player"]), _ref_named(df["white_player"])
+    black, white = named["black"], named["white"]
     df.loc[nameless, "error_kind"] = "no_players"
     df.loc[nameless & ~black & ~white, "parse_error"] = "no player names: PB and PW are both missing or empty"
     df.loc[nameless & ~black & white, "parse_error"] = "no player name for Black: PB is missing or empty"
@@ -103,10 +123,20 @@ def _ref_identify(df: pd.DataFrame, roster: Roster, events: Events) -> pd.DataFr
     return df
 
 
-def _ref_flags(df: pd.DataFrame, valid: Validity, roster: Roster) -> pd.DataFrame:
-    parsed = df["parse_error"].isna() & _ref_named(df["black_player"]) & _ref_named(df["white_player"])
-    flags = pd.DataFrame({code: check(df, valid, roster) & parsed for code, check in _REF_CHECKS.items()})
+def _ref_flags(
+    df: pd.DataFrame, valid: Validity, roster: Roster, named: dict[str, pd.Series], gone: dict[str, pd.Series]
+) -> pd.DataFrame:
+    parsed = df["parse_error"].isna() & named["black"] & named["white"]
+    unknown = parsed & (gone["black"] | gone["white"])
+    players = ("non_member", "self_play", "duplicate")
+    flags = pd.DataFrame(
+        {
+            code: check(df, valid, roster) & (parsed & ~unknown if code in players else parsed)
+            for code, check in _REF_CHECKS.items()
+        }
+    )
     flags.insert(0, "parse_error", ~parsed)
+    flags["unknown_player"] = unknown
     return flags
 
 
@@ -220,7 +250,8 @@ def tiled(sample: pa.Table, rows: int) -> pa.Table:
 
 def perturbed(table: pa.Table, seed: int) -> pa.Table:
     """``table`` with work for every rule: times of day, vague and missing dates, draws, voids, forfeits,
-    short games, handicaps, Gomoku, self-play, missing and blank names, unknown speeds, errors."""
+    short games, handicaps, Gomoku, self-play, missing and blank names, names that name nobody (on the
+    roster too, :func:`roster_for`: ``Black``), unknown speeds, errors."""
     rng = np.random.default_rng(seed)
     n = len(table)
 
@@ -244,6 +275,9 @@ def perturbed(table: pa.Table, seed: int) -> pa.Table:
     table = _put(table, "white", some(0.001), table["black"])
     table = _put(table, "black", some(0.001), None)
     table = _put(table, "white", some(0.0005), " ")
+    table = _put(table, "black", some(0.002), "Black")
+    table = _put(table, "white", some(0.001), "白")
+    table = _put(table, "white", some(0.001), "??")
     table = _put(_put(table, "speed", some(0.02), None), "speed", some(0.02), "unknown")
     return _put(table, "parse_error", some(0.002), "bad")
 

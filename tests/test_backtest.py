@@ -13,8 +13,8 @@ from typer.testing import CliRunner, Result
 
 from pipeline.cli import app
 from pipeline.config import RunConfig
-from pipeline.ingest import IngestOptions
-from pipeline.reports import backtest, forecast
+from pipeline.ingest import IngestOptions, ingest
+from pipeline.reports import backtest, forecast, predicted
 from pipeline.synth.league import rank_of, synthetic_league
 from pipeline.synth.records import write_records
 
@@ -31,9 +31,12 @@ def summary_of(result: backtest.Backtest) -> pd.DataFrame:
     return result.summary.to_pandas().set_index("rules")
 
 
-def p_of(result: backtest.Backtest, rules: str) -> list[float]:
-    frame = result.predictions
-    return [round(p, 6) for p in frame[frame["rules"] == rules]["p"]]
+def p_of(tmp_path: Path, rules: str) -> list[float]:
+    """The predictions of rule set ``rules`` over ``tmp_path/raw``, in ``seq`` order, to 6 places."""
+    config = RunConfig(raw=tmp_path / "raw", out=tmp_path / "out")
+    found = ingest(config.raw, config.out, IngestOptions(workers=1))
+    plan = backtest.plans(config, [rules])[0]
+    return [round(float(p), 6) for p in predicted.predictions(plan, found.source).p]
 
 
 @pytest.fixture(scope="module")
@@ -78,14 +81,13 @@ def test_gor_rule_sets_predict_with_their_own_expected_score(
     write, tmp_path: Path, rules: str, expected: float
 ) -> None:
     write("a.sgf", sgf("x", "y", "W+R", "2024-05-01", black_rank="1d", white_rank="1k").encode())
-    result = run_backtest(tmp_path, [rules])
-    assert p_of(result, rules) == pytest.approx([expected], abs=2e-6)
+    assert p_of(tmp_path, rules) == pytest.approx([expected], abs=2e-6)
 
 
 def test_points_system_predicts_one_half_in_the_first_month(write, tmp_path: Path) -> None:
     write("a.sgf", sgf("x", "y", "B+R", "2024-05-01", black_rank="1d", white_rank="3k").encode())
     write("b.sgf", sgf("y", "x", "B+R", "2024-05-09", black_rank="3k", white_rank="1d").encode())
-    assert p_of(run_backtest(tmp_path, ["club"]), "club") == [0.5, 0.5]
+    assert p_of(tmp_path, "club") == [0.5, 0.5]
 
 
 def test_points_system_fit_uses_only_earlier_months(write, tmp_path: Path) -> None:
@@ -100,7 +102,7 @@ def test_points_system_fit_uses_only_earlier_months(write, tmp_path: Path) -> No
     # difference 0 -> σ(α) = 4/6, α = ln 2, β = 0 (no spread to fit): p = 2/3 whatever June's results.
     write("jun0.sgf", sgf("a", "d", "W+R", "2024-06-01").encode())
     write("jun1.sgf", sgf("b", "c", "W+R", "2024-06-02").encode())
-    assert p_of(run_backtest(tmp_path, ["club"]), "club") == [0.5] * 4 + [round(2 / 3, 6)] * 2
+    assert p_of(tmp_path, "club") == [0.5] * 4 + [round(2 / 3, 6)] * 2
 
 
 @pytest.mark.slow

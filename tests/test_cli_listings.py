@@ -257,3 +257,26 @@ def test_resolve_player_is_the_query_apis_one_resolver(where: tuple[Path, Path])
     assert resolve_player(out, "ＹＵＹＡＮ", roster) == "羽焰"
     with pytest.raises(UnknownPlayer, match="did you mean: 欧阳锦绣"):
         resolve_player(out, "欧阳锦", roster)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+def test_a_table_printed_in_parts_is_the_table_printed_whole(
+    fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pipeline.cli.common import Format
+    from pipeline.cli.tables import print_frames
+
+    first = pd.DataFrame({"player": ["羽焰", "凝兰"], "place": [1, None], "notes": [["a", "b"], []]})
+    second = pd.DataFrame({"player": ["二黑"], "place": [3.0], "notes": [["c"]]})
+    print_frames([pd.concat([first, second], ignore_index=True)], Format(fmt))
+    whole = capsys.readouterr().out
+    print_frames([first, second.iloc[:0], second], Format(fmt))
+    assert capsys.readouterr().out == whole
+
+
+def test_a_json_table_of_no_rows_is_an_empty_array(capsys: pytest.CaptureFixture[str]) -> None:
+    from pipeline.cli.common import Format
+    from pipeline.cli.tables import print_frames
+
+    print_frames([pd.DataFrame({"player": []})], Format.json)
+    assert json.loads(capsys.readouterr().out) == []

@@ -54,8 +54,8 @@ def rate(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
 
 @pytest.fixture(scope="module")
 def rated(rate: Callable[[str], Path]) -> dict[str, Path]:
-    """The sample rated under club and under hkga: rule set -> output folder."""
-    return {rules: rate(rules) for rules in ("club", "hkga")}
+    """The sample rated under club, hkga and glicko2 (rating ± 2·deviation): rule set -> output folder."""
+    return {rules: rate(rules) for rules in ("club", "hkga", "glicko2")}
 
 
 def shown(*args: str, columns: int = WIDTH) -> str:
@@ -87,7 +87,7 @@ def frame(*args: str) -> pd.DataFrame:
 # --- tables ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("rules", ["club", "hkga"])
+@pytest.mark.parametrize("rules", ["club", "hkga", "glicko2"])
 @pytest.mark.parametrize(
     "args",
     [
@@ -127,7 +127,7 @@ def test_audit_excluded_leaves_out_the_counted_column_its_title_answers(rated: d
     assert "counted" not in output.splitlines()[2] and "--excluded" in output.splitlines()[0]
 
 
-@pytest.mark.parametrize("rules", ["club", "hkga"])
+@pytest.mark.parametrize("rules", ["club", "hkga", "glicko2"])
 @pytest.mark.slow
 def test_show_writes_every_name_and_rating_whole(rated: dict[str, Path], rules: str) -> None:
     out = str(rated[rules])
@@ -167,7 +167,7 @@ def test_players_suggest_keeps_the_partner_and_the_evidence(tmp_path: Path) -> N
 
 @pytest.mark.slow
 def test_backtest_fits_80_columns_with_every_rule_set_and_score(tmp_path: Path) -> None:
-    rules = "club,hkga,egf,egf2021,cga,cga-dan"
+    rules = "club,hkga,egf,egf2021,cga,cga-dan,glicko2"
     config = str(ROOT / "config" / "ratings.toml")
     args = ["backtest", "--rules", rules, "--raw", str(ROOT / "data" / "raw"), "--config", config]
     output = shown(*args, "--out", str(tmp_path / "out"))
@@ -193,7 +193,7 @@ def test_free_text_wraps_at_spaces_and_a_path_after_its_slashes() -> None:
 # --- explain -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("rules", ["club", "hkga"])
+@pytest.mark.parametrize("rules", ["club", "hkga", "glicko2"])
 @pytest.mark.slow
 def test_explain_fits_80_columns(rated: dict[str, Path], rules: str) -> None:
     out = rated[rules]
@@ -209,7 +209,7 @@ def added(equation: str) -> tuple[float, float]:
     return float(end.replace("−", "-")), float(eval(right))  # digits and operators only
 
 
-@pytest.mark.parametrize("rules", ["club", "hkga", "egf", "egf2021", "cga"])
+@pytest.mark.parametrize("rules", ["club", "hkga", "egf", "egf2021", "cga", "glicko2"])
 @pytest.mark.slow
 def test_explain_terms_add_up_to_the_result_as_printed(rate: Callable[[str], Path], rules: str) -> None:
     out = rate(rules)  # (the run's exit code asserted)
@@ -252,7 +252,7 @@ def test_club_writes_points_exactly_without_trailing_zeros() -> None:
 
 
 def test_the_gor_rule_sets_write_two_decimals() -> None:
-    for rules in ("hkga", "egf", "egf2021", "cga", "cga-dan"):
+    for rules in ("hkga", "egf", "egf2021", "cga", "cga-dan", "glicko2"):
         written = number_format(rules)
         assert [written.rating(v) for v in (2454.525001, 2100.0)] == ["2454.53", "2100.00"]
         assert [written.delta(v) for v in (0.4, -24.375001, 0.0, -0.001)] == [

@@ -9,6 +9,7 @@ import pytest
 
 from pipeline import rules
 from pipeline.config import DEFAULT_PATH, ConfigError, RunConfig, load
+from pipeline.core.activity import Span
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -130,6 +131,16 @@ def test_output_section_gives_keep_generations_and_provisional_games(tmp_path: P
     assert (config.keep_generations, config.provisional_games) == (1, 5)
 
 
+def test_output_section_lists_everyone_by_default(tmp_path: Path) -> None:
+    assert load(_write(tmp_path, "[output]\n")).active_within is None
+
+
+def test_output_section_gives_active_within(tmp_path: Path) -> None:
+    assert load(_write(tmp_path, '[output]\nactive_within = "24 months"\n')).active_within == Span(
+        24, "month"
+    )
+
+
 def test_validity_holds_only_the_keys_given(tmp_path: Path) -> None:
     config = load(_write(tmp_path, '[validity]\ndraw = "count"\nopponent_cap = 0\n'))
     assert config.validity == {"draw": "count", "opponent_cap": 0}
@@ -168,7 +179,7 @@ def test_shipped_ratings_toml_comments_show_the_club_defaults(tmp_path: Path) ->
     text = (ROOT / "config" / "ratings.toml").read_text(encoding="utf-8")
     uncommented = re.sub(
         r"(?m)^# ((?:period|game_types|draw|no_show|handicap|non_member|opponent_cap|min_moves|"
-        r"handicap_from|unknown_speed) = )",
+        r"handicap_from|unknown_speed|placeholder_names) = )",
         r"\1",
         text,
     )
@@ -209,6 +220,8 @@ def test_shipped_ratings_toml_comments_show_the_club_defaults(tmp_path: Path) ->
         ("[validity]\nmin_moves = -1\n", "[validity] min_moves", "of type int, 0 or more, got -1"),
         ("[validity]\nhandicap_from = 1\n", "[validity] handicap_from", "of type int, 2 or more, got 1"),
         ('[validity]\nunknown_speed = "medium"\n', "[validity] unknown_speed", "one of 'fast', 'slow'"),
+        ('[validity]\nplaceholder_names = "Black"\n', "[validity] placeholder_names", "a list of non-empty"),
+        ('[validity]\nplaceholder_names = [""]\n', "[validity] placeholder_names", "got ['']"),
         ("[output]\nkeep_generations = 0\n", "[output] keep_generations", "of type int, 1 or more, got 0"),
         ('[output]\nkeep_generations = "3"\n', "[output] keep_generations", "got '3'"),
         ("[output]\nkeep_generations = 2.0\n", "[output] keep_generations", "got 2.0"),
@@ -219,6 +232,9 @@ def test_shipped_ratings_toml_comments_show_the_club_defaults(tmp_path: Path) ->
         ),
         ("[output]\nprovisional_games = true\n", "[output] provisional_games", "got True"),
         ("[output]\nprovisional_games = 4.5\n", "[output] provisional_games", "got 4.5"),
+        ('[output]\nactive_within = "two years"\n', "[output] active_within", "got 'two years'"),
+        ('[output]\nactive_within = "0 days"\n', "[output] active_within", "got '0 days'"),
+        ("[output]\nactive_within = 24\n", "[output] active_within", 'such as "24 months", "2 years"'),
     ],
 )
 def test_bad_value_names_file_key_and_expectation(
@@ -233,7 +249,7 @@ def test_bad_value_names_file_key_and_expectation(
     [
         ("run", "events, period, roster, rule_set"),
         ("ingest", "file_timeout_seconds, out, raw, scheduler, speed_threshold_minutes, workers"),
-        ("output", "keep_generations, language, provisional_games"),
+        ("output", "active_within, keep_generations, language, provisional_deviation, provisional_games"),
         (
             "validity",
             "draw, game_types, handicap, handicap_from, min_moves, no_show, non_member, opponent_cap",

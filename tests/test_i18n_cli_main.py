@@ -52,11 +52,12 @@ def invoke(*args: str, env: dict[str, str] | None = None) -> str:
 
 @pytest.fixture(scope="module")
 def rated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
-    """The sample rated under club (in simplified Chinese) and hkga (in English): rule set -> (output
-    folder, the run's summary)."""
+    """The sample rated under club (in simplified Chinese), hkga (in English) and glicko2 (in traditional
+    Chinese: its standings write rating ± 2·deviation): rule set -> (output folder, the run's summary)."""
     found = {}
-    for rules, lang in (("club", "zh-Hans"), ("hkga", "en")):
-        out = tmp_path_factory.mktemp(rules) / "out"
+    for rules, lang in (("club", "zh-Hans"), ("hkga", "en"), ("glicko2", "zh-Hant")):
+        # the folder's name is no English word, wherever a narrow table wraps its path
+        out = tmp_path_factory.mktemp(rules) / "输出"
         config, raw = str(ROOT / "config" / "ratings.toml"), str(ROOT / "data" / "raw")
         args = [
             "run",
@@ -127,7 +128,7 @@ def test_the_run_summary_in_english_keeps_its_words(rated: dict[str, tuple[Path,
 
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", CHINESE)
-@pytest.mark.parametrize("rules", ["club", "hkga"])
+@pytest.mark.parametrize("rules", ["club", "hkga", "glicko2"])
 @pytest.mark.parametrize("args", SURFACES, ids=" ".join)
 def test_every_table_speaks_chinese_within_80_columns(
     rated: dict[str, tuple[Path, str]], rules: str, args: tuple[str, ...], lang: str
@@ -136,7 +137,7 @@ def test_every_table_speaks_chinese_within_80_columns(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rules", ["club", "hkga"])
+@pytest.mark.parametrize("rules", ["club", "hkga", "glicko2"])
 @pytest.mark.parametrize("args", SURFACES, ids=" ".join)
 def test_every_table_in_english_fits_80_columns(
     rated: dict[str, tuple[Path, str]], rules: str, args: tuple[str, ...]

@@ -215,6 +215,7 @@ TEXT_WRITERS = {
     ("club.py", "_Month._arena"),
     ("club.py", "_Month.award"),
     ("gor_rules.py", "_Ledger._change"),
+    ("glicko2_rules.py", "_Sheet._changes"),
     ("tga.py", "TgaRules.reports"),
     ("tga.py", "_Ledger._change"),
     ("tga.py", "_Ledger.award"),

@@ -203,3 +203,16 @@ def test_sample_new_record_in_latest_period_equals_scratch(sample: dict[str, Any
     latest = sorted(p for p in sample["raw"].iterdir() if p.is_dir())[-1]
     (latest / "new.sgf").write_bytes(_game("A", "B", "W+R", f"{latest.name}-28", seed=96))
     _rerun_equals_scratch(sample)
+
+
+def test_activity_of_a_resumed_run_equals_scratch(tmp_path: Path) -> None:
+    raw, folder = tmp_path / "raw", tmp_path / "cfg"
+    _write_season(raw, "club")
+    (raw / "03" / "e.sgf").write_bytes(_game("E", "A", "B+R", "2024-03-20", seed=95))  # E's only game
+    config = _config(folder)
+    config.write_text(config.read_text(encoding="utf-8") + '\n[output]\nactive_within = "2 months"\n')
+    case = {"raw": raw, "config": config, "rules": "club", "tmp": tmp_path}
+    _run(case, tmp_path / "out")
+    (raw / "07" / "new.sgf").write_bytes(_game("A", "B", "W+R", "2024-07-25", seed=98))
+    manifest = _rerun_equals_scratch(case)  # E's last counted day carried from June into July
+    assert manifest["incremental"]["periods_replayed"] == 1

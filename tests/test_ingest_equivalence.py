@@ -28,13 +28,30 @@ PINNED = {
     "corpora": "955a0ef14489e546573a95bebb8c147f45485cc416ecba16850c59759f65ac49",
     "sample": "4abb2941ee7dbae11d0c234df3d026ed4de6ec64d807f108a331895f5052c432",
     "synthetic": "0e227d8e7fb6d6d7bd4723e0dc24d68784ae93ba6460f44f98a87bb541464f59",
-    "mutants": "243f3532ec38a5b73822e9c8c738a2626272e93032233b74739b4e96441dbf1a",
+    # Pinned again with the handicap from setup stones (issue 24): 4 mutants whose HA the fuzzer broke
+    # (HA[6KM[0.50], HA2], HA[P99], HA[--]) beside a fixed placement before White's first move now have
+    # the stones' handicap (m521 6, m1312 2, m1505 9, m1742 2) instead of none; every other row as before.
+    # And again with the ranks read beside a note (issue 24): 18 mutants whose BR/WR the fuzzer made
+    # swallow the next properties ('5d\nTM300', '4段KO[7.5', '[[[13级', '4娈礭  WR[P6' ...) now read the
+    # rank (5d, 4d, 13k, 6p) and keep the value as written in *_rank_raw; every other row as before.
+    "mutants": "6dbff9e3577281bf2294fda472efa336f72f0cb266022282edc46d382938a000",
 }
 
 
+#: Columns added after the pins, left out of the digests (their own tests pin their values).
+LATER_COLUMNS = ("handicap_how",)
+
+
 def file_digests(files: Iterable[tuple[str, bytes]]) -> list[str]:
-    """The sha256 of the repr of each file's rows, in order."""
-    return [hashlib.sha256(repr(rows_for_bytes(data, name)).encode()).hexdigest() for name, data in files]
+    """The sha256 of the repr of each file's rows (without :data:`LATER_COLUMNS`), in order."""
+    return [
+        hashlib.sha256(repr(_pinned(rows_for_bytes(data, name))).encode()).hexdigest() for name, data in files
+    ]
+
+
+def _pinned(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+    """``rows`` without :data:`LATER_COLUMNS`."""
+    return [{k: v for k, v in row.items() if k not in LATER_COLUMNS} for row in rows]
 
 
 def digest(files: Iterable[tuple[str, bytes]]) -> str:

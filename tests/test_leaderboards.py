@@ -283,3 +283,30 @@ def test_totals_missing_a_player_of_a_board_is_named() -> None:
 def test_negative_provisional_games_is_rejected() -> None:
     with pytest.raises(ValueError, match="-2"):
         leaderboards(SEASON, provisional_games=-2, totals=SEASON_TOTALS)
+
+
+# --- inactive players: no counted game within [output] active_within before the board's end are left off --
+
+
+#: The ratings rows of SEASON with ``active``: a is inactive at the end of June, b at the end of May.
+ACTIVE_TOTALS = SEASON_TOTALS.assign(active=[True, False, False, True])
+
+
+def test_without_active_only_an_inactive_player_stays_on_the_boards() -> None:
+    board = leaderboards(SEASON, totals=ACTIVE_TOTALS)
+    assert players(board, "2024-05") == ["a", "b"]
+
+
+def test_a_player_inactive_at_the_end_of_a_period_is_left_off_its_board() -> None:
+    board = leaderboards(SEASON, totals=ACTIVE_TOTALS, active_only=True)
+    assert players(board, "2024-05") == ["a"]
+
+
+def test_the_year_board_lists_the_players_active_at_the_years_last_period() -> None:
+    board = leaderboards(SEASON, totals=ACTIVE_TOTALS, active_only=True)
+    assert players(board, "2024", scope="year") == ["b"]
+
+
+def test_active_only_without_totals_is_rejected() -> None:
+    with pytest.raises(ValueError, match="totals"):
+        leaderboards(SEASON, active_only=True)

@@ -63,6 +63,26 @@ def test_rank_written_inside_the_name_is_split_off() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("br", "rank"),
+    [
+        ("9p, Meijin", "9p"),
+        ("九段 名人", "9d"),
+        ("本因坊 七段", "7d"),
+        ("三段格", "3d"),
+        ("9 Dan Professional", "9p"),
+    ],
+)
+def test_a_rank_with_a_title_is_read_and_the_value_as_written_kept(br: str, rank: str) -> None:
+    [row] = rows_for_bytes(f"(;CA[UTF-8]PB[甲]PW[乙]BR[{br}];B[pd])".encode(), "t.sgf")
+    assert (row["black_rank"], row["black_rank_raw"]) == (rank, br)
+
+
+def test_a_korean_rank_and_a_professional_after_it_are_read() -> None:
+    [row] = rows_for_bytes("(;CA[UTF-8]PB[갑]PW[을]BR[7급]WR[9단 프로];B[pd])".encode(), "k.sgf")
+    assert (row["black_rank"], row["white_rank"], row["white_rank_raw"]) == ("7k", "9p", "9단 프로")
+
+
 def test_broken_bytes_in_one_name_keep_the_game() -> None:
     data = "(;CA[UTF-8]PW[柯洁]RE[W+R]PB[".encode() + "古力".encode()[:-1] + b"];B[pd])"
     [row] = rows_for_bytes(data, "cut.sgf")

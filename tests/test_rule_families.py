@@ -67,8 +67,9 @@ def test_the_scales_are_the_records() -> None:
         "egf": ("gor", 100.0, 3000.0),
         "egf2021": ("gor", -900.0, 3300.0),
         "cga": ("cga", 1000.0, 3500.0),
+        "glicko2": ("glicko2", 100.0, 6000.0),
     }
-    assert RATING_KEYS == ("club", "gor", "cga", "hkga", "egf", "egf2021")
+    assert RATING_KEYS == ("club", "gor", "cga", "glicko2", "hkga", "egf", "egf2021")
 
 
 def test_the_explanations_formats_and_sentences_are_the_records() -> None:
@@ -78,6 +79,7 @@ def test_the_explanations_formats_and_sentences_are_the_records() -> None:
         "club": "club",
         "egf": "gor",
         "egf2021": "gor-bonus",
+        "glicko2": "generic",
         "hkga": "gor",
         "tga": "rank",
     }

@@ -69,13 +69,16 @@ def _visible(page: Path) -> _Visible:
 
 
 def _data_words(out: Path) -> list[str]:
-    """The names and texts of the data a page may show as they are: players, events, award rules."""
+    """The names and texts of the data a page may show as they are: players, events, award rules, the
+    placeholder names of the run's settings (the rules page lists them)."""
     games = pd.read_parquet(out / "games.parquet")
     found = [
         v for c in ("black", "white", "black_player", "white_player", "event", "event_name") for v in games[c]
     ]
     changes = pd.read_parquet(out / "changes")
     found += list(changes["bonus_rule"])
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    found += manifest["settings"]["validity"]["placeholder_names"]
     return sorted({str(v) for v in found if isinstance(v, str) and v})
 
 

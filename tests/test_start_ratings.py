@@ -75,10 +75,11 @@ def test_a_plain_rating_that_fits_the_scale_and_the_rank_is_kept_without_a_word(
 
 
 @pytest.mark.parametrize(
-    ("rules", "expected"), [("club", 150), ("hkga", 2150), ("egf2021", 2150), ("cga", 2300)]
+    ("rules", "expected"),
+    [("club", 150), ("hkga", 2150), ("egf2021", 2150), ("cga", 2300), ("glicko2", 1950)],
 )
 def test_a_table_gives_each_family_its_own_rating(rules: str, expected: float, tmp_path: Path) -> None:
-    planned = _planned(tmp_path, _player("{ club = 150, gor = 2150, cga = 2300 }"), rules)
+    planned = _planned(tmp_path, _player("{ club = 150, gor = 2150, cga = 2300, glicko2 = 1950 }"), rules)
     assert (_start(planned, "A"), planned.warnings) == (expected, [])
 
 
@@ -116,7 +117,7 @@ def test_a_bad_rating_table_names_the_file_the_player_and_the_keys_allowed(
         _planned(tmp_path, _player(table), "hkga")
     message = str(error.value)
     assert message.startswith(f"{tmp_path / 'cfg' / 'roster.toml'}: [[player]] #1 (A) rating must be ")
-    assert "club, gor, cga, hkga, egf, egf2021" in message
+    assert "club, gor, cga, glicko2, hkga, egf, egf2021" in message
 
 
 @pytest.mark.slow

@@ -13,6 +13,12 @@ which games count. Decisions (the sources are silent; docs/rules.md ("Reason cod
   ``missing_player``, and is told apart from a record that could not be read by its own ``error_kind``,
   ``no_players``, and a ``parse_error`` text naming what is missing (:func:`_nameless`), so that every
   count of parse errors by kind shows it on its own;
+- a name that names nobody (a placeholder of ``[validity] placeholder_names``, ``Black``, ``黑``, ``?``
+  ..., or a name that could not be decoded: :mod:`pipeline.core.names`) is no player, unless the roster
+  names a player so: its side's ``black``/``white`` and ``*_player`` are null, the name as written stays
+  in ``black_raw``/``white_raw`` (:func:`_unnamed`), and a game read with such a side gets
+  ``unknown_player`` (not ``parse_error``: a game was played, by someone) with every other reason that
+  applies, but none of those that compare players (``non_member``, ``self_play``, ``duplicate``, the cap);
 - a record without ``GM`` is Go (GM 1), as the SGF specification says;
 - a date of year precision only (``DT[2024]``) is ``missing_date`` unless the periods are years;
 - an inter-club event exempts a game from ``non_member`` only when one side is a member;
@@ -57,8 +63,8 @@ def audit(games: pa.Table, roster: Roster, events: Events, valid: Validity, seq_
     KeyError if ``games`` lacks a column of the schema.
     """
     ordered = _ordered(games.select(list(GAMES_INGEST.names)))
-    players = sides(ordered, roster)
-    table = _identified(ordered, players, events)
+    players = sides(ordered, roster, valid.placeholder_names)
+    table = _identified(_unnamed(ordered, players.nobody), players, events)
     undated = pa.array(vague(table, valid.period))
     period = pc.if_else(undated, pa.scalar(None, pa.string()), periods_of(table["date"], valid.period))
     added = {
@@ -106,6 +112,23 @@ def _nameless(table: pa.Table, nameless: Flags, named: Flags) -> pa.Table:
     kind = pc.if_else(pa.array(nameless), NO_PLAYERS, table["error_kind"])
     table = table.set_column(table.schema.get_field_index("parse_error"), "parse_error", error)
     return table.set_column(table.schema.get_field_index("error_kind"), "error_kind", kind)
+
+
+def _unnamed(table: pa.Table, nobody: Flags) -> pa.Table:
+    """``table`` with each side whose name names nobody (``nobody``: Black's rows then White's,
+    :class:`~pipeline.audit.checks.Sides`) given a null name, the name as written kept in its ``_raw``
+    column (which holds it already when the ingest changed the name: a rank cut, a repair)."""
+    if not nobody.any():
+        return table
+    rows = table.num_rows
+    for side, gone in (("black", nobody[:rows]), ("white", nobody[rows:])):
+        if gone.any():
+            mask = pa.array(gone)
+            raw = pc.if_else(mask, pc.coalesce(table[f"{side}_raw"], table[side]), table[f"{side}_raw"])
+            name = pc.if_else(mask, pa.scalar(None, pa.string()), table[side])
+            table = table.set_column(table.schema.get_field_index(side), side, name)
+            table = table.set_column(table.schema.get_field_index(f"{side}_raw"), f"{side}_raw", raw)
+    return table
 
 
 def _unknown_speed(table: pa.Table) -> Flags:

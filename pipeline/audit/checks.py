@@ -4,15 +4,15 @@ whole games table.
 :func:`sides` resolves the players once per distinct spelling (canonical names, membership, pairs), for
 every check to share. Each check reads the ordered table (ingest columns plus the canonical names and the
 event kind) and those sides, and returns a numpy mask: does the rule apply to the row? :func:`flags` gives
-them all (the
-checks other than ``parse_error`` only for rows that were read and name both players) and
-:func:`over_cap` the opponent cap, which depends on the others. Knows nothing of how the rows were
+them all (the checks other than ``parse_error`` only for rows that were read and name both players, those
+of the players only where neither names nobody) and :func:`over_cap` the opponent cap, which depends on
+the others. Knows nothing of how the rows were
 ordered or of how reasons are listed: masks in table order out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,20 +32,23 @@ from pipeline.core.arrays import (
     nth_in_group,
     stacked,
 )
-from pipeline.core.reasons import Validity
+from pipeline.core.names import names_nobody, placeholder_keys
+from pipeline.core.reasons import REASONS, Validity
 
 
 @dataclass(frozen=True, slots=True)
 class Sides:
     """Both sides of every row, each distinct spelling resolved once (:func:`sides`): ``black`` and
-    ``white`` the canonical names (null for no name); ``named`` and ``member`` masks of Black's rows
-    then White's (a name with more than white space; a roster member, :meth:`Roster.is_member`; null:
-    False); ``pair`` a code per row for its unordered pair of canonical names (``a`` v ``b`` and ``b`` v
-    ``a`` share it; no name is a value of its own)."""
+    ``white`` the canonical names (null for no name, and for a name that names nobody); ``named``,
+    ``nobody`` and ``member`` masks of Black's rows then White's (a name with more than white space; a
+    name that names nobody, :func:`~pipeline.core.names.names_nobody`, and no roster player's; a roster
+    member, :meth:`Roster.is_member`; null: False); ``pair`` a code per row for its unordered pair of
+    canonical names (``a`` v ``b`` and ``b`` v ``a`` share it; no name is a value of its own)."""
 
     black: pa.Array
     white: pa.Array
     named: Flags
+    nobody: Flags
     member: Flags
     pair: Codes
 
@@ -64,23 +67,48 @@ class Rows:
 Check = Callable[[Rows], Flags]
 
 
-def sides(table: pa.Table, roster: Roster) -> Sides:
+def sides(table: pa.Table, roster: Roster, placeholders: Iterable[str] = ()) -> Sides:
     """The :class:`Sides` of ``table``'s ``black`` and ``white`` names: one pass over the distinct
     spellings of both columns (:meth:`Roster.identities`), shared by every check that reads canonical
-    names or membership."""
+    names or membership. A spelling that is one of ``placeholders`` (the ``[validity]`` list) or could
+    not be decoded names nobody, unless the roster names a player so (docs/rules.md ("Names that name
+    nobody")): its canonical name is null."""
     spellings, position = distinct(stacked([table["black"], table["white"]]))
     found = roster.identities(spellings)
-    canonical, member = [name for name, _ in found], [is_member for _, is_member in found]
-    names = pa.array([*canonical, None], pa.string()).take(pa.array(position))
+    resolved = pa.array([*(name for name, _ in found), None], pa.string())  # a null's position: the last
+    nobody = _nobody(spellings, resolved, placeholder_keys(placeholders), roster)
+    names = pc.if_else(pa.array(nobody), pa.scalar(None, pa.string()), resolved) if nobody.any() else resolved
+    names = names.take(pa.array(position))
     code = codes(names)
     black, white = code[: table.num_rows], code[table.num_rows :]
+    member = np.array([*(is_member for _, is_member in found), False], dtype=np.bool_) & ~nobody
     return Sides(
         black=names.slice(0, table.num_rows),
         white=names.slice(table.num_rows),
-        named=np.array([*(bool(name.strip()) for name in canonical), False], dtype=np.bool_)[position],
-        member=np.array([*member, False], dtype=np.bool_)[position],
+        named=np.array([*(bool(name.strip()) for name in spellings), False], dtype=np.bool_)[position],
+        nobody=nobody[position],
+        member=member[position],
         pair=groups([np.minimum(black, white), np.maximum(black, white)]),
     )
+
+
+def _nobody(spellings: list[str], resolved: pa.Array, keys: frozenset[str], roster: Roster) -> Flags:
+    """For each of ``spellings`` (``resolved``: :meth:`Roster.resolve` of each, from the roster's memo,
+    and a null after them), whether it names nobody (:func:`~pipeline.core.names.names_nobody`) and no
+    roster player; the null: False.
+
+    Columnar first: a name off the roster resolves to itself folded, so the candidates are those whose
+    ``resolved`` lowercased is a placeholder key (casefolded, or lowercased: the two differ only for a
+    few letters such as ß), or that hold ``?`` or U+FFFD (every undecodable name does); only those are
+    looked at one by one, the others were never folded again, period after period."""
+    lowered = pa.array(sorted(keys | {key.lower() for key in keys}), pa.string())
+    maybe = flag(pc.is_in(pc.utf8_lower(resolved), value_set=lowered))
+    maybe |= flag(pc.match_substring(resolved, "?")) | flag(pc.match_substring(resolved, "\ufffd"))
+    found = np.zeros(len(resolved), dtype=np.bool_)
+    for at in np.flatnonzero(maybe):
+        raw = spellings[at]
+        found[at] = names_nobody(raw, keys) and roster.get(raw) is None
+    return found
 
 
 def _halves(mask: Flags) -> tuple[Flags, Flags]:
@@ -91,10 +119,17 @@ def _halves(mask: Flags) -> tuple[Flags, Flags]:
 
 def flags(rows: Rows) -> dict[str, Flags]:
     """The mask of every reason code but ``opponent_cap``, in the order of docs/rules.md ("Reason
-    codes"): ``parse_error`` first."""
+    codes"): ``parse_error`` first. ``unknown_player`` for the rows read whose name on a side names
+    nobody; the checks of the players (``non_member``, ``self_play``, ``duplicate``) only for the rows
+    with two players."""
     black, white = _halves(rows.sides.named)
     parsed = flag(pc.is_null(rows.table["parse_error"])) & black & white
-    return {"parse_error": ~parsed} | {code: check(rows) & parsed for code, check in _CHECKS.items()}
+    unknown = parsed & np.logical_or(*_halves(rows.sides.nobody))
+    found = {"parse_error": ~parsed}
+    for code, check in _CHECKS.items():
+        found[code] = check(rows) & (parsed & ~unknown if code in _OF_PLAYERS else parsed)
+    found["unknown_player"] = unknown
+    return {code: found[code] for code in REASONS if code in found}
 
 
 def over_cap(rows: Rows, period: pa.Array | pa.ChunkedArray, eligible: Flags) -> Flags:
@@ -173,6 +208,8 @@ def _duplicate(rows: Rows) -> Flags:
     return later_copies(groups([rows.sides.pair, codes(table["date"]), codes(signature), codes(result)]))
 
 
+#: The checks that compare or look up the two players: none applies to a side that names nobody.
+_OF_PLAYERS = frozenset({"non_member", "self_play", "duplicate"})
 _CHECKS: dict[str, Check] = {
     "wrong_game_type": _wrong_type,
     "missing_date": _missing_date,

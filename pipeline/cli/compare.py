@@ -24,6 +24,7 @@ from pipeline.cli.tables import (
     fitted,
     missing,
     print_frame,
+    print_frames,
     print_table,
     unsigned_zero,
 )
@@ -183,9 +184,12 @@ def compare_command(
             ),
             2,
         )
-    chosen = compare_mod.movers(result.players, period) if period else result.movers
+    chosen = result.movers_in(period) if period else result.movers
     if fmt is not Format.table:
-        print_frame(_frame(result, chosen, table or Shown.periods, period), fmt)
+        if table is Shown.players and period is None:
+            print_frames(result.rows.frames(), fmt)  # (a period at a time: a server's has millions)
+        else:
+            print_frame(_frame(result, chosen, table or Shown.periods, period), fmt)
         return
     render(result, chosen, table, top, wide, period, (a.plan.rule_set, b.plan.rule_set))
 
@@ -202,7 +206,7 @@ def _frame(
 ) -> pd.DataFrame:
     """The table ``shown`` as a frame for CSV or JSON (the players of ``period`` only when given)."""
     if shown is Shown.players:
-        return result.players if period is None else result.players[result.players["period"] == period]
+        return result.players if period is None else result.rows.of(period)
     if shown is Shown.movers:
         return chosen
     if shown is Shown.prediction:

@@ -38,7 +38,7 @@ from pipeline.cli.common import (
     speed_word,
     worded,
 )
-from pipeline.cli.standings import DateOpt, parse_day, print_standings, show_day
+from pipeline.cli.standings import AllOpt, DateOpt, parse_day, print_standings, show_day
 from pipeline.cli.tables import (
     Column,
     cell_text,
@@ -76,7 +76,8 @@ AUDIT_TABLE = (
 #: ``--reason``'s help: the reason codes (:data:`pipeline.core.reasons.REASONS`, a test checks it).
 REASON_HELP = N_(
     "Reason code, repeatable or comma-separated (any of them applies): parse_error, wrong_game_type, "
-    "missing_date, no_result, draw, no_show, handicap, non_member, self_play, duplicate, opponent_cap"
+    "missing_date, no_result, draw, no_show, handicap, unknown_player, non_member, self_play, duplicate, "
+    "opponent_cap"
 )
 #: ``--report``'s help: the reports and their rule sets (:data:`pipeline.reports.REPORT_RULE_SETS`, a
 #: test checks it).
@@ -202,6 +203,7 @@ def show_command(
     ] = None,
     fmt: FormatOpt = Format.table,
     wide: WideOpt = False,
+    everyone: AllOpt = False,
     out: OutOpt = None,
     config: ConfigOpt = None,
 ) -> None:
@@ -217,8 +219,10 @@ def show_command(
     day after the last period gives its standings.
 
     Players with fewer counted games (all periods) than the run's [output] provisional_games are marked
-    * as provisional; they are not on the leaderboards. With --report NAME, show instead a table the
-    run's rule set wrote, every year at once: promotions (cga-dan, tga), fees (hkga, tga) or
+    * as provisional; they are not on the leaderboards. With [output] active_within set, only the
+    players with a counted game within that span before the period's end are listed (and placed); --all
+    lists the others too, marked ~, with the day they became inactive. With --report NAME, show instead
+    a table the run's rule set wrote, every year at once: promotions (cga-dan, tga), fees (hkga, tga) or
     certification (hkga); or, under every rule set, the leaderboards (games, wins, win rate, longest
     winning streak) of --period (default: the latest) and of its year. The table shows the columns that
     fit the terminal, ratings as the rule set writes them (docs/rules.md, "Numbers"; --wide: every
@@ -226,10 +230,13 @@ def show_command(
 
     Example: ratings show --period 2024-05 --top 10
     Example: ratings show --date 2024-06-15
+    Example: ratings show --all
     Example: ratings show --report fees --format csv
     Example: ratings show --report leaderboards --period 2024-05
     """
     folder = output_folder(out, config)
+    if report is not None and everyone:
+        fail(_("--all does not apply to --report {report}").format(report=report), 2)
     if report == boards.NAME:
         if date is not None:
             fail(_("--date does not apply to --report {report} (use --period)").format(report=report), 2)
@@ -248,10 +255,10 @@ def show_command(
     if date is not None:
         if period is not None:
             fail(_("--period and --date exclude each other: give one"), 2)
-        show_day(folder, parse_day(date), top, fmt, wide)
+        show_day(folder, parse_day(date), top, fmt, wide, everyone)
         return
     try:
-        table = reports.standings(folder, period=period, top=top)
+        table = reports.standings(folder, period=period, top=top, everyone=everyone)
         rated = reports.rated_periods(folder)
     except reports.ReportError as e:
         fail(str(e), 2)

@@ -69,7 +69,10 @@ SchedulerOpt = Annotated[
 RulesOpt = Annotated[
     str | None,
     typer.Option(
-        "--rules", metavar="NAME", help=N_("Rule set name, e.g. club, hkga, tga"), callback=rules_spelling
+        "--rules",
+        metavar="NAME",
+        help=N_("Rule set name, e.g. club, hkga, tga, glicko2"),
+        callback=rules_spelling,
     ),
 ]
 

@@ -1,8 +1,10 @@
 """cli.standings: the standings as ``ratings show`` prints them, at a period's end or on a day.
 
 The table's columns (:data:`STANDINGS_TABLE`), their texts (a provisional player's name marked
-:data:`PROVISIONAL_MARK`, with a legend under the table), the ``--date`` option and how a day is read,
-and what is printed when there are no standings on a day. Knows nothing of how the standings are
+:data:`PROVISIONAL_MARK`, an inactive one's :data:`INACTIVE_MARK`, each with a legend under the table;
+under a rule set with a deviation the rating written ``rating ± 2·deviation``, with a legend too), the
+``--all`` and ``--date`` options and how a day is read, and what is printed when there are no standings
+on a day. Knows nothing of how the standings are
 computed (:mod:`pipeline.reports`).
 """
 
@@ -20,7 +22,9 @@ from rich.console import Console
 from pipeline import reports
 from pipeline.cli.common import Format, console, fail
 from pipeline.cli.tables import Column, column_texts, print_fitted, print_frame
-from pipeline.core.i18n import N_, _
+from pipeline.core.activity import span_words
+from pipeline.core.i18n import N_, _, ngettext
+from pipeline.core.provisional import Provisional
 from pipeline.reports.numbers import NumberFormat, number_format
 
 if TYPE_CHECKING:
@@ -41,11 +45,24 @@ STANDINGS_TABLE = {
     "rating_before": Column(N_("before"), right=True, wide=True),
     "member": Column(N_("member"), wide=True),
     "games_total": Column(N_("all games"), right=True, wide=True),
+    "inactive_since": Column(N_("inactive since"), drop=3),
 }
 _RATINGS = {"rating", "rating_before"}  # the columns written as ratings, and as changes (signed)
 _CHANGES = {"delta", "bonus"}
 #: What follows a provisional player's name in the standings table (the legend under it says why).
 PROVISIONAL_MARK = "*"
+#: What follows an inactive player's name in the standings table with ``--all`` (the legend says why).
+INACTIVE_MARK = "~"
+AllOpt = Annotated[
+    bool,
+    typer.Option(
+        "--all",
+        help=N_(
+            "List the inactive players too (no counted game within the run's [output] active_within), "
+            "marked ~, with the day they became inactive"
+        ),
+    ),
+]
 DateOpt = Annotated[
     str | None,
     typer.Option(
@@ -59,10 +76,13 @@ DateOpt = Annotated[
 ]
 
 
-def show_day(folder: Path, day: dt.date, top: int | None, fmt: Format, wide: bool) -> None:
-    """Print the standings on ``day`` (:func:`pipeline.reports.standings_on`), with what they are."""
+def show_day(
+    folder: Path, day: dt.date, top: int | None, fmt: Format, wide: bool, everyone: bool = False
+) -> None:
+    """Print the standings on ``day`` (:func:`pipeline.reports.standings_on`; the inactive players too
+    when ``everyone``), with what they are."""
     try:
-        found = reports.standings_on(folder, day, top=top)
+        found = reports.standings_on(folder, day, top=top, everyone=everyone)
     except reports.ReportError as e:
         fail(str(e), 2)
     if found.note and (found.period is not None or fmt is not Format.table):
@@ -102,26 +122,72 @@ def parse_day(text: str) -> dt.date:
 
 
 def print_standings(title: str, table: pd.DataFrame, folder: Path, wide: bool) -> None:
-    """Print standings (:data:`pipeline.reports.STANDINGS_COLUMNS`) as a fitted table, provisional
-    players marked, with the legend of the mark when someone has it."""
-    names = [c for c in STANDINGS_TABLE if c not in ("draws", "bonus") or (table[c] != 0).any()]
-    rows = standings_cells(table, names, number_format(reports.run_rule_set(folder)))
+    """Print standings (:data:`pipeline.reports.STANDINGS_COLUMNS`) as a fitted table, provisional and
+    inactive players marked, with the legend of a mark when someone has it, and how many inactive
+    players were left out (the table's ``attrs["inactive"]``, :func:`pipeline.reports.asof.listed`)."""
+    inactive = ~table["active"].to_numpy(dtype=bool)
+    names = [
+        c
+        for c in STANDINGS_TABLE
+        if (c not in ("draws", "bonus") or (table[c] != 0).any())
+        and (c != "inactive_since" or inactive.any())
+    ]
+    fmt = number_format(reports.run_rule_set(folder))
+    rows = standings_cells(table, names, fmt)
     print_fitted(title, [STANDINGS_TABLE[n] for n in names], rows, wide)
+    if "deviation" in table.columns and table["deviation"].notna().any():
+        legend = _("± twice the rating deviation: a range that holds the strength 19 times out of 20")
+        console().print(legend, markup=False)
     if table["provisional"].any():
-        threshold = reports.provisional_threshold(folder)
-        legend = _(
-            "{mark} provisional: fewer than {n} counted games so far (all periods); kept off the leaderboards"
+        console().print(provisional_legend(reports.provisional_rule(folder), fmt), markup=False)
+    _activity_legend(folder, int(inactive.sum()), int(table.attrs.get("inactive", 0)))
+
+
+def provisional_legend(rule: Provisional, fmt: NumberFormat) -> str:
+    """The legend of :data:`PROVISIONAL_MARK` under ``rule``'s thresholds (games, deviation or both)."""
+    games = _(
+        "{mark} provisional: fewer than {n} counted games so far (all periods); kept off the leaderboards"
+    )
+    deviation = _("{mark} provisional: a rating deviation above {d}; kept off the leaderboards")
+    both = _(
+        "{mark} provisional: fewer than {n} counted games so far (all periods) or a rating deviation "
+        "above {d}; kept off the leaderboards"
+    )
+    chosen = both if rule.games and rule.deviation else deviation if rule.deviation else games
+    return chosen.format(mark=PROVISIONAL_MARK, n=rule.games, d=fmt.rating(rule.deviation))
+
+
+def _activity_legend(folder: Path, shown: int, hidden: int) -> None:
+    """The legend of :data:`INACTIVE_MARK` when ``shown`` inactive players are in the table, and how many
+    were ``hidden`` (not listed) otherwise, with the run's span of activity."""
+    span = reports.activity_span(folder)
+    if span is None or not (shown or hidden):
+        return
+    if shown:
+        legend = _("{mark} inactive: no counted game in the last {span}; kept off the leaderboards")
+        console().print(legend.format(mark=INACTIVE_MARK, span=span_words(span)), markup=False)
+    else:
+        note = ngettext(
+            "{n} inactive player not listed (no counted game in the last {span}): --all lists them",
+            "{n} inactive players not listed (no counted game in the last {span}): --all lists them",
+            hidden,
         )
-        console().print(legend.format(mark=PROVISIONAL_MARK, n=threshold), markup=False)
+        console().print(note.format(n=hidden, span=span_words(span)), markup=False)
 
 
 def standings_cells(standings: pd.DataFrame, names: Sequence[str], fmt: NumberFormat) -> list[list[str]]:
     """The texts of the standings columns ``names``, row by row: ratings and changes as the rule set
     writes them (``fmt``, :mod:`pipeline.reports.numbers`), changes signed, a rank that moved with the
-    one before it (``3d→4d``), a provisional player's name followed by :data:`PROVISIONAL_MARK`."""
+    one before it (``3d→4d``), a provisional player's name followed by :data:`PROVISIONAL_MARK`, an
+    inactive one's by :data:`INACTIVE_MARK` (and no place)."""
     texts = {n: column_texts(standings[n]) for n in names}
     for n in set(names) & _RATINGS:
         texts[n] = [fmt.rating(float(v)) for v in standings[n]]
+    if "rating" in texts and "deviation" in standings.columns:
+        texts["rating"] = [
+            t if d != d or d is None else f"{t} ± {fmt.rating(2 * float(d))}"
+            for t, d in zip(texts["rating"], standings["deviation"], strict=True)
+        ]
     for n in set(names) & _CHANGES:
         texts[n] = [fmt.delta(float(v)) for v in standings[n]]
     if "bonus" in texts:
@@ -130,8 +196,8 @@ def standings_cells(standings: pd.DataFrame, names: Sequence[str], fmt: NumberFo
         ]
     if "player" in texts:
         texts["player"] = [
-            f"{t}{PROVISIONAL_MARK}" if p else t
-            for t, p in zip(texts["player"], standings["provisional"], strict=True)
+            f"{t}{PROVISIONAL_MARK if p else ''}{'' if a else INACTIVE_MARK}"
+            for t, p, a in zip(texts["player"], standings["provisional"], standings["active"], strict=True)
         ]
     if "rank" in texts:
         texts["rank"] = [

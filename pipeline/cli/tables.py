@@ -4,9 +4,9 @@
 than a code, a name or a number being cut (CJK characters count two cells); names and free text wrap
 at their spaces only (:mod:`pipeline.cli.wrapping`); :func:`print_fitted` and :func:`print_table`
 print one, :func:`split_fitted` splits a table of like columns into several. :func:`print_frame`
-writes a frame as CSV or JSON for scripts, every value in full. Knows nothing of what the rows mean.
-Imports pandas only when it is given a frame to print (the command modules import this one to
-declare their columns).
+writes a frame as CSV or JSON for scripts, every value in full (:func:`print_frames`, one given in
+parts). Knows nothing of what the rows mean. Imports pandas only when it is given a frame to print (the
+command modules import this one to declare their columns).
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
-from collections.abc import Sequence
+import textwrap
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -36,14 +37,31 @@ if TYPE_CHECKING:
 def print_frame(frame: pd.DataFrame, fmt: Format) -> None:
     """``frame`` on standard output as CSV (lists joined by ``;``) or as a JSON array of objects (lists
     and dicts as they are); every value in full, missing values empty (CSV) or null (JSON)."""
+    print_frames([frame], fmt)
+
+
+def print_frames(frames: Iterable[pd.DataFrame], fmt: Format) -> None:
+    """The rows of ``frames`` (one table given in parts, each with the same columns) as
+    :func:`print_frame` prints their concatenation, a part at a time: a table of millions of rows is
+    never held whole, as frames or as text."""
     import pandas as pd
 
-    records = [{str(k): _plain(v) for k, v in row.items()} for row in frame.to_dict("records")]
+    first = True
+    for frame in frames:
+        records = [{str(k): _plain(v) for k, v in row.items()} for row in frame.to_dict("records")]
+        if fmt is Format.json:
+            if records:
+                text = ",\n".join(
+                    textwrap.indent(json.dumps(r, ensure_ascii=False, indent=1), " ") for r in records
+                )
+                typer.echo(("[\n" if first else ",\n") + text, nl=False)
+                first = False
+            continue
+        flat = pd.DataFrame([{k: _csv_cell(v) for k, v in r.items()} for r in records], columns=frame.columns)
+        typer.echo(flat.to_csv(index=False, header=first), nl=False)
+        first = False
     if fmt is Format.json:
-        typer.echo(json.dumps(records, ensure_ascii=False, indent=1))
-        return
-    flat = pd.DataFrame([{k: _csv_cell(v) for k, v in r.items()} for r in records], columns=frame.columns)
-    typer.echo(flat.to_csv(index=False), nl=False)
+        typer.echo("[]" if first else "\n]")
 
 
 def _plain(value: Any) -> Any:

@@ -2,9 +2,10 @@
 
 Sections: ``[run]`` (``rule_set``, ``period``, ``roster``, ``events``), ``[ingest]`` (``raw``, ``out``,
 ``workers``, ``speed_threshold_minutes``, ``file_timeout_seconds``, ``scheduler``), ``[output]``
-(``keep_generations``, ``provisional_games``: :data:`OUTPUT_KEYS`), ``[validity]`` (the validity rules'
-settings) and ``[rules]`` (parameters of the chosen rule set, which checks them itself).
-Every key is optional; an omitted rule-set setting stays None (or out of :attr:`RunConfig.validity`) so
+(``keep_generations``, ``provisional_games``, ``provisional_deviation``, ``language``,
+``active_within``: :data:`OUTPUT_KEYS`), ``[validity]`` (the validity rules' settings) and ``[rules]``
+(parameters of the chosen rule set, which checks them itself). Every key is optional; an omitted
+rule-set setting stays None (or out of :attr:`RunConfig.validity`) so
 that the rule set's default applies.
 
 Paths (C1): a path written in a configuration file is relative to that file's folder (``[run] roster``
@@ -30,7 +31,8 @@ from typing import Any
 
 from pipeline.config.toml import ConfigError as ConfigError
 from pipeline.config.toml import Kind, Table, integer, list_of, number, one_of, read_toml, text
-from pipeline.core import i18n
+from pipeline.core import activity, i18n
+from pipeline.core.activity import Span
 from pipeline.core.i18n import N_
 
 DEFAULT_PATH = Path("config/ratings.toml")
@@ -42,15 +44,28 @@ INGEST_KEYS = ("raw", "out", "workers", "speed_threshold_minutes", "file_timeout
 #: (the current one and the ones before it); ``provisional_games`` (int >= 0, default 0: off), the counted
 #: games (all periods, up to the end of a period) a player needs to be established: one with fewer is
 #: marked provisional in the standings and left off that period's leaderboards (and the year's);
+#: ``provisional_deviation`` (a number >= 0, default 0: off), under a rule set whose ratings carry a deviation
+#: (glicko2), the largest deviation an established player has: one above it is provisional too;
 #: ``language`` (``zh-Hans``, ``zh-Hant`` or ``en``; default: the locale's), the language of every surface a
-#: person reads (:mod:`pipeline.core.i18n`; ``--lang`` overrides it).
-OUTPUT_KEYS = ("keep_generations", "provisional_games", "language")
+#: person reads (:mod:`pipeline.core.i18n`; ``--lang`` overrides it); ``active_within`` (a span of time
+#: such as ``"24 months"``, :func:`pipeline.core.activity.span_of`; default: none, everyone listed), the span
+#: before a period's end in which a player needs a counted game to be listed in its standings and
+#: leaderboards.
+OUTPUT_KEYS = ("keep_generations", "provisional_games", "provisional_deviation", "language", "active_within")
+#: What ``[output] provisional_deviation`` may hold: a finite number, 0 (off) or more.
+DEVIATION = Kind(
+    N_("a number, 0 (off) or more"),
+    lambda v: isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v < float("inf"),
+    float,
+)
 #: What ``[output] language`` may hold.
 LANGUAGE = Kind(
     N_("one of zh-Hans, zh-Hant, en"),
     lambda v: isinstance(v, str) and i18n.spells_language(v),
     i18n.language_of,
 )
+#: What ``[output] active_within`` may hold.
+ACTIVE_WITHIN = Kind(activity.EXPECTED, lambda v: isinstance(v, str) and _spells_span(v), activity.span_of)
 DEFAULT_RAW, DEFAULT_OUT = Path("data/raw"), Path("data/processed")
 #: The flag that overrides each setting :func:`with_overrides` takes.
 FLAGS = {"raw": "--raw", "out": "--out", "workers": "--workers", "scheduler": "--scheduler"}
@@ -61,6 +76,15 @@ SCHEDULER = Kind(
     lambda v: isinstance(v, str) and (v == "" or _ADDRESS.fullmatch(v) is not None),
     str,
 )
+
+
+def _spells_span(text: str) -> bool:
+    """Whether ``text`` spells a span of time (:func:`pipeline.core.activity.span_of`)."""
+    try:
+        activity.span_of(text)
+    except activity.SpanError:
+        return False
+    return True
 
 
 def _validity_kinds() -> tuple[tuple[str, Kind[Any]], ...]:
@@ -79,6 +103,7 @@ def _validity_kinds() -> tuple[tuple[str, Kind[Any]], ...]:
         ("min_moves", integer(0)),
         ("handicap_from", integer(2)),
         ("unknown_speed", one_of("fast", "slow")),
+        ("placeholder_names", list_of(text(), N_("a list of non-empty strings (may be empty: [])"))),
     )
 
 
@@ -99,8 +124,9 @@ class RunConfig:
 
     ``raw``/``out`` folders (see the module docstring for what they are relative to), ``workers`` (None:
     every core), ``speed_threshold_s``, ``file_timeout_s`` (the longest one file may take to parse),
-    ``scheduler`` (the Dask scheduler to parse on; None: this machine's processes); ``keep_generations``
-    and ``provisional_games`` (``[output]``, see :data:`OUTPUT_KEYS`);
+    ``scheduler`` (the Dask scheduler to parse on; None: this machine's processes); ``keep_generations``,
+    ``provisional_games``, ``provisional_deviation`` and ``active_within`` (``[output]``, see
+    :data:`OUTPUT_KEYS`; ``active_within`` None: everyone active);
     ``rule_set`` and ``period`` (None: the rule set's default); ``roster_path`` and ``events_path`` (None:
     no such file); ``validity``: only the ``[validity]`` keys given, checked (``game_types`` as a tuple of
     ints); ``source``: the file read (None when none was); ``rules``: the ``[rules]`` table of rule-set
@@ -116,7 +142,9 @@ class RunConfig:
     scheduler: str | None = None
     keep_generations: int = 3
     provisional_games: int = 0
+    provisional_deviation: float = 0.0
     language: str | None = None
+    active_within: Span | None = None
     rule_set: str | None = None
     period: str | None = None
     roster_path: Path | None = None
@@ -167,7 +195,9 @@ def load(path: Path | None) -> RunConfig:
         scheduler=ingest.get("scheduler", SCHEDULER, "") or None,
         keep_generations=output.get("keep_generations", integer(1), 3),
         provisional_games=output.get("provisional_games", integer(0, N_("of type int, 0 (off) or more")), 0),
+        provisional_deviation=output.get("provisional_deviation", DEVIATION, 0.0),
         language=output.optional("language", LANGUAGE),
+        active_within=output.optional("active_within", ACTIVE_WITHIN),
         rule_set=_rule_set(run),
         period=run.optional("period", one_of(*PERIODS)),
         roster_path=_companion(run, "roster"),

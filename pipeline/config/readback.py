@@ -2,9 +2,10 @@
 the games again (``ratings backtest``, ``ratings compare``) from ``--out`` alone.
 
 :func:`read_setup` gives the run's settings (the manifest's ``raw``, ``settings``: rule set, period,
-validity, ``[rules]``, speed threshold, provisional games) as a :class:`~pipeline.config.RunConfig`
-whose roster and events are the tables the run recorded (:mod:`pipeline.config.recorded`), which
-:func:`tables_of` reads back (:func:`pipeline.run.setup.differences` says what a configuration sets
+validity, ``[rules]``, speed threshold, provisional games, active within) as a
+:class:`~pipeline.config.RunConfig` whose roster and events are the tables the run recorded
+(:mod:`pipeline.config.recorded`), which :func:`tables_of` reads back
+(:func:`pipeline.run.setup.differences` says what a configuration sets
 otherwise). Knows
 nothing of how the output folder's files are switched in (it reads the generation the manifest is in),
 nor of what the commands do with the setup; which of a configuration and a recorded setup a command
@@ -23,6 +24,7 @@ from pipeline.config.events import Events
 from pipeline.config.recorded import read_events, read_roster
 from pipeline.config.roster import Roster
 from pipeline.config.toml import Table, one_of
+from pipeline.core.activity import Span, span_of
 from pipeline.core.setup_tables import EVENTS_FILE, ROSTER_FILE
 
 MANIFEST_FILE = "manifest.json"
@@ -44,10 +46,11 @@ class Recorded:
 def read_setup(folder: Path) -> Recorded | None:
     """The setup of the run whose output is ``folder``, as a :class:`RunConfig` its commands can rate
     with again: the raw folder, the rule set, ``[run] period``, every ``[validity]`` key as the run
-    resolved it, ``[rules]``, the speed threshold and ``provisional_games`` from the manifest's
-    ``settings``; ``roster_path`` and ``events_path`` the tables the run recorded (None: the run had no
-    such file), which :func:`tables_of` reads (:func:`pipeline.run.plan` reads only configuration files);
-    ``source`` the manifest. Read from one generation (the folder's current one), whatever runs later.
+    resolved it, ``[rules]``, the speed threshold, ``provisional_games``, ``provisional_deviation`` and
+    ``active_within`` from the manifest's ``settings``; ``roster_path`` and ``events_path`` the tables the
+    run recorded (None: the run had no such file), which :func:`tables_of` reads (:func:`pipeline.run.plan`
+    reads only configuration files); ``source`` the manifest. Read from one generation (the folder's
+    current one), whatever runs later.
 
     A raw folder the manifest wrote relative is looked for in the output folder and the folders above
     it, nearest first (a run's output is usually in the folder it ran in).
@@ -83,6 +86,8 @@ def _recorded(manifest: Path, folder: Path, data: dict[str, Any], tables: list[P
         out=folder,
         speed_threshold_s=float(settings.get("speed_threshold_s", RunConfig().speed_threshold_s)),
         provisional_games=int(settings.get("provisional_games", 0)),
+        provisional_deviation=float(settings.get("provisional_deviation", 0.0)),
+        active_within=_span(settings.get("active_within")),
         rule_set=str(settings.get("rule_set", data.get("rule_set"))),
         period=period,
         roster_path=tables[0] if settings.get("roster") is not None else None,
@@ -93,6 +98,11 @@ def _recorded(manifest: Path, folder: Path, data: dict[str, Any], tables: list[P
         origins={"raw": Origin(f"{manifest}: raw", str(data["raw"]), raw)},
     )
     return Recorded(config, manifest, str(data["raw"]), found)
+
+
+def _span(written: Any) -> Span | None:
+    """The ``active_within`` a manifest recorded (None: none). Raises ValueError if it is not a span."""
+    return None if written is None else span_of(str(written))
 
 
 def _raw(written: str, folder: Path) -> tuple[Path, bool]:

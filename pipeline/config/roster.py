@@ -19,14 +19,10 @@ from pathlib import Path
 
 from pipeline.config.toml import Kind, Table, boolean, list_of, number, rank, read_toml, text
 from pipeline.core.i18n import N_
+from pipeline.core.names import name_key as name_key
 from pipeline.core.text import fold
 
 PLAYER_KEYS = ("name", "aliases", "rank", "member", "rating", "fixed")
-
-
-def name_key(name: str) -> str:
-    """The form names are compared in: NFKC, white space collapsed, ends stripped, casefolded."""
-    return fold(name).casefold()
 
 
 @dataclass(frozen=True, slots=True)

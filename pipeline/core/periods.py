@@ -90,6 +90,14 @@ def following(label: str) -> str:
     return period_of(bounds(label)[1] + dt.timedelta(days=1), kind_of(label))
 
 
+def ordinal(label: str) -> int:
+    """The position of the period ``label`` among the periods of its kind: consecutive periods of one kind
+    have consecutive ordinals (``2024-12`` and ``2025-01``, ``2024-H2`` and ``2025-H1``), so that the
+    difference of two is the number of periods between them. Raises :class:`PeriodError` if bad."""
+    first_month, months = _months(label)
+    return (int(label[:4]) * 12 + first_month - 1) // months
+
+
 def span(first: str, last: str) -> list[str]:
     """Every period label from ``first`` to ``last`` inclusive (same kind); empty if ``last`` < ``first``."""
     labels: list[str] = []

@@ -1,10 +1,13 @@
 """Player ranks: ``BR``/``WR`` text, and ranks written inside ``PB``/``PW`` names, -> :class:`Rank`.
 
 Knows how servers and people write kyu, dan and professional ranks in English, Chinese, Japanese
-and Korean (``5k``, ``3 dan``, ``P9``, ``十五级``, ``業餘5段``, ``アマ五段``, ``프로9단``) and which
-decorations they add (``3d?``, ``18k*``, ``2d (AGA)``). Knows nothing of bytes, encodings or the SGF
-grammar (values arrive decoded and unescaped), nor of ratings: whether a bare ``九段`` is an
-amateur or a professional dan is for the rule set to decide (it comes back as kind ``d``).
+and Korean (``5k``, ``3 dan``, ``P9``, ``十五级``, ``業餘5段``, ``アマ五段``, ``프로9단``, ``7급``), which
+decorations they add (``3d?``, ``18k*``, ``2d (AGA)``), "equivalent" ranks (``三段格``: of 3-dan
+standing, read as 3d), and, in a ``BR``/``WR`` value (:func:`read_rank`), a title or note written beside
+the rank (``9p, Meijin``, ``九段 名人``, ``名人 九段``, ``9단 프로``). Knows nothing of bytes, encodings or
+the SGF grammar (values arrive decoded and unescaped), nor of ratings: whether a bare ``九段`` is an
+amateur or a professional dan is for the rule set to decide (it comes back as kind ``d``). The text
+beside a rank is not kept here: the caller keeps the value as written (``black_rank_raw``).
 """
 
 from __future__ import annotations
@@ -39,18 +42,26 @@ _UNCERTAIN_MARKS = frozenset("?+")
 
 # ASCII forms: '5k', '3 dan', '9-dan pro', 'P9', '16.1k' (CGOS decimal), '18k*', '2d (AGA)', '15k* IGS'.
 _ASCII_RANK = re.compile(
-    r"(?i:(?:(?P<pre>pro|professional|amateur|ama)\s*)?"
+    r"(?i:(?:(?P<pre>professional|pro|amateur|ama)\s*)?"
     r"(?:(?P<num>\d{1,2})(?P<frac>\.\d+)?\s*-?\s*(?P<unit>kyu|dan|pro|k|d|p)|p\s*(?P<pnum>\d{1,2}))"
-    r"(?:\s+(?P<post>pro|professional))?)"
+    r"(?:\s+(?P<post>professional|pro))?)"
     r"\s*(?P<deco>[?*+]*)(?:\s*(?:\([^()]*\)|[A-Z]{2,5}))?"
 )
 # CJK forms: '3段', '初段', '十五级', '5級', '职业九段', 'P9段', '業餘5段', 'アマ五段', '아마5단',
 # '초단', '3급'.
 _CJK_RANK = re.compile(
     r"(?P<pre>[Pp]|职业|職業|プロ|프로|业余|業餘|業余|业馀|アマチュア|アマ|아마추어|아마)?\s*"
-    rf"(?P<num>\d{{1,2}}|[{CJK_NUMERAL_CHARS}初]+|초)\s*(?P<unit>[段级級단급])"
+    rf"(?P<num>\d{{1,2}}|[{CJK_NUMERAL_CHARS}初]+|초)\s*(?P<unit>[段级級단급])格?"
     r"\s*(?P<deco>[?*+]*)(?:\s*\([^()]*\))?"
 )
+# What may stand between a rank and a title or note beside it in a BR/WR value: white space, commas,
+# semicolons, the Japanese and Chinese list marks and middle dots, an opening parenthesis or bracket.
+_NOTE_MARK = r"[\s,;、・·(\[]"
+_NOTE_SPLIT = re.compile(rf"{_NOTE_MARK}+")
+_ENDS_IN_MARK = re.compile(rf"{_NOTE_MARK}$")
+# The longest BR/WR value searched for a rank beside a note (the search is quadratic in the length): a
+# rank with its titles is far shorter, and a longer value is no rank.
+_MAX_NOTED = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +130,71 @@ def parse_rank(raw: str | None) -> Rank | None:
         return _from_ascii(match)
     match = _CJK_RANK.fullmatch(text)
     return _from_cjk(match) if match is not None else None
+
+
+@functools.lru_cache(maxsize=65536)
+def read_rank(raw: str | None) -> Rank | None:
+    """Return the rank of a ``BR``/``WR`` value: :func:`parse_rank` of the whole value, else the one
+    rank written beside a title or note, or None.
+
+    The rank may come first, the note after a mark (``9p, Meijin``, ``九段 名人``, ``9段、名人``,
+    ``9d [Kisei]``) or, after a CJK rank, none (``九段名人``); or last, after a mark (``Meijin 9p``,
+    ``名人 九段``) or, for a CJK rank, after other CJK text (``名誉九段``, honorary 9-dan). A note that
+    names the professionals (``9단 프로``, ``9 dan (professional)``) makes a dan kind p. None when the
+    note holds a rank too (``3d 4d``: which one?), for a value of more than 64 characters that is not
+    a rank as a whole, and for everything :func:`parse_rank` gives None. Never raises.
+    """
+    if not raw:
+        return None
+    text = raw.strip() if raw.isascii() else fold(raw)
+    whole = parse_rank(raw)
+    if whole is None and len(text) > _MAX_NOTED:
+        return None
+    found = (whole, text) if whole is not None else _rank_first(text) or _rank_last(text)
+    if found is None:
+        return None
+    rank, note = found
+    words = [w.strip(")]") for w in _NOTE_SPLIT.split(note)]
+    if whole is None and any(parse_rank(w) is not None for w in words if w):
+        return None
+    if rank.kind == "d" and any(w.lower() in _PRO_WORDS for w in words):
+        return Rank("p", rank.value, rank.uncertain)
+    return rank
+
+
+def _rank_first(text: str) -> tuple[Rank, str] | None:
+    """(the rank at the start of ``text``, the note after it), or None (see :func:`read_rank`)."""
+    match = _CJK_RANK.match(text)
+    if match is not None and match.end() < len(text):
+        rank = _from_cjk(match)
+        return (rank, text[match.end() :]) if rank is not None else None
+    match = _ASCII_RANK.match(text)
+    if match is not None and (text[match.end() - 1].isspace() or re.match(_NOTE_MARK, text[match.end() :])):
+        rank = _from_ascii(match)
+        return (rank, text[match.end() :]) if rank is not None else None
+    first = _NOTE_SPLIT.split(text, maxsplit=1)[0]  # '9p MEIJIN': the rank pattern took 'MEIJI' for a server
+    rank = parse_rank(first) if first != text else None
+    return (rank, text[len(first) :]) if rank is not None else None
+
+
+def _rank_last(text: str) -> tuple[Rank, str] | None:
+    """(the rank at the end of ``text``, the note before it), or None (see :func:`read_rank`)."""
+    words = _NOTE_SPLIT.split(text)
+    if len(words) > 1:
+        rank = parse_rank(words[-1])
+        if rank is not None:
+            return rank, text[: -len(words[-1])]
+    for match in _CJK_RANK.finditer(text):
+        before = text[: match.start()]
+        if match.end() == len(text) and before and (_is_cjk(before[-1]) or _ENDS_IN_MARK.search(before)):
+            rank = _from_cjk(match)
+            return (rank, before) if rank is not None else None
+    return None
+
+
+def _is_cjk(ch: str) -> bool:
+    """True for a CJK ideograph, kana or hangul: text that a CJK rank may follow without a space."""
+    return ch >= "\u3040" and ch.isalpha()
 
 
 def _rank_token(token: str) -> Rank | None:

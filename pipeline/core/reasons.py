@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.core.i18n import N_, gettext
+from pipeline.core.names import PLACEHOLDER_NAMES
 
 #: Reason codes a configuration may turn from "exclude" to "count"; the others always exclude.
 OPTIONAL_REASONS = ("draw", "no_show", "handicap", "non_member")
@@ -25,6 +26,7 @@ REASONS = (
     "draw",
     "no_show",
     "handicap",
+    "unknown_player",
     "non_member",
     "self_play",
     "duplicate",
@@ -43,6 +45,7 @@ PHRASES = {
     "draw": N_("a draw"),
     "no_show": N_("a game not played (no-show or forfeit)"),
     "handicap": N_("a handicap game"),
+    "unknown_player": N_("a player's name names nobody (a placeholder, or not decoded)"),
     "non_member": N_("a player is not on the roster"),
     "self_play": N_("a player played themselves"),
     "duplicate": N_("a second copy of a game already read"),
@@ -59,7 +62,8 @@ def phrase(code: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Validity:
-    """Which games count: the period kind, the optional reasons that exclude, and the audit's thresholds."""
+    """Which games count: the period kind, the optional reasons that exclude, and the audit's thresholds;
+    ``placeholder_names`` the names that name nobody (:data:`~pipeline.core.names.PLACEHOLDER_NAMES`)."""
 
     period: str = "month"
     excluded: frozenset[str] = frozenset(OPTIONAL_REASONS)
@@ -68,6 +72,7 @@ class Validity:
     min_moves: int = 2
     handicap_from: int = 2
     unknown_speed: str = "fast"
+    placeholder_names: tuple[str, ...] = PLACEHOLDER_NAMES
 
     def excludes(self, code: str) -> bool:
         """True if a game with reason ``code`` is not counted."""
@@ -85,6 +90,7 @@ class Validity:
             if values.get(c, "exclude" if c in self.excluded else "count") == "exclude"
         }
         fields = {k: v for k, v in values.items() if k not in OPTIONAL_REASONS}
-        if "game_types" in fields:
-            fields["game_types"] = tuple(fields["game_types"])
+        for key in ("game_types", "placeholder_names"):
+            if key in fields:
+                fields[key] = tuple(fields[key])
         return dataclasses.replace(self, excluded=frozenset(excluded), period=period or self.period, **fields)

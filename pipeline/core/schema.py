@@ -49,7 +49,10 @@ GAMES_INGEST = pa.schema(
             " bad_value, bad_archive or internal; null if none",
         ),
         described(
-            "warning", pa.string(), "what was wrong yet read (syntax repaired, undecodable bytes replaced)"
+            "warning",
+            pa.string(),
+            "what was wrong yet read (syntax repaired, undecodable bytes replaced, a corrupt year read or"
+            " not, a date after the file's modification time not believed)",
         ),
         described("encoding", pa.string(), "the codec the file was decoded with"),
         described(
@@ -58,20 +61,38 @@ GAMES_INGEST = pa.schema(
             "how it was found: bom, utf-16-pattern, ascii, utf-8, utf-8-broken, ca, detected",
         ),
         described("encoding_declared", pa.string(), "the file's CA property as written, if any"),
-        described("black", pa.string(), "Black's name (PB), a rank written inside the name removed"),
-        described("white", pa.string(), "White's name (PW), a rank written inside the name removed"),
         described(
-            "black_raw", pa.string(), "PB as written, when black differs (mojibake repaired, rank cut)"
+            "black",
+            pa.string(),
+            "Black's name (PB), a rank written inside the name removed; null when there is none, or when "
+            "it names nobody (a placeholder such as Black, or not decoded: docs/rules.md)",
         ),
         described(
-            "white_raw", pa.string(), "PW as written, when white differs (mojibake repaired, rank cut)"
+            "white",
+            pa.string(),
+            "White's name (PW), a rank written inside the name removed; null when there is none, or when "
+            "it names nobody (a placeholder such as White, or not decoded: docs/rules.md)",
+        ),
+        described(
+            "black_raw",
+            pa.string(),
+            "PB as written, when black differs (mojibake repaired, rank cut, or a name that names nobody)",
+        ),
+        described(
+            "white_raw",
+            pa.string(),
+            "PW as written, when white differs (mojibake repaired, rank cut, or a name that names nobody)",
         ),
         described("black_rank", pa.string(), "Black's rank, normalised (e.g. 3d, 18k, 9p)"),
         described("white_rank", pa.string(), "White's rank, normalised (e.g. 3d, 18k, 9p)"),
         described("black_rank_uncertain", pa.bool_(), "Black's rank was marked uncertain (3d?, 18k*)"),
         described("white_rank_uncertain", pa.bool_(), "White's rank was marked uncertain (3d?, 18k*)"),
-        described("black_rank_raw", pa.string(), "BR as written in the record"),
-        described("white_rank_raw", pa.string(), "WR as written in the record"),
+        described(
+            "black_rank_raw", pa.string(), "BR as written in the record (a title or note beside the rank too)"
+        ),
+        described(
+            "white_rank_raw", pa.string(), "WR as written in the record (a title or note beside the rank too)"
+        ),
         described("winner", pa.string(), "B, W, draw, or null when there is no readable result"),
         described("result", pa.string(), "RE as written in the record"),
         described(
@@ -87,7 +108,12 @@ GAMES_INGEST = pa.schema(
             pa.date32(),
             "the day played (first day of a range; first of the month or year if partial)",
         ),
-        described("date_precision", pa.string(), "day, month or year: how much of date the record gave"),
+        described(
+            "date_precision",
+            pa.string(),
+            "day, month or year: how much of date the record gave (year alone for a day after the file's"
+            " modification time in its year)",
+        ),
         described("time_of_day", pa.string(), "HH:MM:SS when the record gives a time with the day"),
         described("date_raw", pa.string(), "DT (else RD) as written in the record"),
         described(
@@ -100,7 +126,17 @@ GAMES_INGEST = pa.schema(
         described("byoyomi_periods", pa.int32(), "number of byo-yomi periods"),
         described("time_raw", pa.string(), "the time properties as written (TM, OT, TC, TT, LT, LC)"),
         described(
-            "handicap", pa.int32(), "handicap stones (HA; 1 for no komi); null when absent or unreadable"
+            "handicap",
+            pa.int32(),
+            "handicap stones (HA; 1 for no komi), else the root's black setup stones when they are a"
+            " handicap; null when neither says",
+        ),
+        described(
+            "handicap_how",
+            pa.string(),
+            "how handicap was read: HA (a number), HA text (words, a sentence or full-width digits that"
+            " name a number: 三子, 让先, 授三子局), setup stones (HA absent or unreadable: AB alone, a fixed"
+            " placement or before White's first move); null when handicap is",
         ),
         described("komi", pa.float64(), "komi in points (Fox's x100 undone)"),
         described("komi_raw", pa.string(), "KM (or KO) as written in the record"),

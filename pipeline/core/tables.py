@@ -31,8 +31,16 @@ from pipeline.core.schema import described as _f
 GAMES = pa.schema(
     [
         *GAMES_INGEST,
-        _f("black_player", pa.string(), "Black's canonical name (the roster's, through its aliases)"),
-        _f("white_player", pa.string(), "White's canonical name (the roster's, through its aliases)"),
+        _f(
+            "black_player",
+            pa.string(),
+            "Black's canonical name (the roster's, through its aliases); null when black is",
+        ),
+        _f(
+            "white_player",
+            pa.string(),
+            "White's canonical name (the roster's, through its aliases); null when white is",
+        ),
         _f("event_name", pa.string(), "the configured event the record's event matches (events.toml)"),
         _f("event_kind", pa.string(), "that event's kind (team_match, arena, recognised, ...)"),
         _f("stage", pa.string(), "the event's stage the round falls in (e.g. qualifiers, main)"),
@@ -83,7 +91,25 @@ RATINGS = pa.schema(
         _f("bonus", pa.float64(), "bonus and award points of the period (included in delta)", False),
         _f("games_total", pa.int32(), "counted games up to the end of the period, all periods", False),
         _f("member", pa.bool_(), "a member in the roster (no roster: everyone)", False),
-        _f("rating_place", pa.int32(), "place by rating (1 = highest; equal ratings share it)", False),
+        _f("last_counted", pa.date32(), "the day of the player's last counted game by the period's end"),
+        _f(
+            "active",
+            pa.bool_(),
+            "a counted game within [output] active_within before the period's end (not set: everyone)",
+            False,
+        ),
+        _f("inactive_since", pa.date32(), "the day the player became inactive: last_counted + active_within"),
+        _f(
+            "rating_place",
+            pa.int32(),
+            "place by rating among the active players (1 = highest; equal ratings share it); null: inactive",
+        ),
+        _f(
+            "deviation",
+            pa.float64(),
+            "rating deviation at the end of the period: how sure the rating is (rating ± 2 deviations "
+            "holds the player's strength with about 95% confidence); null under a rule set without one",
+        ),
     ]
 )
 
@@ -109,6 +135,11 @@ CHANGES = pa.schema(
         _f("bonus_rule", pa.string(), "the rule that gave the bonus, or why no points were given"),
         _f("event", pa.string(), "the configured event of the game"),
         _f("speed", pa.string(), "the speed class used: slow or fast"),
+        _f(
+            "deviation",
+            pa.float64(),
+            "the player's rating deviation the game was rated from (null under a rule set without one)",
+        ),
     ]
 )
 

@@ -1,5 +1,6 @@
 """Text helpers shared by the normalisers: width folding, Chinese/Japanese numerals, bounds on numbers read
-from records, and the repair of names that went through the wrong codec (mojibake).
+from records, the repair of names that went through the wrong codec (mojibake), and the names that lost
+bytes on the way (:func:`undecodable`).
 
 Knows nothing of what the text means; only how digits and spaces are written, and how UTF-8 looks after a
 wrong decoding. Does not know which property a text came from, nor what bounds a field needs (callers pass
@@ -126,6 +127,73 @@ def repair_mojibake(text: str) -> str | None:
         if candidate is not None and _uncommon(candidate) < _uncommon(text):
             return candidate
     return None
+
+
+@functools.lru_cache(maxsize=65536)
+def undecodable(text: str) -> bool:
+    """True when ``text`` lost bytes in decoding, so that no one can tell what was written: it holds
+    U+FFFD (bytes no codec read), it is question marks only, two or more (``'???'``: every character
+    lost to a codec that could not write it), or it is mojibake with ``?`` where a lossy codec dropped
+    bytes, which :func:`repair_mojibake` cannot undo (``'寮犱笁涓?'``: 张三丰 read as GBK, its last
+    byte lost, saved again).
+
+    The last: with ``?`` taken as a gap, re-encoding the pieces between the gaps with one of the
+    codecs of :func:`repair_mojibake` gives valid UTF-8 but for the characters cut at each gap, with
+    every ASCII character as it stands, at least one character beyond ASCII, none in a class names
+    never use (control, format, private, unassigned; for the double-byte codecs, none below U+0800),
+    and a smaller share of characters outside the everyday set than ``text`` has; so a name all of
+    whose characters were cut (``'鏌?娲?'``) is not found. A name with a question mark in it (``'李?'``,
+    ``'Lee?'``, ``'José?'``) is not that. Knows nothing of whether a
+    name is a placeholder: only whether its bytes were lost.
+    """
+    if "\ufffd" in text or (len(text) > 1 and not text.strip("?")):
+        return True
+    if text.isascii() or "?" not in text:
+        return False
+    pieces = text.split("?")
+    return any(_lost_from(pieces, text, codec) for codec in _WRONG_CODECS)
+
+
+def _lost_from(pieces: list[str], text: str, codec: str) -> bool:
+    """True when ``pieces`` (``text`` split at its ``?``) are UTF-8 read as ``codec``, cut at each gap
+    (see :func:`undecodable`)."""
+    try:
+        raws = [_encode(piece, codec) for piece in pieces]
+    except UnicodeEncodeError:
+        return False
+    found = []
+    for index, raw in enumerate(raws):
+        if sum(byte < 0x80 for byte in raw) != sum(ch.isascii() for ch in pieces[index]):
+            return False  # a double-byte character with an ASCII trail byte: UTF-8 never makes one
+        head = _CUT_HEAD.match(raw) if index else None  # the gap may have cut a character's start
+        try:
+            found.append(_cut_tail(raw[head.end() if head else 0 :], index < len(raws) - 1))
+        except UnicodeDecodeError:
+            return False
+    candidate = "".join(found)
+    if candidate.isascii() or any(unicodedata.category(ch) in _NOT_IN_NAMES for ch in candidate):
+        return False
+    if codec != "cp1252" and any(0x80 <= ord(ch) < 0x800 for ch in candidate):
+        return False
+    plain = text.replace("?", "")
+    return _uncommon(candidate) * len(plain) < _uncommon(plain) * len(candidate)
+
+
+_CUT_HEAD = re.compile(rb"[\x80-\xbf]{1,3}")
+
+
+def _cut_tail(raw: bytes, cut: bool) -> str:
+    """``raw`` as UTF-8; when ``cut``, a character left incomplete at its end (by the gap that follows)
+    is dropped. Raises UnicodeDecodeError for bytes that are not UTF-8 otherwise."""
+    if not cut:
+        return raw.decode("utf-8")
+    for drop in range(4):
+        try:
+            return raw[: len(raw) - drop].decode("utf-8")
+        except UnicodeDecodeError as e:
+            if drop == 3 or e.start < len(raw) - 3:
+                raise
+    raise AssertionError("unreachable")
 
 
 def _undo(text: str, codec: str) -> str | None:

@@ -2,7 +2,8 @@
 
 Reads every game tree of a collection and keeps, for each, what the later stages use: the root
 node's properties (identifiers in FF4 form: ``PlayerBlack`` -> ``PB``; values unescaped), the
-number of B/W nodes on the main line (passes included) and a signature of the main-line moves.
+number of B/W nodes on the main line (passes included), the colour of its first move and a signature of
+the main-line moves.
 
 Leniency, because the archives are as they are:
 
@@ -82,7 +83,8 @@ class GameTree:
     ``index`` is its position in the file (0-based); ``root`` maps property identifiers to their
     unescaped values; ``moves`` counts B and W nodes on the main line; ``signature`` is a hex digest
     of the main-line moves (colour and point), equal for two records of the same game;
-    ``implicit_root`` is True for the TOM layout; ``error`` says what was wrong, or is None.
+    ``implicit_root`` is True for the TOM layout; ``error`` says what was wrong, or is None;
+    ``first_colour`` is the colour of the main line's first move (``B`` or ``W``), ``""`` when it has none.
     """
 
     index: int
@@ -91,6 +93,7 @@ class GameTree:
     signature: str = ""
     implicit_root: bool = False
     error: str | None = None
+    first_colour: str = ""
 
 
 def read_collection(text: str) -> list[GameTree]:
@@ -136,8 +139,8 @@ def _plain_tree(text: str, start: int) -> GameTree | None:
     found = _plain_moves(moves)
     if found is None:
         return None
-    tree = GameTree(0, parse_properties(props), found[0], _signature([found[1]]), implicit_root=not semi)
-    return tree
+    root = parse_properties(props)
+    return GameTree(0, root, found[0], _signature([found[1]]), not semi, None, found[1][:1])
 
 
 def _starts_tree(token: tuple[str, ...]) -> bool:
@@ -221,6 +224,7 @@ class _Walker:
         self.tree.moves = self.count
         self.tree.signature = _signature(self.moves)
         self.tree.error = error or self.junk
+        self.tree.first_colour = self.moves[0][:1] if self.moves else ""
         return self.tree
 
 

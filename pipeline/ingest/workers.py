@@ -16,7 +16,8 @@ Whatever one file holds, it gets its own row and the run goes on (guards: :mod:`
 - worker processes end with their parent, so a killed run leaves no worker blocked.
 
 Knows nothing of the cache or of where the files were found: it reads the files of the entries it is
-given and turns each into rows (:mod:`pipeline.ingest.record`). Does not know how to stop code that
+given and turns each into rows (:mod:`pipeline.ingest.record`), a date after the entry's modification
+time not believed (:func:`~pipeline.ingest.record.dated_before`). Does not know how to stop code that
 never returns to the interpreter (a C extension that does not check for signals). With ``workers`` 1
 the files are read in the caller's process (to debug, to profile): nothing protects the run from a file
 that kills it.
@@ -40,7 +41,7 @@ from pipeline.ingest import sources
 from pipeline.ingest.budget import FileBudget, FileTimeout
 from pipeline.ingest.discover import FileEntry
 from pipeline.ingest.pool import WorkerDied, in_fresh_process, ordered_map
-from pipeline.ingest.record import Row, error_row, rows_for_bytes
+from pipeline.ingest.record import Row, dated_before, error_row, rows_for_bytes
 
 #: Files per batch (a worker's task). A batch has a cost of its own whatever its size (an Arrow table
 #: of the CACHE schema's columns, made, pickled and sent): docs/design.md#batch-size.
@@ -153,7 +154,8 @@ def _rows_for_file(entry: FileEntry, data: bytes | OSError, budget: FileBudget) 
     if isinstance(data, OSError):
         return [error_row(entry.rel, "unreadable", f"unreadable: {data.strerror or data}")]
     try:
-        return budget.run_within(budget.for_size(len(data)), rows_for_bytes, data, entry.rel)
+        rows = budget.run_within(budget.for_size(len(data)), rows_for_bytes, data, entry.rel)
+        return dated_before(rows, entry.mtime_ns)
     except FileTimeout:
         seconds = budget.for_size(len(data))
         message = f"timeout: reading {entry.rel} took longer than its budget of {seconds:g} s"

@@ -132,20 +132,24 @@ class PartitionWriter:
         snapshots.write_partitions(self.generation, "leaderboards", boards)
 
     def totals(self, labels: Sequence[str]) -> pd.DataFrame:
-        """``period``, ``player`` and ``games_total`` of this generation's ratings (written or linked) of
-        the periods ``labels``."""
+        """``period``, ``player``, ``games_total``, ``deviation`` and ``active`` of this generation's
+        ratings (written or linked) of the periods ``labels``."""
         import pandas as pd
 
+        columns = ["player", "games_total", "deviation", "active"]
         found = [
-            pd.read_parquet(path, columns=["player", "games_total"]).assign(period=label)
+            pq.ParquetFile(path).read(columns=columns, use_threads=False).to_pandas().assign(period=label)
             for label in labels
             if (path := snapshots.partition(self.generation.path, "ratings", label)).exists()
         ]
-        return (
-            pd.concat(found, ignore_index=True)
-            if found
-            else pd.DataFrame(columns=["period", "player", "games_total"])
-        )
+        return pd.concat(found, ignore_index=True) if found else pd.DataFrame(columns=["period", *columns])
+
+    def last_counted(self, label: str) -> pa.Table:
+        """``player`` and ``last_counted`` of this generation's ratings (linked) of the period ``label``:
+        what a replay from the period after it carries on (no rows when it has no ratings)."""
+        path = snapshots.partition(self.generation.path, "ratings", label)
+        schema = pa.schema([self.schemas["ratings"].field(n) for n in ("player", "last_counted")])
+        return store.read_parquet(path, schema, schema.names) if path.exists() else schema.empty_table()
 
     def changes(self, labels: Sequence[str], columns: Sequence[str] | None = None) -> pa.Table:
         """The changes of the periods ``labels`` (only ``columns`` and ``period``; None: every column),

@@ -35,7 +35,9 @@ if TYPE_CHECKING:
     from pipeline.reports.explain.names import UnknownPlayer, resolve_player
     from pipeline.reports.queries import (
         AUDIT_COLUMNS,
+        activity_span,
         audit_games,
+        provisional_rule,
         provisional_threshold,
         rule_set_report,
         run_rule_set,
@@ -54,8 +56,10 @@ __all__ = [
     "DayStandings",
     "ReportError",
     "UnknownPlayer",
+    "activity_span",
     "audit_games",
     "game_periods",
+    "provisional_rule",
     "provisional_threshold",
     "rated_periods",
     "read_games",
@@ -82,7 +86,9 @@ __getattr__ = lazy.exports(
         "pipeline.reports.explain.names": ("UnknownPlayer", "resolve_player"),
         "pipeline.reports.queries": (
             "AUDIT_COLUMNS",
+            "activity_span",
             "audit_games",
+            "provisional_rule",
             "provisional_threshold",
             "rule_set_report",
             "run_rule_set",

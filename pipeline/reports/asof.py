@@ -9,7 +9,13 @@ when the period's ratings are the sum of its changes and awards (the points syst
 rule sets, but not a rating recomputed from a rank or an average, as under ``tga`` and ``cga-dan``, nor
 a rating floor); :func:`standings_on` checks this on the period itself, and otherwise shows the
 standings at the end of the period before, saying why. A player is provisional, under the run's
-``[output] provisional_games``, while they have fewer counted games (all periods) than that.
+``[output] provisional_games`` and ``provisional_deviation``, while they have fewer counted games (all
+periods) than the first or a deviation above the second (:class:`pipeline.core.provisional.Provisional`).
+On a day inside a period, a player with a game after the day shows the deviation their games were rated
+from (a rule set with a deviation settles it at the period's end), the others the one of the period's end.
+Only the active players are listed (the ratings' ``active``: a counted game within the run's ``[output]
+active_within`` before the period's end; on a day inside a period, before that day), unless every
+player is asked for.
 
 Knows nothing of the rule sets (only of the sums of the tables they wrote), of the configuration (the
 threshold is read from the run's manifest) and of rendering.
@@ -20,11 +26,16 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
 
-from pipeline.core import periods
+from pipeline.core import activity, periods
+from pipeline.core.activity import Span, SpanError, span_of
 from pipeline.core.i18n import _
+from pipeline.core.provisional import Provisional
 from pipeline.output import folder as outputs
 
 #: The columns of the standings (:func:`stored_standings`, :func:`standings_on`), in order.
@@ -44,7 +55,13 @@ STANDINGS_COLUMNS = (
     "member",
     "games_total",
     "provisional",
+    "deviation",
+    "active",
+    "last_counted",
+    "inactive_since",
 )
+#: The activity columns of an output written before they existed: everyone active, no day known.
+_UNKNOWN_ACTIVITY = {"active": True, "last_counted": None, "inactive_since": None}
 #: How far a period's rating may be from its start plus its changes and awards and still count as their
 #: sum: half the unit of the ratings shown (two decimals); the tables round each change to 6 places.
 TOLERANCE = 0.005
@@ -70,28 +87,64 @@ class DayStandings:
     first_day: dt.date | None = None
 
 
+def run_provisional(out: Path) -> Provisional:
+    """The ``provisional_games`` and ``provisional_deviation`` the run in ``out`` used (its manifest's
+    settings); 0 (off) for one the manifest does not say (a run before the setting existed) or says as
+    something no configuration gives."""
+    return Provisional.of(outputs.read_manifest(out).get("settings"))
+
+
 def run_threshold(out: Path) -> int:
-    """The ``provisional_games`` the run in ``out`` used (its manifest's settings); 0 (none provisional)
-    when the manifest does not say (a run before the setting existed) or says something not an int >= 0."""
+    """The ``provisional_games`` the run in ``out`` used (:func:`run_provisional`)."""
+    return run_provisional(out).games
+
+
+def run_span(out: Path) -> Span | None:
+    """The ``active_within`` the run in ``out`` used (its manifest's settings); None (everyone active)
+    when the manifest does not say, or says something that is not a span."""
     settings = outputs.read_manifest(out).get("settings")
-    found = settings.get("provisional_games", 0) if isinstance(settings, dict) else 0
-    return found if isinstance(found, int) and not isinstance(found, bool) and found >= 0 else 0
+    found = settings.get("active_within") if isinstance(settings, dict) else None
+    try:
+        return None if found is None else span_of(str(found))
+    except SpanError:
+        return None
 
 
-def marked(table: pd.DataFrame, threshold: int) -> pd.DataFrame:
-    """``table`` (with ``games_total``) with its ``provisional`` column: fewer counted games than
-    ``threshold`` (all False when ``threshold`` is 0), and the columns of :data:`STANDINGS_COLUMNS`."""
-    provisional = (table["games_total"] < threshold) if threshold > 0 else False
-    return table.assign(provisional=provisional).astype({"provisional": bool})[list(STANDINGS_COLUMNS)]
+def marked(table: pd.DataFrame, threshold: Provisional) -> pd.DataFrame:
+    """``table`` (with ``games_total``, and ``deviation`` when its output has one) with its ``provisional``
+    column (``threshold``'s marks) and the columns of :data:`STANDINGS_COLUMNS` (``deviation`` null when
+    the output has none; the activity columns of an output written before they existed: everyone active,
+    no day known)."""
+    deviation = table["deviation"] if "deviation" in table.columns else None
+    provisional = threshold.marks(table["games_total"], deviation)
+    missing: dict[str, Any] = {
+        name: value for name, value in _UNKNOWN_ACTIVITY.items() if name not in table.columns
+    }
+    if deviation is None:
+        missing["deviation"] = float("nan")
+    found = table.assign(provisional=provisional, **missing)
+    return found.astype({"provisional": bool, "active": bool})[list(STANDINGS_COLUMNS)]
 
 
-def stored_standings(out: Path, period: str, threshold: int) -> pd.DataFrame:
+def listed(table: pd.DataFrame, everyone: bool = False) -> pd.DataFrame:
+    """The rows of standings ``table`` a list shows: the active players (every player when ``everyone``),
+    in the same order, with a fresh index; ``attrs["inactive"]`` says how many were left out."""
+    if everyone:
+        return table
+    active = table["active"].to_numpy(dtype=bool)
+    found = table[active].reset_index(drop=True)
+    found.attrs["inactive"] = int((~active).sum())
+    return found
+
+
+def stored_standings(out: Path, period: str, threshold: Provisional, everyone: bool = False) -> pd.DataFrame:
     """``period``'s standings as the run wrote them, marked (:func:`marked`), by rating (highest
-    first, then name); a partition that is missing reads as no rows."""
+    first, then name): the active players, or ``everyone``; a partition that is missing reads as no
+    rows."""
     table = outputs.read_partition(out, "ratings", period)
     if table.empty:
         return pd.DataFrame(columns=list(STANDINGS_COLUMNS))
-    return marked(_ordered(table), threshold)
+    return listed(marked(_ordered(table), threshold), everyone)
 
 
 def _ordered(table: pd.DataFrame) -> pd.DataFrame:
@@ -100,14 +153,15 @@ def _ordered(table: pd.DataFrame) -> pd.DataFrame:
     return table.reset_index(drop=True)
 
 
-def standings_on(out: Path, day: dt.date, threshold: int) -> DayStandings:
+def standings_on(out: Path, day: dt.date, threshold: Provisional, everyone: bool = False) -> DayStandings:
     """The standings on ``day`` of the run in ``out`` (read by :func:`pipeline.reports.standings_on`).
 
     The period holding ``day``, up to and including it, when the run rated that period and its ratings
     are the sum of its changes and awards (the module docstring); else the latest period that ended on
     or before ``day``, complete, with a ``note`` when the period of ``day`` was rated but is not such a
     sum. A day after the run's last period gives that period's standings; a day before the first rated
-    game gives no period and no rows. Players are marked provisional under ``threshold``.
+    game gives no period and no rows. Players are marked provisional under ``threshold``; the active
+    ones are listed (on ``day``, under the run's ``active_within``), or ``everyone``.
     """
     rated = outputs.rated_periods(out)
     if not rated:
@@ -119,7 +173,8 @@ def standings_on(out: Path, day: dt.date, threshold: int) -> DayStandings:
     if label in rated and label not in ended:
         partial = _partial(out, label, day, ended[-1] if ended else None)
         if partial is not None and not partial.empty:
-            return DayStandings(day, label, False, marked(_ordered(partial), threshold), first_day=first_day)
+            table = listed(marked(_ordered(partial), threshold), everyone)
+            return DayStandings(day, label, False, table, first_day=first_day)
         if partial is None:
             note = _(
                 "{period} is not over on {day}, and its ratings are not the sum of its games' changes "
@@ -127,7 +182,8 @@ def standings_on(out: Path, day: dt.date, threshold: int) -> DayStandings:
             ).format(period=label, day=day, end=periods.bounds(label)[1])
     if not ended:
         return DayStandings(day, None, False, pd.DataFrame(columns=list(STANDINGS_COLUMNS)), note, first_day)
-    return DayStandings(day, ended[-1], True, stored_standings(out, ended[-1], threshold), note, first_day)
+    table = stored_standings(out, ended[-1], threshold, everyone)
+    return DayStandings(day, ended[-1], True, table, note, first_day)
 
 
 def _first_day(out: Path, label: str) -> dt.date | None:
@@ -145,7 +201,10 @@ def _partial(out: Path, label: str, day: dt.date, before: str | None) -> pd.Data
     ``label`` on or before ``day``, or with none in ``label`` at all. None when the period's ratings are
     not its start plus its changes and awards."""
     table = outputs.read_partition(out, "ratings", label)
-    changes = outputs.read_partition(out, "changes", label, ["date", "player", "score", "delta", "bonus"])
+    columns = ["date", "player", "score", "delta", "bonus"] + (
+        ["deviation"] if "deviation" in table.columns else []
+    )
+    changes = outputs.read_partition(out, "changes", label, columns)
     awards = outputs.read_partition(out, "awards", label, columns=["date", "player", "points"])
     if not _adds_up(table, changes, awards):
         return None
@@ -155,7 +214,33 @@ def _partial(out: Path, label: str, day: dt.date, before: str | None) -> pd.Data
         seen |= set(outputs.read_partition(out, "ratings", before, ["player"])["player"])
     keep = table["player"].isin(seen) | ~table["player"].isin(active)
     later = (changes[changes["date"] > day], awards[awards["date"] > day])
-    return _without(table[keep.to_numpy()].set_index("player"), *later).reset_index()
+    found = _without(table[keep.to_numpy()].set_index("player"), *later).reset_index()
+    if "last_counted" not in found.columns:  # (an output written before the activity columns)
+        return found
+    carried = outputs.read_partition(out, "ratings", before, ["player", "last_counted"]) if before else None
+    return _active_on(found, changes[changes["date"] <= day], carried, day, run_span(out))
+
+
+def _active_on(
+    table: pd.DataFrame, changes: pd.DataFrame, before: pd.DataFrame | None, day: dt.date, span: Span | None
+) -> pd.DataFrame:
+    """``table`` (standings up to ``day``) with its activity on ``day``: each player's last counted day
+    the later of the one at the end of the period ``before`` (its ratings, None: none) and the latest of
+    their ``changes`` (those up to ``day``), and the place among the active players."""
+    index = pd.Index(table["player"])
+    days = _days(changes.groupby("player")["date"].max().reindex(index))
+    if before is not None and len(before):
+        days = np.maximum(days, _days(before.set_index("player")["last_counted"].reindex(index)))
+    columns = activity.marks(days, day, span)
+    found = table.assign(**{name: found.to_pandas().set_axis(table.index) for name, found in columns.items()})
+    rating = found["rating"].where(found["active"])
+    return found.assign(rating_place=rating.rank(method="min", ascending=False).astype("Int32"))
+
+
+def _days(dates: pd.Series) -> np.ndarray[Any, Any]:
+    """Days (``datetime.date``, missing ones null or NaN) as :func:`pipeline.core.activity.days_of`
+    gives them."""
+    return activity.days_of(pa.array(dates, pa.date32(), from_pandas=True))
 
 
 def _adds_up(table: pd.DataFrame, changes: pd.DataFrame, awards: pd.DataFrame) -> bool:
@@ -174,8 +259,8 @@ def _by_player(rows: pd.DataFrame, column: str) -> pd.Series:
 def _without(table: pd.DataFrame, changes: pd.DataFrame, awards: pd.DataFrame) -> pd.DataFrame:
     """``table`` (the period's ratings by player) without the ``changes`` and ``awards`` given (those
     after the day): rating, delta, games, wins, losses, draws, bonus and games_total less theirs, the
-    rank at the start of the period, and the place by rating. A player with nothing after the day
-    keeps the rating as written."""
+    rank at the start of the period, the deviation their games were rated from (when the changes carry
+    one), and the place by rating. A player with nothing after the day keeps the rating as written."""
     index = table.index
     played = changes.groupby("player").size().reindex(index, fill_value=0)
     awarded = _by_player(awards, "points").reindex(index, fill_value=0.0)
@@ -185,6 +270,10 @@ def _without(table: pd.DataFrame, changes: pd.DataFrame, awards: pd.DataFrame) -
         - (changes["score"] == score).groupby(changes["player"]).sum().reindex(index, fill_value=0)
         for name, score in _SCORES.items()
     }
+    if "deviation" in changes.columns and "deviation" in table.columns:
+        rated_from = changes.groupby("player")["deviation"].first().reindex(index)
+        later = changes["player"].drop_duplicates()
+        table = table.assign(deviation=table["deviation"].where(~index.isin(later), rated_from))
     return table.assign(
         rating=rating,
         delta=rating - table["rating_before"],

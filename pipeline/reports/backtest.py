@@ -1,8 +1,9 @@
 """backtest: replay the same games under several rule sets and score how well each one's ratings before
 a game predicted it (``ratings backtest``).
 
-Ingests once (the normal cache under ``out/.cache``), then for each rule set audits and rates in memory
-with :func:`pipeline.run.plan`'s settings; nothing of the snapshot generations is written or read. The
+Ingests once (the normal cache under ``out/.cache``), then for each rule set audits and rates period by
+period with :func:`pipeline.run.plan`'s settings (:mod:`pipeline.reports.predicted`), keeping of each
+period only the numbers the scores need; nothing of the snapshot generations is written or read. The
 configuration's roster and events apply to every rule set; its ``[validity]``, ``[run] period`` and
 ``[rules]`` were written for the configured rule set (``[run] rule_set``, default club) and apply to that
 one only; every other rule set runs with its own defaults. A configuration read back from an output folder
@@ -10,7 +11,10 @@ one only; every other rule set runs with its own defaults. A configuration read 
 the tables the run recorded (:func:`plan_for`).
 
 Evaluation set: the decisive games (``B`` or ``W`` won, not a no-show by the audit) that every compared
-rule set counted and rated for both players, so all are scored on the same games. A rule set that rated
+rule set counted and rated for both players, so all are scored on the same games. A game is known by its
+``seq``, the same under every rule set (:mod:`pipeline.run.stream`): each rule set's predictions (some 25
+bytes a game) wait on disk while the next rule set replays, the evaluation set is a mask over ``seq``
+narrowed by each, and a second pass scores each rule set's predictions on it. A rule set that rated
 none of the games (tga on Go records: it counts Gomoku only) is left out of the intersection and reported
 with ``n = 0``. A rule set's ``games_rated`` is its own count of such games; ``n`` is how many it was
 scored on.
@@ -22,10 +26,10 @@ noise. A rule set scored on 1 to 199 games is flagged ``too_few`` and named in a
 none is reported as left out of the comparison (the command line says so).
 
 Prediction of P(Black wins) from both players' ``rating_before`` in ``changes``: rule sets whose changes
-carry ``se`` (the GoR family and cga) use it, the points systems (club, cga-dan, tga) an expanding-window
-logistic fit on the rating difference (:mod:`pipeline.reports.forecast`). The window is the calendar month of
-the
-game's date whatever the rule set's period: a fit uses only outcomes of earlier months, and yearly rule
+carry ``se`` (the GoR family and cga; any rule set that writes there the expected score before the game)
+use it, the points systems (club, cga-dan, tga) an expanding-window logistic fit on the rating difference
+(:mod:`pipeline.reports.forecast`). The window is the calendar month of the game's date whatever the rule
+set's period: a fit uses only outcomes of earlier months, and yearly rule
 sets still get eleven refits a year instead of predicting 0.5 all year. Games of the first month get 0.5.
 
 Outputs (:func:`write`): ``<out>/backtest/summary.parquet`` (:data:`SUMMARY`) and
@@ -37,45 +41,43 @@ a backtest. Knows nothing of the command line.
 from __future__ import annotations
 
 import dataclasses
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 
 from pipeline import rules
-from pipeline.audit import audit
 from pipeline.config import RunConfig, readback
-from pipeline.core import periods, store
+from pipeline.core import store
 from pipeline.core.backtest_tables import CALIBRATION, SUMMARY
 from pipeline.core.i18n import _
 from pipeline.core.progress import SILENT, Steps
 from pipeline.ingest import IngestOptions, IngestResult, ingest
-from pipeline.reports import forecast
-from pipeline.rules.replay import rate
+from pipeline.reports import forecast, predicted
 from pipeline.rules.scales import SCALES, starting_ratings
 from pipeline.run import DEFAULT_RULE_SET, Plan, plan
 
 FOLDER = "backtest"
 #: Fewer decisive games than this and a rule set's figures mean little (see the module docstring).
 MIN_SCORED = 200
-_PER_GAME = ["game_id", "month", "black_won", "rating_black", "rating_white", "p"]
+#: A mask over ``seq`` (a game of the source: :mod:`pipeline.run.stream`).
+Mask = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True, slots=True)
 class Backtest:
     """The result: ``summary`` and ``calibration`` (schemas :data:`SUMMARY`, :data:`CALIBRATION`), the
-    evaluation set's size ``n``, every rule set's per-game ``predictions`` (columns ``rules game_id month
-    black_won rating_black rating_white p evaluated``), the ingest result and the warnings: each plan's,
-    prefixed by its rule set (starting ratings set aside), and one for the rule sets scored on too few
-    games."""
+    evaluation set's size ``n``, the ingest result and the warnings: each plan's, prefixed by its rule
+    set (starting ratings set aside), and one for the rule sets scored on too few games."""
 
     summary: pa.Table
     calibration: pa.Table
     n: int
-    predictions: pd.DataFrame
     ingest: IngestResult
     warnings: list[str]
 
@@ -133,36 +135,73 @@ def plan_for(config: RunConfig, name: str) -> Plan:
 
 def backtest(plans_: Sequence[Plan], options: IngestOptions | None = None, steps: Steps = SILENT) -> Backtest:
     """Ingest ``plans_[0]``'s raw folder once, replay it under every plan (each told to ``steps``),
-    score the predictions.
+    score the predictions (see the module docstring).
 
-    Raises :class:`~pipeline.ingest.IngestError` if the raw folder is missing; ValueError if no plan given.
+    Raises :class:`~pipeline.ingest.IngestError` if the raw folder is missing; ValueError if no plan given;
+    OSError if the output folder cannot hold the predictions while they wait.
     """
     if not plans_:
         raise ValueError(_("no rule set to backtest"))
     ingested = ingest(plans_[0].raw, plans_[0].out, options)
-    games, frames = ingested.games, dict[str, pd.DataFrame]()
-    with steps.step(_("rule sets"), len(plans_)) as advance:
-        for checked in plans_:
-            frames[checked.rule_set] = predictions(checked, games, steps)
-            advance(1)
-    rated = [set(f["game_id"]) for f in frames.values() if len(f)]
-    common = set.intersection(*rated) if rated else set()
-    summary, bins, shown = [], [], []
-    for name, frame in frames.items():
-        frame = frame.assign(rules=name, evaluated=frame["game_id"].isin(common))
-        used = frame[frame["evaluated"]]
-        diff = (used["rating_black"] - used["rating_white"]).to_numpy()
-        p, y = used["p"].to_numpy(), used["black_won"].to_numpy()
-        predictor = "se" if "se_black" in frame else "logistic"
-        scored = {"games_rated": len(frame), "n": len(used), "too_few": 0 < len(used) < MIN_SCORED}
-        summary.append({"rules": name, "predictor": predictor, **scored} | forecast.scores(p, y, diff))
-        bins.append(forecast.calibration(p, y).assign(rules=name))
-        shown.append(frame)
+    with tempfile.TemporaryDirectory(prefix=".backtest-", dir=plans_[0].out) as folder:
+        waiting, common = Waiting(Path(folder)), None
+        with steps.step(_("rule sets"), len(plans_)) as advance:
+            for checked in plans_:
+                found = predicted.predictions(checked, ingested.source, steps)
+                common = evaluated(common, found)
+                waiting.put(checked.rule_set, found)
+                del found
+                advance(1)
+        n = int(common.sum()) if common is not None else 0
+        summary, bins = [], []
+        for name in waiting.names:
+            found = waiting.take(name)
+            used = common[found.seq] if common is not None else np.zeros(len(found), dtype=bool)
+            p, y, diff = found.p[used], found.black_won[used], found.diff[used]
+            n_used = int(used.sum())
+            scored = {"games_rated": len(found), "n": n_used, "too_few": 0 < n_used < MIN_SCORED}
+            row = {"rules": name, "predictor": found.predictor, **scored}
+            summary.append(row | forecast.scores(p, y, diff))
+            bins.append(forecast.calibration(p, y).assign(rules=name))
     calibration = pd.concat(bins, ignore_index=True)
     table = pa.Table.from_pandas(calibration[CALIBRATION.names], schema=CALIBRATION, preserve_index=False)
-    predicted = pd.concat(shown, ignore_index=True)[["rules", *_PER_GAME, "evaluated"]]
     warnings = [f"{p.rule_set}: {w}" for p in plans_ for w in p.warnings] + _too_few(summary)
-    return Backtest(_summary(summary), table, len(common), predicted, ingested, warnings)
+    return Backtest(_summary(summary), table, n, ingested, warnings)
+
+
+def evaluated(common: Mask | None, found: predicted.Predictions) -> Mask | None:
+    """The evaluation set so far (a mask over ``seq``; None: no rule set rated a game yet) narrowed to
+    the games ``found`` scored; a rule set that scored none leaves it as it is."""
+    if not len(found):
+        return common
+    mine = np.zeros(found.rows, dtype=bool)
+    mine[found.seq] = True
+    return mine if common is None else common & mine
+
+
+class Waiting:
+    """Each rule set's predictions on disk in ``folder`` (one uncompressed ``.npz`` each) until every
+    rule set has replayed: :meth:`put`, then :meth:`take`; ``names`` in the order put."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.names: list[str] = []
+
+    def put(self, name: str, found: predicted.Predictions) -> None:
+        """Keep ``found`` as rule set ``name``'s (a name put twice keeps the last)."""
+        if name not in self.names:
+            self.names.append(name)
+        arrays = {k: getattr(found, k) for k in ("seq", "black_won", "diff", "p")}
+        np.savez(self._path(name), **arrays, rows=np.int64(found.rows), predictor=np.array(found.predictor))
+
+    def take(self, name: str) -> predicted.Predictions:
+        """Rule set ``name``'s predictions, read back."""
+        with np.load(self._path(name)) as kept:
+            arrays = {k: kept[k] for k in ("seq", "black_won", "diff", "p")}
+            return predicted.Predictions(**arrays, predictor=str(kept["predictor"]), rows=int(kept["rows"]))
+
+    def _path(self, name: str) -> Path:
+        return self.folder / f"{self.names.index(name):03d}.npz"  # (names need not be file names)
 
 
 def _too_few(summary: list[dict[str, object]]) -> list[str]:
@@ -177,54 +216,6 @@ def _too_few(summary: list[dict[str, object]]) -> list[str]:
             "their differences are mostly noise"
         ).format(counts=counts, least=MIN_SCORED)
     ]
-
-
-def predictions(
-    plan_: Plan, games: pa.Table, steps: Steps = SILENT, label: str | None = None
-) -> pd.DataFrame:
-    """The games ``plan_``'s rule set rated for both players, decisive and not a no-show, one row each
-    (columns of :data:`_PER_GAME`), with its prediction of the module docstring, in ``seq`` order;
-    the audit and the rating told to ``steps`` under ``label`` (default: the rule set's name)."""
-    label = label or plan_.rule_set
-    with steps.step(_("{side}: auditing").format(side=label)):
-        audited = audit(games, plan_.roster, plan_.events, plan_.validity)
-    what = _("{side}: rating periods").format(side=label)
-    rated = rate(audited, plan_.rules, plan_.roster, plan_.events, steps, what)
-    frame = candidates(audited, rated.changes)
-    if "se_black" in frame:
-        frame["p"] = forecast.from_expected(frame["se_black"].to_numpy(), frame["se_white"].to_numpy())
-    else:
-        diff = (frame["rating_black"] - frame["rating_white"]).to_numpy()
-        frame["p"] = forecast.expanding_logistic(frame["month"], diff, frame["black_won"].to_numpy())
-    return frame
-
-
-def candidates(audited: pa.Table, changes: pa.Table) -> pd.DataFrame:
-    """Per game counted, decisive, not a no-show and with a ``changes`` row for each colour:
-    ``game_id month black_won rating_black rating_white`` (and ``se_black se_white`` when the changes
-    have ``se``), in ``seq`` order."""
-    games = audited.select(["game_id", "winner", "notes"]).to_pandas()
-    decisive = games["winner"].isin(["B", "W"]) & ~games["notes"].map(lambda notes: "no_show" in list(notes))
-    winners = games[decisive].set_index("game_id")["winner"]
-    kept = [c for c in ("game_id", "seq", "date", "rating_before", "se") if c in changes.column_names]
-    rows = changes.select([*kept, "color"]).to_pandas()
-    sides = [
-        rows[rows["color"] == c].drop(columns="color").set_index("game_id").add_suffix(f"_{s}")
-        for c, s in (("B", "black"), ("W", "white"))
-    ]
-    both = sides[0].join(sides[1], how="inner")
-    both = both[both.index.isin(winners.index)].sort_values("seq_black")
-    return pd.DataFrame(
-        {
-            "game_id": both.index.to_numpy(),
-            "month": [periods.period_of(d, "month") for d in both["date_black"]],
-            "black_won": (winners.reindex(both.index) == "B").to_numpy(dtype=np.float64),
-            "rating_black": both["rating_before_black"].to_numpy(),
-            "rating_white": both["rating_before_white"].to_numpy(),
-            **({"se_black": both["se_black"].to_numpy()} if "se" in kept else {}),
-            **({"se_white": both["se_white"].to_numpy()} if "se" in kept else {}),
-        }
-    )
 
 
 def _summary(rows: list[dict[str, object]]) -> pa.Table:

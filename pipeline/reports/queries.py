@@ -18,7 +18,9 @@ from typing import Any
 import pandas as pd
 
 from pipeline.config.roster import Roster
+from pipeline.core.activity import Span
 from pipeline.core.i18n import _
+from pipeline.core.provisional import Provisional
 from pipeline.core.reasons import REASONS
 from pipeline.output import folder as outputs
 from pipeline.output.folder import ReportError, check_period, game_periods, rated_periods, read_games
@@ -153,9 +155,14 @@ def _filtered(
 
 
 def standings(
-    out: Path, period: str | None = None, top: int | None = None, provisional_games: int | None = None
+    out: Path,
+    period: str | None = None,
+    top: int | None = None,
+    provisional_games: int | None = None,
+    everyone: bool = False,
 ) -> pd.DataFrame:
-    """The ratings at the end of ``period`` (the latest rated period when None), best first.
+    """The ratings at the end of ``period`` (the latest rated period when None), best first: the active
+    players (the run's ``[output] active_within``), or ``everyone``.
 
     Args:
         out: an output folder written by ``ratings run``.
@@ -163,12 +170,15 @@ def standings(
         top: keep only the first ``top`` rows (None: every player).
         provisional_games: players with fewer counted games (all periods, ``games_total``) than this
             are ``provisional``; None: the run's ``[output] provisional_games`` (its manifest; 0, none
-            provisional, for a run that does not say).
+            provisional, for a run that does not say). Players whose deviation is above the run's
+            ``[output] provisional_deviation`` are provisional too.
+        everyone: list the inactive players too (``active`` False: no counted game within the run's
+            ``[output] active_within`` before the period's end; their ``rating_place`` is null).
 
     Returns:
-        Columns :data:`STANDINGS_COLUMNS`, one row per player rated by the end of the period, by rating
-        (highest first, then name); ``rating_place`` is shared by equal ratings (provisional players keep
-        theirs). Empty when the run rated no period (and ``period`` is None).
+        Columns :data:`STANDINGS_COLUMNS`, one row per player listed, by rating (highest first, then
+        name); ``rating_place`` is the place among the active players, shared by equal ratings
+        (provisional players keep theirs). Empty when the run rated no period (and ``period`` is None).
 
     Raises:
         ReportError: if ``out`` holds no output, ``period`` is not a rated period of the run, or ``top``
@@ -181,25 +191,35 @@ def standings(
             return pd.DataFrame(columns=list(STANDINGS_COLUMNS))
         period = rated[-1]
     check_period(period, rated, out)
-    table = asof.stored_standings(out, period, threshold)
+    table = asof.stored_standings(out, period, threshold, everyone)
     return table if top is None else table.head(top)
 
 
 def standings_on(
-    out: Path, day: dt.date, top: int | None = None, provisional_games: int | None = None
+    out: Path,
+    day: dt.date,
+    top: int | None = None,
+    provisional_games: int | None = None,
+    everyone: bool = False,
 ) -> DayStandings:
     """The standings on ``day``: of the period holding it, up to and including the day, when its ratings
     are the sum of its games' changes and awards; else of the latest period that ended by then
     (:func:`pipeline.reports.asof.standings_on` says how, and :class:`DayStandings` what comes back).
 
-    ``top`` and ``provisional_games`` as in :func:`standings`. A day before the run's first rated game
-    gives no period and no rows (``first_day`` says when that game was).
+    ``top``, ``provisional_games`` and ``everyone`` as in :func:`standings` (a player is active on
+    ``day`` with a counted game within the run's ``active_within`` before it). A day before the run's
+    first rated game gives no period and no rows (``first_day`` says when that game was).
 
     Raises:
         ReportError: if ``out`` holds no output, or ``top`` or ``provisional_games`` is less than 1 or 0.
     """
-    found = asof.standings_on(out, day, _threshold(out, top, provisional_games))
+    found = asof.standings_on(out, day, _threshold(out, top, provisional_games), everyone)
     return found if top is None else dataclasses.replace(found, table=found.table.head(top))
+
+
+def activity_span(out: Path) -> Span | None:
+    """The run's ``[output] active_within`` (its manifest; None, everyone active, when it does not say)."""
+    return asof.run_span(out)
 
 
 def provisional_threshold(out: Path) -> int:
@@ -207,7 +227,13 @@ def provisional_threshold(out: Path) -> int:
     return asof.run_threshold(out)
 
 
-def _threshold(out: Path, top: int | None, provisional_games: int | None) -> int:
+def provisional_rule(out: Path) -> Provisional:
+    """The run's ``[output] provisional_games`` and ``provisional_deviation`` (its manifest; 0, off, for
+    one it does not say)."""
+    return asof.run_provisional(out)
+
+
+def _threshold(out: Path, top: int | None, provisional_games: int | None) -> Provisional:
     """The provisional threshold to use (the run's when None). Raises ReportError if ``out`` holds no
     output, ``top`` is under 1 or ``provisional_games`` under 0."""
     outputs.require_output(out)  # the missing-output message, the same for every query
@@ -215,7 +241,8 @@ def _threshold(out: Path, top: int | None, provisional_games: int | None) -> int
         raise ReportError(_("--top must be 1 or more, got {top}").format(top=top))
     if provisional_games is not None and provisional_games < 0:
         raise ReportError(_("provisional_games must be 0 or more, got {n}").format(n=provisional_games))
-    return asof.run_threshold(out) if provisional_games is None else provisional_games
+    found = asof.run_provisional(out)
+    return found if provisional_games is None else dataclasses.replace(found, games=provisional_games)
 
 
 def rule_set_report(out: Path, name: str, top: int | None = None) -> pd.DataFrame:

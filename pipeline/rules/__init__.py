@@ -17,7 +17,7 @@ from typing import Any
 from pipeline.config.roster import Roster
 from pipeline.config.toml import Table
 from pipeline.core.reasons import Validity
-from pipeline.rules import cga_dan, club, gor_sets, tga
+from pipeline.rules import cga_dan, club, glicko2_rules, gor_sets, tga
 from pipeline.rules.base import Context, RuleSet
 from pipeline.rules.family import Family
 
@@ -33,6 +33,7 @@ REGISTRY: Mapping[str, Family] = MappingProxyType(
             gor_sets.CGA,
             cga_dan.FAMILY,
             tga.FAMILY,
+            glicko2_rules.FAMILY,
         )
     }
 )

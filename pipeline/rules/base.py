@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, Protocol
 
+import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
 
 from pipeline.config.events import Award, Event
@@ -77,7 +79,8 @@ class Game:
 @dataclass(frozen=True, slots=True)
 class Change:
     """What one counted game did to one rated player. ``detail`` holds the rule set's own quantities
-    (the columns of :attr:`RuleSet.change_fields`)."""
+    (the columns of :attr:`RuleSet.change_fields`); ``deviation``: the player's rating deviation the game
+    was rated from, as ``rating_before`` is their rating (None under a rule set without a deviation)."""
 
     game_id: str
     player: str
@@ -89,6 +92,7 @@ class Change:
     bonus: float = 0.0
     bonus_rule: str | None = None
     detail: Mapping[str, Any] = field(default_factory=dict)
+    deviation: float | None = field(default=None, repr=False)  # (out of repr: the pinned digests hold)
 
     @property
     def delta(self) -> float:
@@ -127,13 +131,21 @@ class Promotion:
 class PeriodOutcome:
     """A period's result: the standings at its end; at its start, the state of every player it added
     or moved (a rule set may give every player: one not in ``start`` started as they end); the
-    changes, awards, and the promotions (rank changes with evidence) of rule sets that have them."""
+    changes, awards, and the promotions (rank changes with evidence) of rule sets that have them.
+
+    ``deviation``: the hook of every rule set whose rating has an uncertainty (glicko2, whr): each
+    player's rating deviation at the period's end, in the order of ``end`` (a sequence of floats or a
+    numpy array, one per player; None: the rule set has none). The ``deviation`` column of ``ratings``
+    is written from it, and the standings, the site and the workbook show ``rating ± 2·deviation`` and
+    mark a player provisional above ``[output] provisional_deviation`` wherever it is not null; the
+    ``deviation`` of a game's :class:`Change` fills the column of ``changes``."""
 
     start: dict[str, PlayerState]
     end: dict[str, PlayerState]
     changes: list[Change]
     awards: list[AwardGiven]
     promotions: list[Promotion] = field(default_factory=list)
+    deviation: Sequence[float] | npt.NDArray[np.float64] | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,7 +84,9 @@ class Family:
     the kind of event every ``EV`` is when no events file is configured (None: no event at all); ``floor``:
     the lowest rating it gives (None: none); ``decimals`` and ``trim``: its ratings and changes are written
     for people with that many decimals, trailing zeros dropped when ``trim`` (docs/rules.md ("Numbers"));
-    ``explanation``: the shape of its explanation (:data:`Explanation`).
+    ``explanation``: the shape of its explanation (:data:`Explanation`); ``deviation``: its ratings carry a
+    deviation (:attr:`~pipeline.rules.base.PeriodOutcome.deviation`), so that ``[output]
+    provisional_deviation`` means something under it.
     """
 
     name: str
@@ -99,6 +101,7 @@ class Family:
     decimals: int = 2
     trim: bool = False
     explanation: Explanation = "generic"
+    deviation: bool = False
 
     def __post_init__(self) -> None:
         if self.scale is not None and self.scale.name != self.name:

@@ -157,7 +157,8 @@ def _streak_resets(games: pa.Table, counted: pa.ChunkedArray, pending: set[tuple
             names += reset
             pending.difference_update((event, n) for n in players)
         elif ends:
-            pending.update({(event, n) for n, c in zip(players, "BW", strict=True) if row["winner"] != c})
+            lost = zip(players, "BW", strict=True)  # (a side that names nobody has no run to end)
+            pending.update({(event, n) for n, c in lost if n is not None and row["winner"] != c})
     offsets = pa.array(np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32))
     return pa.ListArray.from_arrays(offsets, pa.array(names, pa.string()))
 

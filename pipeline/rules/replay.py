@@ -30,12 +30,13 @@ from pipeline.core.ranks import Rank, parse_rank
 from pipeline.core.standings import PlayerState
 from pipeline.core.tables import CHANGES, RATED
 from pipeline.rules.base import Game, RuleSet
-from pipeline.rules.collect import period_tables
+from pipeline.rules.collect import Activity, period_tables
 from pipeline.rules.prepare import GAME_COLUMNS, Prepared, prepare
 
 __all__ = [
     "DATASETS",
     "GAME_COLUMNS",
+    "Activity",
     "PeriodTables",
     "Prepared",
     "Rated",
@@ -111,18 +112,22 @@ def replay(
     events: Events,
     first: int,
     state: Mapping[str, PlayerState],
+    activity: Activity | None = None,
 ) -> Iterator[PeriodTables]:
     """Rate the periods ``prepared.labels[first:]`` in order from ``state`` (the standings at the end of
-    the period before ``first``; empty for ``first`` 0), yielding each period's tables as it is done."""
+    the period before ``first``; empty for ``first`` 0), yielding each period's tables as it is done.
+    ``activity``: the span of activity and the last counted days at the end of the period before
+    ``first`` (None: no span, no day), carried on from period to period."""
     named = {name: events.get(name) for name in prepared.events}  # each event looked up once, not once a game
     ranks: dict[str, Rank | None] = {}
     schemas = schemas_of(rules)
     current = state  # (rule sets do not change the standings they are given)
     member = _membership(roster)
+    activity = Activity() if activity is None else activity
     for label in prepared.labels[first:]:
         games = _games(prepared.rows(label), rules, member, named, ranks)
         outcome = rules.rate_period(label, games, prepared.due.get(label, []), current)
-        tables = period_tables(label, outcome, {g.game_id: g for g in games}, member, schemas)
+        tables = period_tables(label, outcome, {g.game_id: g for g in games}, member, schemas, activity)
         done, current = PeriodTables(label, tables, outcome.end), outcome.end
         del games, outcome, tables  # (not held while the caller writes the period and the next is rated)
         yield done

@@ -24,9 +24,11 @@ from pipeline.audit.counts import Counts, Tally
 from pipeline.config import recorded
 from pipeline.core import setup_tables, tables
 from pipeline.core import store as store_
+from pipeline.core.activity import LastCounted
 from pipeline.core.i18n import Said, _
 from pipeline.core.periods import year_of
 from pipeline.core.progress import SILENT, Steps
+from pipeline.core.provisional import Provisional
 from pipeline.core.tables import GAMES
 from pipeline.ingest import IngestOptions, IngestResult, cache, ingest
 from pipeline.output import memory, player_index, snapshots, state
@@ -34,7 +36,7 @@ from pipeline.output.carried_games import CarriedGames, Piece, audit_digest
 from pipeline.output.carry import PartitionWriter
 from pipeline.output.spill import PeriodFiles
 from pipeline.rules.prepare import Prepared, Preparer
-from pipeline.rules.replay import schemas_of
+from pipeline.rules.replay import Activity, schemas_of
 from pipeline.run import indexing, rating
 from pipeline.run.manifest import FILE, Incremental, Manifest
 from pipeline.run.planning import DEFAULT_RULE_SET, Plan, Settings, check_folders, plan
@@ -173,18 +175,24 @@ def _rated(
         writer = PartitionWriter(generation, previous, labels[:first], schemas_of(plan_.rules))
         gc.freeze()  # objects so far are never garbage: the collector skips them (docs/design.md#gc-freeze)
         try:
-            start = state.load_standings(previous.path, labels[begin - 1]) if begin and previous.path else {}
-            setup = (plan_.roster, plan_.events)
-            players = len(
-                rating.rate_periods(writer, prepared, plan_.rules, setup, (begin, first), start, steps)
+            resumed = begin > 0 and previous.path is not None
+            start = state.load_standings(previous.path, labels[begin - 1]) if previous.path and begin else {}
+            last = LastCounted.of(writer.last_counted(labels[begin - 1])) if resumed else LastCounted()
+            setup, activity = (plan_.roster, plan_.events), Activity(plan_.active_within, last)
+            ended = rating.rate_periods(
+                writer, prepared, plan_.rules, setup, (begin, first), (start, activity), steps
             )
-            del start  # (10^6 standings are not held through the leaderboards)
+            players = len(ended)
+            del start, last, activity, ended  # (10^6 standings are not held through the leaderboards)
         finally:
             gc.unfreeze()  # a caller that runs again (a test, a notebook) collects them as before
     empty = writer.finish(labels)
     touched = {year_of(label) for label in labels[first:]}
     touched |= {year_of(label) for label, _ in (previous.index.periods[first:] if previous.index else [])}
-    rating.leaderboards(writer, touched if first else None, plan_.settings.provisional_games, steps)
+    settings = plan_.settings
+    provisional = Provisional(settings.provisional_games, settings.provisional_deviation)
+    active_only = plan_.active_within is not None
+    rating.leaderboards(writer, touched if first else None, provisional, active_only, steps)
     with steps.step(_("writing reports")):
         reports = rating.reports(writer, plan_.rules)
     indexing.index_players(writer, generation.path / "games.parquet", audited, periods, steps)

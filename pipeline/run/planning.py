@@ -8,6 +8,7 @@ set's scale. Knows nothing of the command line, nor of how the stages run.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Mapping
@@ -19,6 +20,7 @@ from pipeline import rules
 from pipeline.config import ConfigError, RunConfig
 from pipeline.config.events import Events, load_events
 from pipeline.config.roster import Roster, load_roster
+from pipeline.core.activity import Span
 from pipeline.core.i18n import _
 from pipeline.core.reasons import Validity
 from pipeline.output import snapshots
@@ -29,8 +31,10 @@ from pipeline.rules.scales import RATING_KEYS, SCALES, starting_ratings
 @dataclass(frozen=True, slots=True)
 class Settings:
     """What the output depends on besides the games: the rule set, its validity, its ``[rules]``
-    parameters (as the configuration wrote them), the speed threshold, the provisional games, and the
-    digests of the roster and events files (None: no file). The manifest's ``settings``
+    parameters (as the configuration wrote them), the speed threshold, the provisional games and
+    deviation, the span of activity (``active_within`` as :attr:`pipeline.core.activity.Span.text` writes
+    it; None: everyone active), and the digests of the roster and events files (None: no file). The
+    manifest's ``settings``
     (:meth:`as_json`); its digest is the manifest's ``config_digest``."""
 
     rule_set: str
@@ -38,14 +42,18 @@ class Settings:
     rules: Mapping[str, Any]
     speed_threshold_s: float
     provisional_games: int
+    active_within: str | None = None
     roster: str | None = None
     events: str | None = None
+    provisional_deviation: float = 0.0
 
     def as_json(self) -> dict[str, Any]:
         """The manifest's ``settings``: the fields in order, the validity's excluded reasons sorted."""
         validity = asdict(self.validity) | {"excluded": sorted(self.validity.excluded)}
         found: dict[str, Any] = {"rule_set": self.rule_set, "validity": validity, "rules": dict(self.rules)}
         found |= {"speed_threshold_s": self.speed_threshold_s, "provisional_games": self.provisional_games}
+        found |= {"provisional_deviation": self.provisional_deviation}
+        found |= {"active_within": self.active_within}
         return found | {"roster": self.roster, "events": self.events}
 
     def digest(self) -> str:
@@ -61,7 +69,8 @@ DEFAULT_RULE_SET = "club"
 class Plan:
     """A checked configuration: folders, the rule set's name and validity, the roster (each player's
     ``rating`` the one the rule set starts them at), the events, and the warnings of planning (starting
-    ratings set aside or out of range), which a run adds to its own."""
+    ratings set aside or out of range), which a run adds to its own; ``active_within``, the span of
+    activity (None: everyone active)."""
 
     raw: Path
     out: Path
@@ -73,6 +82,7 @@ class Plan:
     settings: Settings
     warnings: list[str] = field(default_factory=list)
     keep_generations: int = snapshots.KEEP
+    active_within: Span | None = None
 
 
 def plan(config: RunConfig, rule_set: str | None = None) -> Plan:
@@ -97,9 +107,14 @@ def plan(config: RunConfig, rule_set: str | None = None) -> Plan:
     rule_set_ = rules.create(name, roster, valid, config.rules)
     params = dict(config.rules.data) if config.rules else {}
     digests = _digest(config.roster_path), _digest(config.events_path)
-    settings = Settings(name, valid, params, config.speed_threshold_s, config.provisional_games, *digests)
+    span = config.active_within.text if config.active_within else None
+    settings = Settings(
+        name, valid, params, config.speed_threshold_s, config.provisional_games, span, *digests,
+        provisional_deviation=config.provisional_deviation,
+    )  # fmt: skip
     keep = config.keep_generations  # not a setting: keeping more generations changes no output
-    return Plan(config.raw, config.out, name, valid, rule_set_, roster, events, settings, warnings, keep)
+    found = Plan(config.raw, config.out, name, valid, rule_set_, roster, events, settings, warnings, keep)
+    return dataclasses.replace(found, active_within=config.active_within)
 
 
 def check_folders(config: RunConfig) -> None:

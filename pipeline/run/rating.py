@@ -20,12 +20,14 @@ from pipeline.config.roster import Roster
 from pipeline.core.i18n import _
 from pipeline.core.periods import year_of
 from pipeline.core.progress import SILENT, Steps
+from pipeline.core.provisional import Provisional
 from pipeline.core.standings import PlayerState
 from pipeline.output import memory, state
 from pipeline.output.carry import WHOLE, PartitionWriter
 from pipeline.rules.base import RuleSet
-from pipeline.rules.replay import Prepared, replay
+from pipeline.rules.replay import Activity, Prepared, replay
 
+NONE = Provisional()  # no player provisional
 #: The columns of the changes the leaderboards read (:func:`pipeline.boards.leaderboards.leaderboards`).
 BOARD_COLUMNS = ("seq", "player", "score", "date")
 
@@ -36,17 +38,18 @@ def rate_periods(
     rules: RuleSet,
     setup: tuple[Roster, Events],
     span: tuple[int, int],
-    start: Mapping[str, PlayerState],
+    start: tuple[Mapping[str, PlayerState], Activity],
     steps: Steps = SILENT,
 ) -> Mapping[str, PlayerState]:
-    """Replay ``prepared.labels[begin:]`` under ``rules`` from ``start`` (``span`` is ``(begin, first)``)
-    and hand the writer the tables of the periods from ``first`` on (those before it only rebuild the
-    standings), with their standings when :func:`pipeline.output.state.checkpoints` keeps them; each period
-    told to ``steps``. Returns the standings at the end of the last period."""
+    """Replay ``prepared.labels[begin:]`` under ``rules`` from ``start`` (the standings and the activity
+    at the end of the period before ``begin``; ``span`` is ``(begin, first)``) and hand the writer the
+    tables of the periods from ``first`` on (those before it only rebuild the standings), with their
+    standings when :func:`pipeline.output.state.checkpoints` keeps them; each period told to ``steps``.
+    Returns the standings at the end of the last period."""
     (begin, first), (roster, events) = span, setup
-    keep, current = state.checkpoints(prepared.labels), start
+    keep, current = state.checkpoints(prepared.labels), start[0]
     writer.link_standings(keep)
-    periods = replay(prepared, rules, roster, events, begin, start)
+    periods = replay(prepared, rules, roster, events, begin, *start)
     position = begin  # (not enumerate(): its result tuple would hold the period while the next is rated)
     with steps.step(_("rating periods"), len(prepared.labels) - begin) as advance:
         for period in periods:
@@ -61,12 +64,17 @@ def rate_periods(
 
 
 def leaderboards(
-    writer: PartitionWriter, touched: set[str] | None, provisional_games: int = 0, steps: Steps = SILENT
+    writer: PartitionWriter,
+    touched: set[str] | None,
+    provisional: Provisional = NONE,
+    active_only: bool = False,
+    steps: Steps = SILENT,
 ) -> None:
     """The boards of every period and year whose calendar year is in ``touched`` (None: every year),
     computed from the writer's changes a year at a time (each told to ``steps``); the others linked.
-    Players with fewer than ``provisional_games`` counted games by the end of a board's period (the
-    ratings' ``games_total``) are left off it."""
+    Players ``provisional`` by the end of a board's period (the ratings' ``games_total`` and
+    ``deviation``) are left off it, and with ``active_only`` those inactive at its end (the ratings'
+    ``active``)."""
     writer.link_boards(touched)
     years: dict[str, list[str]] = {}
     for label in writer.labels:
@@ -74,17 +82,21 @@ def leaderboards(
             years.setdefault(year_of(label), []).append(label)
     with steps.step(_("writing leaderboards"), len(years)) as advance:
         for labels in years.values():
-            _year(writer, labels, provisional_games)
+            _year(writer, labels, provisional, active_only)
             advance(1)
 
 
-def _year(writer: PartitionWriter, labels: list[str], provisional_games: int) -> None:
+def _year(writer: PartitionWriter, labels: list[str], provisional: Provisional, active_only: bool) -> None:
     """Write the boards of one year's ``labels``: each period's as it is computed from that period's
     changes, then the year's (one period's changes are held at a time)."""
-    boards = Boards(provisional_games=provisional_games)
+    boards = Boards(
+        provisional_games=provisional.games,
+        provisional_deviation=provisional.deviation,
+        active_only=active_only,
+    )
     for label in labels:
         changes = writer.changes([label], BOARD_COLUMNS).to_pandas()
-        totals = writer.totals([label]) if provisional_games else None
+        totals = writer.totals([label]) if provisional.on or active_only else None
         writer.write_boards(boards.add(changes, totals))
     writer.write_boards(boards.finish())
 

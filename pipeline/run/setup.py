@@ -19,9 +19,9 @@ from pipeline.run import DEFAULT_RULE_SET
 def differences(configured: RunConfig, kept: RunConfig) -> list[str]:
     """What the configuration ``configured`` sets otherwise than the run's setup ``kept`` (from
     :func:`pipeline.config.readback.read_setup`): among ``rule set``, ``validity``, ``[rules]``,
-    ``speed threshold``, ``provisional games``, ``raw folder``, ``roster``, ``events``; empty when they
-    agree. A roster or events file of ``configured`` that cannot be read differs (using it fails later,
-    saying why)."""
+    ``speed threshold``, ``provisional games``, ``provisional deviation``, ``active within``, ``raw
+    folder``, ``roster``, ``events``; empty when they agree. A roster or events file of ``configured``
+    that cannot be read differs (using it fails later, saying why)."""
     names = [c.rule_set or DEFAULT_RULE_SET for c in (configured, kept)]
     try:
         valid = [
@@ -35,6 +35,8 @@ def differences(configured: RunConfig, kept: RunConfig) -> list[str]:
         "[rules]": _params(configured) != _params(kept),
         "speed threshold": configured.speed_threshold_s != kept.speed_threshold_s,
         "provisional games": configured.provisional_games != kept.provisional_games,
+        "provisional deviation": configured.provisional_deviation != kept.provisional_deviation,
+        "active within": configured.active_within != kept.active_within,
         "raw folder": configured.raw.resolve() != kept.raw.resolve(),
     }
     found |= _setup_differences(configured, kept)

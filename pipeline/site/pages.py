@@ -79,26 +79,37 @@ STANDINGS_COLUMNS = (
     "draws",
     "bonus",
     "member",
+    "deviation",
 )
+
+
+def with_deviation(table: pa.Table) -> pa.Table:
+    """``table`` (ratings rows) with a ``deviation`` column: its own, else nulls (an output written
+    before ratings had one)."""
+    if "deviation" in table.column_names:
+        return table
+    return table.append_column("deviation", pa.nulls(table.num_rows, pa.float64()))
 
 
 def standings_rows(table: pa.Table, links: Links) -> list[dict[str, Any]]:
     """A period's ratings rows (best first, :func:`ordered`) as text cells, ``link`` the player's page."""
-    columns = table.select(list(STANDINGS_COLUMNS)).to_pydict()
+    columns = with_deviation(table).select(list(STANDINGS_COLUMNS)).to_pydict()
     return [
         standings_row(values, links) for values in zip(*(columns[n] for n in STANDINGS_COLUMNS), strict=True)
     ]
 
 
 def standings_row(values: tuple[Any, ...], links: Links) -> dict[str, Any]:
-    """One ratings row (``values`` of :data:`STANDINGS_COLUMNS`) as text cells."""
-    place, player, rank, rating, delta, games, wins, losses, draws, bonus, member = values
+    """One ratings row (``values`` of :data:`STANDINGS_COLUMNS`) as text cells; the rating written
+    ``rating ± 2·deviation`` under a rule set with a deviation."""
+    place, player, rank, rating, delta, games, wins, losses, draws, bonus, member, deviation = values
+    shown = text(rating) if deviation is None else f"{text(rating)} ± {text(2 * deviation)}"
     return {
         "place": text(place),
         "player": player,
         "link": links.get(player),
         "rank": text(rank),
-        "rating": text(rating),
+        "rating": shown,
         "delta": signed(float(delta), 2),
         "games": text(games),
         "record": f"{wins}–{losses}–{draws}",

@@ -1,6 +1,7 @@
 """site.periods: the pages of each period, written in one pass over the output's tables.
 
-Period by period, in time order: the ratings partition gives the standings page(s), ``games.parquet``'s
+Period by period, in time order: the ratings partition gives the standings page(s) (its active players,
+under the run's ``[output] active_within``), ``games.parquet``'s
 rows of the period (:func:`pipeline.site.source.games_by_period`) and the changes partition give the
 ledger page(s); the same rows (the players' sides of the games, their ratings rows where they moved or
 first appear, the changes and awards) go to the player buckets (:class:`pipeline.site.spill.Buckets`)
@@ -20,11 +21,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from markupsafe import Markup, escape
 
+from pipeline.core.activity import span_words
 from pipeline.core.i18n import gettext
 from pipeline.core.periods import year_of
 from pipeline.core.progress import SILENT, Steps
 from pipeline.core.reasons import phrase
 from pipeline.output.memory import release_unused_memory
+from pipeline.reports.asof import run_span as activity_span
 from pipeline.reports.numbers import NumberFormat, number_format
 from pipeline.site import pages, speech
 from pipeline.site import rows as rows_mod
@@ -156,10 +159,27 @@ def _standings(
     """The standings pages of ``label``; return its ratings, best first."""
     table = partition(source.out, "ratings", label)
     table = pages.ordered(table) if table is not None else None
-    for name, context in standings_pages(table, label, names, pick, number_format(source.rule_set)):
+    style = number_format(source.rule_set)
+    for name, context in standings_pages(table, label, names, pick, style, activity_words(source)):
         write(name, "standings.html.j2", context)
         done.standings += 1
     return table
+
+
+def activity_words(source: Source) -> str:
+    """The run's span of activity in the language spoken (``24 months``), "" when it set none."""
+    span = activity_span(source.out)
+    return span_words(span) if span is not None else ""
+
+
+def _listed(table: pa.Table | None) -> tuple[pa.Table | None, int]:
+    """The active players' rows of a ratings ``table`` (every row of a table without ``active``, written
+    before the activity columns), and how many were left out."""
+    if table is None or "active" not in table.column_names:
+        return table, 0
+    active = table.column("active")
+    left = int(pc.sum(pc.invert(active)).as_py() or 0)
+    return (table.filter(active) if left else table), left
 
 
 def standings_pages(
@@ -168,12 +188,21 @@ def standings_pages(
     names: rows_mod.NameCells,
     pick: Picker,
     style: NumberFormat = rows_mod.TRIMMED,
+    span: str = "",
 ) -> list[tuple[str, dict[str, Any]]]:
     """The standings pages (file, context) of the period ``label`` from its ratings ``table``, best
-    first, the numbers written in ``style`` (the rule set's)."""
+    first, the numbers written in ``style`` (the rule set's): the active players' rows, with how many
+    inactive ones were left out (no counted game in the last ``span``, the run's span of activity in
+    words)."""
+    table, inactive = _listed(table)
     total = table.num_rows if table is not None else 0
     show_bonus = (
         table is not None and total > 0 and bool(pc.any(pc.not_equal(table.column("bonus"), 0)).as_py())
+    )
+    show_deviation = (
+        table is not None
+        and "deviation" in table.column_names
+        and table.column("deviation").null_count < total
     )
     first = pick.files[label] if label is not None else "index.html"
     size = PAGE_ROWS
@@ -188,7 +217,12 @@ def standings_pages(
             "rows": html,
             "picker": pick(label, ""),
         }
-        context |= {"pager": _pager(first, page, count, ""), "total": total, "show_bonus": show_bonus}
+        context |= {
+            "pager": _pager(first, page, count, ""),
+            "total": total + inactive,
+            "show_bonus": show_bonus,
+        }
+        context |= {"inactive": inactive, "span": span, "show_deviation": show_deviation}
         found.append((paged(first, page), context))
     return found
 
@@ -198,7 +232,8 @@ def standings_index(source: Source, latest: pa.Table | None, links: pages.Links)
     label = source.rated[-1] if source.rated else None
     pick = Picker(source.rated, {p: period_file(p) for p in source.rated}, "periods.html")
     style = number_format(source.rule_set)
-    return standings_pages(latest, label, rows_mod.NameCells(links), pick, style)[0][1]
+    names = rows_mod.NameCells(links)
+    return standings_pages(latest, label, names, pick, style, activity_words(source))[0][1]
 
 
 class _Ledgers:

@@ -114,6 +114,7 @@ def _context(
             "rank": pages.text(last["rank"]),
             "rating": pages.text(last["rating"]),
             "place": pages.text(last["rating_place"]),
+            "inactive_since": "",
         }
     explanations = list(_explanations(source, player, awards, promotions))[::-1]
     first = player.ratings[0]["period"] if player.ratings else None
@@ -187,15 +188,23 @@ class _Summaries:
 
     def __init__(self, latest: pa.Table | None, label: str) -> None:
         self.label = label
-        found = latest.select(list(pages.STANDINGS_COLUMNS)).to_pydict() if latest is not None else {}
+        found = (
+            pages.with_deviation(latest).select(list(pages.STANDINGS_COLUMNS)).to_pydict()
+            if latest is not None
+            else {}
+        )
         self.values = list(zip(*found.values(), strict=True)) if found else []
         self.where = {values[1]: i for i, values in enumerate(self.values)}
+        has = latest is not None and "inactive_since" in latest.column_names
+        self.since = latest.column("inactive_since") if has and latest is not None else None
 
     def get(self, name: str) -> dict[str, Any] | None:
         where = self.where.get(name)
         if where is None:
             return None
-        return pages.standings_row(self.values[where], {}) | {"period": self.label}
+        since = self.since[where].as_py() if self.since is not None else None
+        found = pages.standings_row(self.values[where], {}) | {"period": self.label}
+        return found | {"inactive_since": pages.text(since) if since is not None else ""}
 
 
 def _ratings(table: pa.Table | None, order: Mapping[str, int]) -> dict[str, list[dict[str, Any]]]:

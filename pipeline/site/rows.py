@@ -97,7 +97,8 @@ def standings_html(
     table: pa.Table, names: NameCells, show_bonus: bool, style: NumberFormat = TRIMMED
 ) -> Markup:
     """The ``<tr>`` rows of a standings table (ratings rows, best first), joined; ratings, deltas and
-    bonus points written in ``style``, the rule set's."""
+    bonus points written in ``style``, the rule set's; a rating ``rating ± 2·deviation`` where the rule
+    set has a deviation."""
     if not table.num_rows:
         return Markup("")
 
@@ -107,6 +108,11 @@ def standings_html(
     record = pc.binary_join_element_wise(
         *(column(c).cast(pa.string()) for c in ("wins", "losses", "draws")), "\u2013"
     )
+    rating = written(column("rating"), style)
+    if "deviation" in table.column_names:  # rating ± 2·deviation where the rule set has one
+        deviation = column("deviation")
+        spread = pc.binary_join_element_wise(rating, written(pc.multiply(deviation, 2.0), style), " ± ")
+        rating = pc.if_else(pc.is_null(deviation), rating, spread)
     num, plain = '</td><td class="num">', "</td><td>"
     parts = [
         '<tr><td class="num">',
@@ -116,7 +122,7 @@ def standings_html(
         plain,
         escaped(column("rank")),
         num,
-        written(column("rating"), style),
+        rating,
         num,
         written(column("delta"), style, sign=True),
         num,

@@ -18,6 +18,7 @@ from markupsafe import Markup
 
 from pipeline.core import i18n
 from pipeline.core.i18n import N_, gettext, ngettext, pgettext
+from pipeline.core.provisional import Provisional
 from pipeline.core.reasons import REASONS, phrase
 from pipeline.reports.explain.terms import number
 from pipeline.rules import REGISTRY
@@ -97,6 +98,14 @@ def settings_said(settings: Mapping[str, Any]) -> list[str]:
                 cap=validity["opponent_cap"]
             )
         )
+    names = validity.get("placeholder_names")
+    if names:
+        said.append(
+            gettext(
+                "A side written as one of these names has no player, and its game does not count (unless "
+                "the roster has a player so named): {names}."
+            ).format(names=", ".join(map(str, names)))
+        )
     said += _speed(settings, validity)
     said += _files(settings)
     rules = settings.get("rules")
@@ -123,12 +132,19 @@ def _speed(settings: Mapping[str, Any], validity: Mapping[str, Any]) -> list[str
         said.append(gettext("A game whose time setting is not known is rated as a slow game."))
     elif unknown == "fast":
         said.append(gettext("A game whose time setting is not known is rated as a fast game."))
-    provisional = settings.get("provisional_games")
-    if isinstance(provisional, int) and provisional > 0:
+    provisional = Provisional.of(settings)
+    if provisional.games:
         said.append(
             gettext("A player with fewer than {games} counted games is marked provisional.").format(
-                games=provisional
+                games=provisional.games
             )
+        )
+    if provisional.deviation:
+        said.append(
+            gettext(
+                "A player whose rating deviation is above {deviation} is marked provisional: their rating "
+                "is still uncertain."
+            ).format(deviation=number(provisional.deviation, 2))
         )
     return said
 

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pipeline.ingest.normalise.gameinfo import (
+    handicap_how,
     parse_board_size,
     parse_event,
     parse_game_type,
@@ -240,6 +241,51 @@ def test_parse_handicap_cannot_exceed_the_points_of_a_known_board() -> None:
     assert parse_handicap("81", board_size=9) == 81
     assert parse_handicap("82", board_size=9) is None
     assert parse_handicap("99", board_size=19) == 99
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("三子", 3), ("让三", 3), ("讓三子", 3), ("授三子局", 3), ("\uff13", 3), ("\uff13子", 3)],
+)
+def test_parse_handicap_reads_the_short_text_forms(raw: str, expected: int) -> None:
+    assert parse_handicap(raw) == expected
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("本局为授三子局", 3),
+        ("白让黑三子", 3),
+        ("讓四子，黑先", 4),
+        ("Black takes 3 stones", 3),
+        ("handicap: 5", 5),
+        ("Handicap 2 (no komi)", 2),
+        ("置き石 4점", 4),
+        ("让二子 黑贴3又3/4子", 2),
+    ],
+)
+def test_parse_handicap_reads_a_sentence_that_names_the_stones(raw: str, expected: int) -> None:
+    assert parse_handicap(raw) == expected
+
+
+@pytest.mark.parametrize("raw", ["二子或三子", "3 stones, then 4 stones", "handicap 2, 让三子"])
+def test_parse_handicap_reads_no_number_from_a_sentence_that_names_two(raw: str) -> None:
+    assert parse_handicap(raw) is None
+
+
+@pytest.mark.parametrize("raw", ["黑贴3又3/4子", "让3目半", "贴 2子", "komi 6.5 points", "让 2.5 子"])
+def test_parse_handicap_reads_no_stones_from_a_komi(raw: str) -> None:
+    assert parse_handicap(raw) is None
+
+
+@pytest.mark.parametrize("raw", ["3", " 3 ", "2.0", "0"])
+def test_handicap_how_of_a_plain_number_is_ha(raw: str) -> None:
+    assert handicap_how(raw) == "HA"
+
+
+@pytest.mark.parametrize("raw", ["三子", "让先", "分先", "授三子局", "\uff13", "2 stones"])
+def test_handicap_how_of_words_or_full_width_digits_is_ha_text(raw: str) -> None:
+    assert handicap_how(raw) == "HA text"
 
 
 # --- board size ---------------------------------------------------------------------------------

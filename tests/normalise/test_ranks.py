@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.core.ranks import Rank, RankKind, parse_rank, split_name_rank
+from pipeline.core.ranks import Rank, RankKind, parse_rank, read_rank, split_name_rank
 
 K: RankKind = "k"
 D: RankKind = "d"
@@ -223,6 +223,122 @@ def test_split_name_rank_never_raises_and_keeps_a_name(name: str) -> None:
     rest, rank = split_name_rank(name)
     assert isinstance(rest, str)
     assert rank is None or rest
+
+
+# --- read_rank: a BR/WR value, where a title or note may stand beside the rank --------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("7급", "7k"), ("25급", "25k"), ("3단", "3d"), ("초단", "1d"), ("아마 6단", "6d"), ("프로 3단", "3p")],
+)
+def test_read_rank_reads_korean_ranks(raw: str, expected: str) -> None:
+    assert str(read_rank(raw)) == expected
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("8級", "8k"), ("十級", "10k"), ("初段", "1d"), ("六段", "6d"), ("アマ初段", "1d"), ("プロ初段", "1p")],
+)
+def test_read_rank_reads_japanese_ranks(raw: str, expected: str) -> None:
+    assert str(read_rank(raw)) == expected
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("9p, Meijin", "9p"),
+        ("8p Kisei", "8p"),
+        ("7p KISEI", "7p"),
+        ("九段 名人", "9d"),
+        ("八段名人", "8d"),
+        ("9段、棋聖", "9d"),
+        ("六段・本因坊", "6d"),
+        ("9d (Honinbo)", "9d"),
+        ("4d [Tengen]", "4d"),
+        ("五段（王座）", "5d"),
+        ("3d?, KGS", "3d"),
+    ],
+)
+def test_read_rank_reads_a_rank_with_a_title_or_note_after_it(raw: str, expected: str) -> None:
+    assert str(read_rank(raw)) == expected
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("Meijin 9p", "9p"),
+        ("名人 九段", "9d"),
+        ("本因坊　七段", "7d"),
+        ("名誉九段", "9d"),
+        ("국수 9단", "9d"),
+    ],
+)
+def test_read_rank_reads_a_rank_with_a_title_before_it(raw: str, expected: str) -> None:
+    assert str(read_rank(raw)) == expected
+
+
+@pytest.mark.parametrize(
+    "raw", ["9 Dan Professional", "9 dan professional, Kisei", "9 dan (professional)", "9단 프로", "9d (pro)"]
+)
+def test_read_rank_reads_professional_written_beside_a_dan(raw: str) -> None:
+    assert read_rank(raw) == Rank("p", 9)
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("三段格", "3d"), ("初段格", "1d"), ("业余2段格", "2d"), ("五級格", "5k"), ("7단格", "7d")],
+)
+def test_read_rank_reads_an_equivalent_rank_as_that_rank(raw: str, expected: str) -> None:
+    assert str(read_rank(raw)) == expected
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("业余5段", "5d"), ("业余 3段", "3d"), ("業餘初段", "1d"), ("職業九段", "9p"), ("职业二段 名人", "2p")],
+)
+def test_read_rank_reads_chinese_amateur_and_professional_prefixes(raw: str, expected: str) -> None:
+    assert str(read_rank(raw)) == expected
+
+
+def test_read_rank_keeps_the_uncertain_mark_of_a_rank_with_a_note() -> None:
+    assert read_rank("2k? (KGS)") == Rank("k", 2, uncertain=True)
+
+
+@pytest.mark.parametrize("raw", ["3d 4d", "5k, 3d", "初段 二段", "Meijin 9p 8p"])
+def test_read_rank_gives_none_when_the_note_holds_another_rank(raw: str) -> None:
+    assert read_rank(raw) is None
+
+
+@pytest.mark.parametrize(
+    "raw", [None, "", "名人", "Meijin", "Honinbo Shusaku", "NR", "1850", "2015级", "5k-3d"]
+)
+def test_read_rank_gives_none_for_a_value_without_one_readable_rank(raw: str | None) -> None:
+    assert read_rank(raw) is None
+
+
+def test_read_rank_reads_no_note_into_a_value_longer_than_a_rank_and_its_titles() -> None:
+    assert (read_rank("9p, " + "Meijin " * 10), read_rank("9p, Meijin")) == (None, Rank("p", 9))
+
+
+@given(st.text())
+def test_read_rank_agrees_with_parse_rank_wherever_parse_rank_reads_a_rank(raw: str) -> None:
+    whole = parse_rank(raw)
+    assert whole is None or read_rank(raw) in (whole, Rank("p", whole.value, whole.uncertain))
+
+
+@given(st.text())
+def test_read_rank_never_raises(raw: str) -> None:
+    result = read_rank(raw)
+    assert result is None or isinstance(result, Rank)
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("Go Seigen 9p", ("Go Seigen", Rank("p", 9))), ("名人 秀策", ("名人 秀策", None))],
+)
+def test_split_name_rank_reads_no_title_into_a_name(name: str, expected: tuple[str, Rank | None]) -> None:
+    assert split_name_rank(name) == expected
 
 
 _CORPORA = Path(os.environ.get("SGF_CORPORA", Path(__file__).parents[3] / "shared" / "corpora"))

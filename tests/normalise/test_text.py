@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.core.text import cjk_numeral, repair_mojibake, within
+from pipeline.core.text import cjk_numeral, repair_mojibake, undecodable, within
 from pipeline.ingest.decode import decode
 from pipeline.ingest.sgftext import SgfSyntaxError, read_collection
 
@@ -178,3 +178,55 @@ def test_repair_mojibake_leaves_every_corpus_name_alone() -> None:
     names = _corpus_names()
     assert len(names) > 100
     assert {n for n in names if repair_mojibake(n) is not None} == set()
+
+
+# --- names that lost bytes in decoding ----------------------------------------------------------
+
+
+def _lossy(name: str, codec: str) -> str:
+    """``name`` in UTF-8, read with ``codec`` (bytes it cannot read become U+FFFD) and saved again with
+    ``codec`` (which writes ``?`` for each U+FFFD): what a wrong guess and a save make of it."""
+    return name.encode().decode(codec, errors="replace").encode(codec, errors="replace").decode(codec)
+
+
+@pytest.mark.parametrize("text", ["李\ufffd", "\ufffd\ufffd\ufffd", "Kim\ufffd"])
+def test_undecodable_finds_a_replacement_character(text: str) -> None:
+    assert undecodable(text)
+
+
+@pytest.mark.parametrize("text", ["??", "???", "?????????"])
+def test_undecodable_finds_a_name_of_question_marks_only(text: str) -> None:
+    assert undecodable(text)
+
+
+@pytest.mark.parametrize(
+    ("name", "codec"),
+    [
+        ("张三丰", "gbk"),
+        ("李昌镐", "gbk"),
+        ("羽焰", "big5"),
+        ("古力", "cp932"),
+        ("이창호", "cp949"),
+        ("柯洁", "cp1252"),
+    ],
+)
+def test_undecodable_finds_mojibake_that_lost_bytes(name: str, codec: str) -> None:
+    text = _lossy(name, codec)
+    assert "?" in text and repair_mojibake(text) is None and undecodable(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["?", "李?", "?张三", "Lee?", "José?", "Müller?", "이창호?", "井山?裕太", "王 ?"]
+)
+def test_undecodable_leaves_a_name_with_a_question_mark_in_it(text: str) -> None:
+    assert not undecodable(text)
+
+
+@pytest.mark.parametrize("text", ["羽焰", "Lee Sedol", "鍙ゅ姏", "ç¾½ç„°", "Black", ""])
+def test_undecodable_leaves_names_and_repairable_mojibake(text: str) -> None:
+    assert not undecodable(text)
+
+
+@given(st.text())
+def test_undecodable_never_raises(text: str) -> None:
+    assert undecodable(text) in (True, False)

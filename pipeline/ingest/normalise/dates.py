@@ -20,7 +20,15 @@ Decisions:
 - Buggy software's years, in full dates only: a two-digit year zero-padded (``0024`` by the pivot;
   ``0000`` stays unknown), years since 1900 as they are (``124`` is 2024) or after a literal ``19``
   (``19124``; ``19100`` is 2000). A letter O between the digits of a year is a zero (``2O24``).
+- Corrupt years, in year-first numeric dates that read no other way (:mod:`.years`): a digit or a pair
+  of digits written twice (``201919-05-03``, ``20199-05-03``) or a digit left out (``201-5-3``). Such a
+  year is read when one of the years it may be (of 1600..2100, the day possible) is the only one, or
+  the only one that the record's other dates (the rest of ``DT``, ``RD``) or its event (``EV``, ``GN``,
+  ``TE``) name: ``201-5-3`` with ``EV[2011 Cup]`` is 2011-05-03. Otherwise it is no date, and the
+  note says which years it may be. Either way :attr:`GameDate.note` says what was done.
 - Any other year outside 1600..2100 (``1024-05-12``) and impossible dates (30 February) are no date.
+- A date after the file's modification time (:func:`not_after`; one day's grace, for time zones) is
+  not believed: its year alone is kept when the file was modified that year, else it is no date.
 """
 
 from __future__ import annotations
@@ -33,11 +41,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pipeline.core.text import cjk_numeral, fold
+from pipeline.ingest.normalise.years import MAX_YEAR, MIN_YEAR, described, named_years, readings
+
+__all__ = ["MAX_YEAR", "MIN_YEAR", "UNKNOWN_DATE", "GameDate", "not_after", "parse_date"]
 
 Precision = Literal["day", "month", "year"]
-
-MIN_YEAR = 1600
-MAX_YEAR = 2100
 _PIVOT = 50  # two-digit years below this are 20xx, the others 19xx
 
 _ERAS = {"明治": 1868, "大正": 1912, "昭和": 1926, "平成": 1989, "令和": 2019}
@@ -46,7 +54,9 @@ _MONTHS = {name: number for number, name in enumerate(_MONTH_ABBREVIATIONS, 1)}
 
 _FAST = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", re.ASCII)
 _SEP = r"(?:\s?[-./]\s?|\s)"  # '-', '.', '/' (a space around them, as Korean '2024. 5. 12.'), or a space
-_YMD = re.compile(rf"(?<![0-9])([0-9]{{3,5}}){_SEP}([0-9]{{1,2}}){_SEP}([0-9]{{1,2}})(?![0-9])", re.ASCII)
+_MONTH_DAY = rf"{_SEP}([0-9]{{1,2}}){_SEP}([0-9]{{1,2}})(?![0-9])"  # after a year
+_YMD = re.compile(rf"(?<![0-9])([0-9]{{3,5}}){_MONTH_DAY}", re.ASCII)
+_CORRUPT_YMD = re.compile(rf"(?<![0-9])([0-9]{{3,6}}){_MONTH_DAY}", re.ASCII)  # a year of 6 digits too
 _SHORT = re.compile(r"(?<![0-9])([0-9]{1,2})([-./])([0-9]{1,2})\2([0-9]{1,2})(?![0-9])", re.ASCII)
 _O_YEAR = re.compile(r"(?<![0-9A-Za-z])[0-9][0-9Oo]{3}(?![0-9A-Za-z])", re.ASCII)  # '2O24': O for 0
 _CJK_N = r"[0-9]{1,2}|[一二三四五六七八九十]{1,3}"
@@ -80,28 +90,115 @@ class GameDate:
 
     ``date`` is the game's (first) day; a partial date gives the first day of its month or year, and
     ``precision`` says which. ``time`` is the time of day when the record gives one with a full day.
-    All three are None when no date could be read.
+    All three are None when no date could be read. ``note`` says, in English (a row's ``warning``), what
+    was done to a corrupt year or a date not believed, and why; None for the others.
     """
 
     date: datetime.date | None
     precision: Precision | None
     time: datetime.time | None
+    note: str | None = None
 
 
 UNKNOWN_DATE = GameDate(None, None, None)
 
 
-@functools.lru_cache(maxsize=65536)
-def parse_date(dt: str | None, rd: str | None = None) -> GameDate:
+def parse_date(dt: str | None, rd: str | None = None, event: str | None = None) -> GameDate:
     """Read the game's date from ``dt`` (the DT text), falling back to ``rd`` (RD, Chinese/TOM layout).
 
-    ``rd`` is used only when ``dt`` is None, empty or unreadable. Returns ``UNKNOWN_DATE``
-    (all fields None) when neither reads. Never raises.
+    ``rd`` is used only when ``dt`` is None, empty or unreadable. A corrupt year of either (see the
+    module; ``event``, the record's EV, GN and TE, helps choose between its readings) gives the date
+    when neither reads otherwise, or when what they read is a month or a year that holds it
+    (``201-5-3`` beside ``RD[2011]`` is 3 May 2011). Returns ``UNKNOWN_DATE`` (all fields None) when
+    nothing reads, with a ``note`` for a corrupt year left unread. Never raises.
     """
+    found = _parse_date(dt, rd)
+    if found.precision == "day" or not (dt or rd):
+        return found
+    repaired = _repaired(dt, rd, event)
+    if found.date is None or (repaired.date is not None and _holds(found, repaired.date)):
+        return repaired
+    return found
+
+
+@functools.lru_cache(maxsize=65536)
+def _parse_date(dt: str | None, rd: str | None) -> GameDate:
+    """:func:`parse_date` without the corrupt years: ``dt``, else ``rd``."""
     found = _parse_value(dt)
     if found.date is None:
         found = _parse_value(rd)
     return found
+
+
+def _holds(found: GameDate, day: datetime.date) -> bool:
+    """True when ``day`` is in the month or year that ``found`` (of month or year precision) names."""
+    assert found.date is not None
+    return found.date.year == day.year and (found.precision == "year" or found.date.month == day.month)
+
+
+def not_after(found: GameDate, last_day: datetime.date) -> GameDate:
+    """``found``, unless its (first) day is after ``last_day`` (the day the file was last modified, and
+    one more for time zones): then its year alone (first of January, precision ``year``) when that year
+    is ``last_day``'s, else no date; with a ``note`` that says why."""
+    if found.date is None or found.date <= last_day:
+        return found
+    why = f"date {found.date.isoformat()} is after the file was last modified ({last_day.isoformat()})"
+    if found.date.year == last_day.year:
+        return GameDate(datetime.date(found.date.year, 1, 1), "year", None, f"{why}: only its year is kept")
+    return GameDate(None, None, None, f"{why}: not read")
+
+
+@functools.lru_cache(maxsize=4096)
+def _repaired(dt: str | None, rd: str | None, event: str | None) -> GameDate:
+    """The date of ``dt``'s corrupt year, else of ``rd``'s (see the module), each with the other and
+    ``event`` as the record's other texts; else ``UNKNOWN_DATE`` with the first one's note, if any."""
+    notes: list[str] = []
+    for prop, value, other in (("DT", dt, rd), ("RD", rd, dt)):
+        found = _corrupt_year(prop, value, " ".join(filter(None, (other, event)))) if value else None
+        if found is not None and found.date is not None:
+            return found
+        if found is not None and found.note:
+            notes.append(found.note)
+    return GameDate(None, None, None, notes[0]) if notes else UNKNOWN_DATE
+
+
+def _corrupt_year(prop: str, value: str, others: str) -> GameDate | None:
+    """The date of the first year-first numeric date of ``value`` whose year is corrupt (:mod:`.years`),
+    ``prop`` (DT or RD) naming it in the note; ``others`` (and the rest of ``value``) name the years
+    that choose between its readings. None when ``value`` has no such date."""
+    text = _cleaned(value)
+    for found in _CORRUPT_YMD.finditer(text):
+        kind, years = readings(found[1]) or ("", ())
+        month, day = _month_day(int(found[2]), int(found[3]))
+        possible = tuple(year for year in years if _build(year, month, day).date)
+        if not possible:
+            continue
+        year, why = _chosen(possible, named_years(f"{text[: found.start()]} {text[found.end() :]} {others}"))
+        note = f"{prop}: year {found[1]} has {_KINDS[kind]}: {why}"
+        if year is None:
+            return GameDate(None, None, None, note)
+        date = _build(year, month, day, text)
+        return GameDate(date.date, date.precision, date.time, note)
+    return None
+
+
+def _chosen(possible: tuple[int, ...], named: frozenset[int]) -> tuple[int | None, str]:
+    """The year to read of ``possible`` (a corrupt year's readings, ascending), and why: the only one,
+    or the only one of them the record names (``named``); None when neither."""
+    if len(possible) == 1:
+        return possible[0], f"read as {possible[0]}, the only year it can be"
+    chosen = [year for year in possible if year in named]
+    if len(chosen) == 1:
+        return chosen[0], f"read as {chosen[0]}, the one the record names of {described(possible)}"
+    return None, f"{described(possible)}; no date read"
+
+
+_KINDS = {"repeated": "digits written twice", "dropped": "a digit missing"}
+
+
+def _cleaned(value: str) -> str:
+    """``value`` folded, without backslashes, a letter O between a year's digits read as a zero."""
+    return _O_YEAR.sub(lambda m: m[0].replace("O", "0").replace("o", "0"), fold(value).replace("\\", ""))
 
 
 def _parse_value(value: str | None) -> GameDate:
@@ -112,7 +209,7 @@ def _parse_value(value: str | None) -> GameDate:
     plain = _build(int(fast[1]), int(fast[2]), int(fast[3])) if fast else UNKNOWN_DATE
     if plain.date is not None:
         return plain
-    text = _O_YEAR.sub(lambda m: m[0].replace("O", "0").replace("o", "0"), fold(value).replace("\\", ""))
+    text = _cleaned(value)
     for reader in _READERS:
         found = reader(text)
         if found is not None:

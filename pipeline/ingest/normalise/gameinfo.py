@@ -41,6 +41,14 @@ _MAX_KOMI = 1000.0  # points, either way: a larger komi is no komi
 _HANDICAP_WORDS = re.compile(
     rf"(?:[让讓譲授饶饒]\s*)?(?P<n>{_NUMERAL})\s*(?:子|点|點|점|(?i:stones?))?\s*(?:局|棋)?"
 )
+# A sentence that names the stones: '本局为授三子局', '白让黑三子', 'Black takes 3 stones', 'handicap: 3'.
+# Not a komi ('贴3又3/4子', '让3目半'): no number after 贴, a fraction or a decimal point, nor before 目/半.
+_STONES_IN_TEXT = re.compile(
+    rf"(?<![\d./又贴貼])(?<![\d./又贴貼]\s)"
+    rf"(?:[让讓譲授饶饒]\s*(?:[黑黒]\s*)?(?P<given>{_NUMERAL})(?![\d.]|\s*(?:目|半|点|點|又|/))"
+    rf"|(?P<count>{_NUMERAL})(?!\d)\s*(?:子|점|(?i:stones?\b)))"
+    r"|(?i:\bhandicap\s*[:=]?\s*(?P<named>\d{1,2})(?![\d.]))"
+)
 _NO_KOMI_HANDICAP = frozenset({"让先", "讓先", "譲先", "定先", "정선"})  # black moves first, no komi: 1
 _EVEN_HANDICAP = frozenset({"分先", "互先", "호선"})  # even game with komi: 0
 _HANDICAP_NUMBER = re.compile(r"(\d{1,2})(?:\.0+)?")
@@ -153,8 +161,10 @@ def parse_handicap(raw: str | None, board_size: int | None = None) -> int | None
     ``0``..``99`` as written (``HA[1]``, which servers write for a no-komi game, stays 1; ``2.0``
     gives 2); ``让先``/``讓先``/``定先``/``정선`` (no komi) give 1; ``分先``/``互先``/``호선`` give 0;
     a number of stones in words, with or without 子 and 让/讓/授/饶 (``让2子``, ``讓二子``,
-    ``授三子``, ``二子``, ``二``, ``9子局``, ``四子棋``, ``2점``, ``2 stones``) gives it. With
-    ``board_size`` (lines), more stones than the board has points is None (``HA[99]`` on 9x9).
+    ``授三子``, ``二子``, ``二``, ``9子局``, ``四子棋``, ``2점``, ``2 stones``) gives it, and so does a
+    sentence that names one number of stones (``本局为授三子局``, ``白让黑三子``, ``Black takes 3 stones``,
+    ``handicap: 3``; two different numbers name none). With ``board_size`` (lines), more stones than the
+    board has points is None (``HA[99]`` on 9x9).
     """
     count = _handicap(raw) if raw else None
     limit = _MAX_HANDICAP if board_size is None else min(_MAX_HANDICAP, board_size * board_size)
@@ -172,7 +182,21 @@ def _handicap(raw: str) -> int | None:
     if number is not None:
         return int(number[1])
     match = _HANDICAP_WORDS.fullmatch(text)
-    return cjk_numeral(match["n"]) if match is not None else None
+    if match is not None:
+        return cjk_numeral(match["n"])
+    named = {_numeral(m["given"] or m["count"] or m["named"]) for m in _STONES_IN_TEXT.finditer(text)}
+    return named.pop() if len(named) == 1 else None
+
+
+def _numeral(text: str) -> int | None:
+    """ASCII digits or a Chinese numeral as a number; None for neither."""
+    return int(text) if text.isascii() else cjk_numeral(text)
+
+
+def handicap_how(raw: str) -> str:
+    """How a handicap that :func:`parse_handicap` read from ``raw`` was written: ``HA`` for a plain ASCII
+    number (``3``, `` 2.0 ``), ``HA text`` for words, a sentence or full-width digits (``三子``, ``３``)."""
+    return "HA" if raw.isascii() and _HANDICAP_NUMBER.fullmatch(raw.strip()) else "HA text"
 
 
 @functools.lru_cache(maxsize=65536)

@@ -3,8 +3,11 @@
 Two configurations (:mod:`pipeline.reports.compare.settings`: two rule sets, or one with other
 parameters, validity or period) run over the same ingested games: ingested once from the raw folder with
 the output folder's cache, then, for each side, audited with its own validity (another opponent cap or
-draw rule changes which games count) and rated, in memory. Nothing of the output folder's generations is
-read or written; only the ingest cache is refreshed, as ``ratings run`` and ``ratings backtest`` do.
+draw rule changes which games count) and rated period by period, once: the predictions and the standings
+are read from the same replay (:func:`pipeline.reports.predicted.predictions`), and the standings wait
+on disk until both sides are done (:mod:`pipeline.reports.compare.stream`). Nothing of the output
+folder's generations is read or written; only the ingest cache is refreshed, as ``ratings run`` and
+``ratings backtest`` do.
 
 What comes back (:class:`Comparison`): per period and overall, the players whose place, rank or promotions
 differ and by how much, the largest movers, Kendall's τ of the two standings
@@ -16,23 +19,21 @@ Knows nothing of the command line or of rendering.
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
-from pipeline.audit import audit
 from pipeline.core.i18n import _
 from pipeline.core.progress import SILENT, Steps
 from pipeline.ingest import IngestOptions, IngestResult, ingest
-from pipeline.reports.backtest import predictions
 from pipeline.reports.compare.settings import Side, label, parse_assignments, side
-from pipeline.reports.compare.standings import OVERALL, movers, periods, players, standings
+from pipeline.reports.compare.standings import OVERALL, movers, ranked
+from pipeline.reports.compare.stream import Kept, Rows, merged
 from pipeline.reports.compare.verdict import Verdict, verdict
-from pipeline.rules.replay import rate
+from pipeline.reports.predicted import predictions
 from pipeline.rules.scales import SCALES
-from pipeline.run import Plan
 
 __all__ = [
     "OVERALL",
@@ -51,42 +52,75 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class Comparison:
     """The result: ``labels`` (``a``, ``b`` -> the side's label, told apart when equal), ``same_scale``
-    (ratings compared, not only places), ``players`` (per period and overall, one row per player either
-    side rated: :data:`~pipeline.reports.compare.standings.PLAYER_COLUMNS`), ``periods``
+    (ratings compared, not only places), ``rows`` (per period and overall, one row per player either
+    side rated: :data:`~pipeline.reports.compare.standings.PLAYER_COLUMNS`, on disk as long as the
+    comparison lives; :attr:`players` reads them all), ``periods``
     (:data:`~pipeline.reports.compare.standings.PERIOD_COLUMNS`), ``movers`` (the changed players, the
-    largest movers first: :func:`~pipeline.reports.compare.standings.movers`), the prediction
-    ``verdict``, the ingest result and the ``warnings`` (each plan's, prefixed by its side's label; no
-    period in common)."""
+    largest movers first: :meth:`movers_in` of the overall rows), the prediction ``verdict``, the ingest
+    result and the ``warnings`` (each plan's, prefixed by its side's label; no period in common)."""
 
     labels: dict[str, str]
     same_scale: bool
-    players: pd.DataFrame
+    rows: Rows
     periods: pd.DataFrame
     movers: pd.DataFrame
     verdict: Verdict
     ingest: IngestResult
     warnings: list[str]
+    peaks: pd.DataFrame
+    changed: pd.Series
+
+    @property
+    def players(self) -> pd.DataFrame:
+        """Every row of :attr:`rows` at once (a server's archive has millions: prefer :attr:`rows`)."""
+        return self.rows.all()
+
+    def movers_in(self, period: str = OVERALL) -> pd.DataFrame:
+        """The changed players, the largest movers in ``period`` first
+        (:func:`~pipeline.reports.compare.standings.movers`)."""
+        return ranked(self.rows.of(period), self.peaks, self.changed)
 
 
 def compare(a: Side, b: Side, options: IngestOptions | None = None, steps: Steps = SILENT) -> Comparison:
     """Ingest ``a``'s raw folder once (with its output folder's cache) and compare the two sides on it.
+    The rows of the comparison wait in a folder under ``a``'s output folder, removed when the
+    comparison is freed.
 
-    Raises :class:`~pipeline.ingest.IngestError` if the raw folder is missing.
+    Raises :class:`~pipeline.ingest.IngestError` if the raw folder is missing; OSError if the output
+    folder cannot hold the rows while they wait.
     """
     ingested = ingest(a.plan.raw, a.plan.out, options)
     labels = _labels(a.label, b.label)
-    games = ingested.games
-    rated = {"a": _rated(a.plan, games, steps, labels["a"]), "b": _rated(b.plan, games, steps, labels["b"])}
+    folder = tempfile.TemporaryDirectory(prefix=".compare-", dir=a.plan.out)
+    root = Path(folder.name)
+    kept, found = {}, {}
+    for key, chosen in (("a", a), ("b", b)):
+        (root / key).mkdir()
+        kept[key] = Kept(root / key)
+        found[key] = predictions(chosen.plan, ingested.source, steps, labels[key], also=[kept[key]])
     scale = same_scale(a.plan.rule_set, b.plan.rule_set)
-    compared = players(rated["a"][0], rated["b"][0], scale)
-    table = periods(compared, rated["a"][1], rated["b"][1])
-    sides = (("a", a), ("b", b))
-    found = verdict({s: predictions(p.plan, games, steps, labels[s]) for s, p in sides}, labels)
+    (root / "rows").mkdir()
+    rows = Rows(root / "rows", folder)
+    done = merged(kept["a"], kept["b"], scale, rows)
+    for side_ in kept.values():
+        side_.store.clear()  # (their rows are in ``rows`` now)
     warnings = [f"{labels[s]}: {w}" for s, p in (("a", a), ("b", b)) for w in p.plan.warnings]
-    if (table["period"] != OVERALL).sum() == 0:
+    if (done.periods["period"] != OVERALL).sum() == 0:
         said = _("the two sides rate no period in common ({a} and {b}): compared overall only")
         warnings.append(said.format(a=a.plan.validity.period, b=b.plan.validity.period))
-    return Comparison(labels, scale, compared, table, movers(compared), found, ingested, warnings)
+    shown = ranked(rows.of(OVERALL), done.peaks, done.changed)
+    return Comparison(
+        labels,
+        scale,
+        rows,
+        done.periods,
+        shown,
+        verdict(found, labels),
+        ingested,
+        warnings,
+        done.peaks,
+        done.changed,
+    )
 
 
 def same_scale(a: str, b: str) -> bool:
@@ -97,23 +131,3 @@ def same_scale(a: str, b: str) -> bool:
 def _labels(a: str, b: str) -> dict[str, str]:
     """The sides' labels, ``(A)`` and ``(B)`` added when they are the same."""
     return {"a": a, "b": b} if a != b else {"a": f"{a} (A)", "b": f"{b} (B)"}
-
-
-def _rated(
-    plan_: Plan, games: pa.Table, steps: Steps = SILENT, label: str = ""
-) -> tuple[pd.DataFrame, pd.Series]:
-    """``games`` audited and rated under ``plan_``: its :func:`standings` and its counted games per
-    period; each told to ``steps`` under the side's ``label``."""
-    with steps.step(_("{side}: auditing").format(side=label)):
-        audited = audit(games, plan_.roster, plan_.events, plan_.validity)
-    rated = rate(
-        audited,
-        plan_.rules,
-        plan_.roster,
-        plan_.events,
-        steps,
-        _("{side}: rating periods").format(side=label),
-    )
-    shown = standings(rated.ratings.to_pandas(), rated.promotions.select(["period", "player"]).to_pandas())
-    counted = audited.filter(pc.fill_null(audited["counted"], False))["period"].to_pandas()
-    return shown, counted.value_counts()

@@ -100,7 +100,7 @@ def periods(compared: pd.DataFrame, games_a: pd.Series, games_b: pd.Series) -> p
     ``moved``, ``rank_changed``, ``promotion_changed``: players rated by both whose place, rank or number
     of promotions differ; ``largest``: the largest move in places (signed, the first player's of the
     largest size); ``tau``: see the module docstring."""
-    rows = [_period_row(str(label), group) for label, group in compared.groupby("period", sort=False)]
+    rows = [period_row(str(label), group) for label, group in compared.groupby("period", sort=False)]
     frame = pd.DataFrame(rows, columns=[c for c in PERIOD_COLUMNS if not c.startswith("games")])
     totals = {OVERALL: (int(games_a.sum()), int(games_b.sum()))}
     counts = [totals.get(p, (int(games_a.get(p, 0)), int(games_b.get(p, 0)))) for p in frame["period"]]
@@ -109,7 +109,8 @@ def periods(compared: pd.DataFrame, games_a: pd.Series, games_b: pd.Series) -> p
     return frame[list(PERIOD_COLUMNS)]
 
 
-def _period_row(label: str, group: pd.DataFrame) -> dict[str, object]:
+def period_row(label: str, group: pd.DataFrame) -> dict[str, object]:
+    """The row of :func:`periods` (but the games) of one period's rows ``group`` of :func:`players`."""
     both = group[group["side"] == "both"]
     moves = both["moved"].astype("int64")
     promoted = both["promotions_a"] != both["promotions_b"]
@@ -146,11 +147,18 @@ def movers(compared: pd.DataFrame, period: str = OVERALL) -> pd.DataFrame:
     peaks = per_period.loc[size.groupby(per_period["player"]).idxmax()] if len(per_period) else per_period
     peak = peaks.set_index("player")[["moved", "period"]]
     peak = peak.rename(columns={"moved": "largest", "period": "largest_in"})
-    shown = compared[compared["period"] == period].drop(columns="period").set_index("player")
-    found = shown.join(peak, how="left")
     rated = compared["rating_diff"].fillna(0) != 0
     changed = (compared["changed"] | rated).groupby(compared["player"]).any()
-    found = found[changed.reindex(found.index, fill_value=False)]
+    return ranked(compared[compared["period"] == period], peak, changed)
+
+
+def ranked(rows: pd.DataFrame, peak: pd.DataFrame, changed: pd.Series) -> pd.DataFrame:
+    """:func:`movers` of one period's ``rows`` (of :func:`players`), given each player's largest move
+    in one period (``peak``: ``largest``, ``largest_in``, indexed by player) and whether the player
+    changed in any period or overall (``changed``, indexed by player)."""
+    shown = rows.drop(columns="period").set_index("player")
+    found = shown.join(peak, how="left")
+    found = found[changed.reindex(found.index, fill_value=False).astype(bool)]
     keys = {
         "_size": found["moved"].abs(),
         "_rating": found["rating_diff"].abs(),

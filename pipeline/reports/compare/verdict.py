@@ -1,10 +1,11 @@
 """compare.verdict: which of the two sides predicts the results better, with ``ratings backtest``'s scoring.
 
-Each side's per-game predictions are :func:`pipeline.reports.backtest.predictions` (the ratings before
+Each side's per-game predictions are :func:`pipeline.reports.predicted.predictions` (the ratings before
 each decisive game, the rule set's own ``Se`` or the expanding logistic fit); both are scored, with
-:func:`pipeline.reports.forecast.scores`, on the games both sides rated for both players, so that they are
-scored on the same games. The verdict goes by the mean log-loss (lower is better); with fewer common games
-than :data:`pipeline.reports.backtest.MIN_SCORED` it says there are too few to tell, as the backtest warns.
+:func:`pipeline.reports.forecast.scores`, on the games both sides rated for both players (by ``seq``, the
+same under both sides), so that they are scored on the same games. The verdict goes by the mean
+log-loss (lower is better); with fewer common games than :data:`pipeline.reports.backtest.MIN_SCORED` it
+says there are too few to tell, as the backtest warns.
 
 Knows nothing of standings, nor of rendering.
 """
@@ -14,11 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from pipeline.core.i18n import _
 from pipeline.reports import forecast
 from pipeline.reports.backtest import MIN_SCORED
+from pipeline.reports.predicted import Predictions
 
 #: The columns of :attr:`Verdict.scores`, in order.
 SCORE_COLUMNS = ("side", "label", "games_rated", "n", "higher_rated_wins", "log_loss", "brier", "too_few")
@@ -36,22 +39,21 @@ class Verdict:
     text: str
 
 
-def verdict(predicted: dict[str, pd.DataFrame], labels: dict[str, str]) -> Verdict:
-    """Score ``predicted`` (side ``a`` and ``b`` -> :func:`~pipeline.reports.backtest.predictions` frame)
+def verdict(predicted: dict[str, Predictions], labels: dict[str, str]) -> Verdict:
+    """Score ``predicted`` (side ``a`` and ``b`` -> :func:`~pipeline.reports.predicted.predictions`)
     on their common games and decide; ``labels`` name the sides in the text."""
-    common = set(predicted["a"]["game_id"]) & set(predicted["b"]["game_id"])
+    common = np.intersect1d(predicted["a"].seq, predicted["b"].seq)
     rows = [_scored(s, labels[s], predicted[s], common) for s in ("a", "b")]
     scores = pd.DataFrame(rows, columns=list(SCORE_COLUMNS))
     better, text = _decided(scores, len(common), labels)
     return Verdict(scores, len(common), better, text)
 
 
-def _scored(side: str, label: str, frame: pd.DataFrame, common: set[str]) -> dict[str, object]:
-    used = frame[frame["game_id"].isin(common)]
-    diff = (used["rating_black"] - used["rating_white"]).to_numpy(dtype=np.float64)
-    found = forecast.scores(used["p"].to_numpy(), used["black_won"].to_numpy(), diff)
-    counts = {"games_rated": len(frame), "n": len(used), "too_few": len(used) < MIN_SCORED}
-    return {"side": side, "label": label, **counts, **found}
+def _scored(side: str, label: str, found: Predictions, common: npt.NDArray[np.int64]) -> dict[str, object]:
+    used = np.isin(found.seq, common)
+    scored = forecast.scores(found.p[used], found.black_won[used], found.diff[used])
+    counts = {"games_rated": len(found), "n": int(used.sum()), "too_few": bool(used.sum() < MIN_SCORED)}
+    return {"side": side, "label": label, **counts, **scored}
 
 
 def _decided(scores: pd.DataFrame, n: int, labels: dict[str, str]) -> tuple[str | None, str]:

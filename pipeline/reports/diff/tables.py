@@ -120,7 +120,7 @@ def _rating_changes(before: Path, after: Path) -> pd.DataFrame:
     side = both["_merge"].astype(str)
     rating = ~np.isclose(both["rating_old"], both["rating_new"], rtol=0, atol=_TOLERANCE)
     rank = both["rank_old"].fillna("") != both["rank_new"].fillna("")
-    place = both["place_old"] != both["place_new"]
+    place = both["place_old"].astype("Float64").fillna(-1) != both["place_new"].astype("Float64").fillna(-1)
     changed = (side != "both") | rating | rank | place
     both = both[changed.to_numpy()]
     kinds = np.select(

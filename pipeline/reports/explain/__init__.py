@@ -54,6 +54,7 @@ REASON_WORDS = {
     "draw": N_("draws are not valid games"),
     "no_show": N_("a no-show (a forfeit, or too few moves played)"),
     "handicap": N_("only even games count"),
+    "unknown_player": N_("a side names nobody: a placeholder such as 'Black', or a name not decoded"),
     "non_member": N_("a player not on the roster, outside an inter-club event"),
     "self_play": N_("the same player on both sides"),
     "duplicate": N_("a second copy of a game already counted"),

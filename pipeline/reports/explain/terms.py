@@ -156,8 +156,8 @@ def promotion_line(p: Row) -> str:
 
 def summary(style: str, name: str, period: str, rating: Row, excluded: int) -> str:
     """The explanation in one sentence: how the rating (the rank when the explanation's ``style`` is
-    ``rank``: :data:`pipeline.rules.family.Explanation`) moved, the tally of counted games from the ratings
-    row, and how many were ``excluded``."""
+    ``rank``: :data:`pipeline.rules.family.Explanation`) moved (to ``rating ± 2·deviation`` under a rule set
+    with a deviation), the tally of counted games from the ratings row, and how many were ``excluded``."""
     before, after = rating.get("rank_before"), rating.get("rank")
     if style == "rank":
         moved = _("{name} was {before} at the start of {period} and {after} at its end")
@@ -169,6 +169,9 @@ def summary(style: str, name: str, period: str, rating: Row, excluded: int) -> s
     else:
         moved = _("{name} ({before}) began {period} with rating {start} and ended it at {end} ({after})")
     start, end = number(rating["rating_before"], 2), number(rating["rating"], 2)
+    deviation = rating.get("deviation")
+    if style != "rank" and deviation is not None and not missing(deviation):  # rating ± 2·deviation
+        end = f"{end} ± {number(2 * float(deviation), 2)}"
     moved = moved.format(name=name, before=before, after=after, period=period, start=start, end=end)
     games = int(rating["games"])
     tally = ngettext(

@@ -1,8 +1,9 @@
 """export: a finished output folder as one Excel workbook (``ratings export --xlsx FILE``).
 
-Sheets, in this order: ``Standings`` (every rated period, one row per player and period), ``Leaderboards``,
-``Games`` (the audit of every game record, counted or not, with the reasons and each side's points),
-``Changes`` (one row per counted game x rated player), ``Awards``, then ``Promotions`` and the rule set's
+Sheets, in this order: ``Standings`` (every rated period, one row per active player and period),
+``Leaderboards``, ``Games`` (the audit of every game record, counted or not, with the reasons and each
+side's points), ``Changes`` (one row per counted game x rated player), ``Awards``, then ``Promotions`` and
+the rule set's
 own report tables (``Fees``, ``Certification``) only when they have rows, under every rule set; in
 Chinese the sheets, their header rows and the values that are words are in the language spoken, and a
 last sheet maps each header shown to the contract's column (:mod:`pipeline.reports.export.shown`). The file
@@ -73,10 +74,17 @@ __all__ = [
 ]
 
 #: Columns of the ``Standings`` sheet, in order: the period, then those of
-#: :data:`pipeline.reports.STANDINGS_COLUMNS` but the values before the period and the membership.
+#: :data:`pipeline.reports.STANDINGS_COLUMNS` but the values before the period, the membership and the
+#: activity marks (the sheet lists the active players only; their last counted game is kept), the
+#: deviation after the rating (left out under a rule set without one: :func:`standings_table`).
 STANDINGS_COLUMNS = (
     "period",
-    *(c for c in reports.STANDINGS_COLUMNS if c not in ("rank_before", "rating_before", "member")),
+    *(
+        c
+        for name in reports.STANDINGS_COLUMNS
+        if name not in ("rank_before", "rating_before", "member", "deviation", "active", "inactive_since")
+        for c in ((name, "deviation") if name == "rating" else (name,))
+    ),
 )
 #: Columns of the ``Games`` sheet, in order: those of :data:`pipeline.reports.AUDIT_COLUMNS` a reader of
 #: the sheet wants (no ``seq``, ``source``, ``speed_known``, ``event_listed``, ``changes``), each side's
@@ -231,19 +239,26 @@ def workbook_tables(out: Path, steps: Steps = SILENT) -> dict[str, pd.DataFrame]
 
 def standings_table(out: Path) -> pd.DataFrame:
     """The standings (:func:`pipeline.reports.standings`: by rating, highest first, then name, with
-    ``provisional`` under the run's threshold) of every rated period, in time order, columns
-    :data:`STANDINGS_COLUMNS`. The ratings are read in one scan (:func:`pipeline.output.folder.
-    read_dataset`), not a query per period. Raises ReportError if ``out`` holds no output."""
+    ``provisional`` under the run's thresholds, the active players only) of every rated period, in time
+    order, columns :data:`STANDINGS_COLUMNS` (without ``deviation`` when no rating has one). The ratings
+    are read in one scan (:func:`pipeline.output.folder.read_dataset`), not a query per period. Raises
+    ReportError if ``out`` holds no output."""
     reports.read_games(out, columns=["seq"])  # the missing-output message
     ratings = outputs.read_dataset(out, "ratings", key=_period_key)
+    columns = [c for c in STANDINGS_COLUMNS if c != "deviation" or _has(ratings, c)]
     if ratings.empty:
-        return pd.DataFrame(columns=list(STANDINGS_COLUMNS))
+        return pd.DataFrame(columns=columns)
     ratings["_order"] = ratings["period"].map({p: i for i, p in enumerate(ratings["period"].unique())})
     ratings = ratings.sort_values(
         ["_order", "rating", "player"], ascending=[True, False, True], kind="stable"
     ).reset_index(drop=True)
-    standings = asof.marked(ratings, asof.run_threshold(out)).assign(period=ratings["period"])
-    return standings[list(STANDINGS_COLUMNS)]
+    standings = asof.marked(ratings, asof.run_provisional(out)).assign(period=ratings["period"])
+    return asof.listed(standings)[columns]
+
+
+def _has(frame: pd.DataFrame, column: str) -> bool:
+    """Whether ``frame`` has ``column`` with a value in it (a rule set's deviation: not all null)."""
+    return column in frame.columns and bool(frame[column].notna().any())
 
 
 def games_table(out: Path) -> pd.DataFrame:
@@ -276,6 +291,8 @@ def _dataset_sheet(out: Path, title: str) -> pd.DataFrame:
     frame = outputs.read_dataset(out, _DATASET_FOLDERS[title], key=_period_key)
     if len(frame.columns) == 1:  # no dataset: ``period`` alone
         frame = pd.DataFrame(columns=list(columns))
+    if "deviation" in frame.columns and not _has(frame, "deviation"):  # a rule set without one
+        frame = frame.drop(columns="deviation")
     return _ordered(frame, columns)
 
 

@@ -82,6 +82,7 @@ def headers() -> dict[str, str]:
         "player": pgettext("column", "player"),
         "rank": pgettext("column", "rank"),
         "rating": pgettext("column", "rating"),
+        "deviation": pgettext("column", "deviation"),
         "delta": pgettext("column", "delta"),
         "games": pgettext("column", "games"),
         "wins": pgettext("column", "wins"),
@@ -91,6 +92,7 @@ def headers() -> dict[str, str]:
         "games_total": pgettext("column", "games_total"),
         "member": pgettext("column", "member"),
         "provisional": pgettext("column", "provisional"),
+        "last_counted": pgettext("column", "last_counted"),
         "scope": pgettext("column", "scope"),
         "win_rate": pgettext("column", "win_rate"),
         "longest_streak": pgettext("column", "longest_streak"),
@@ -134,6 +136,12 @@ def headers() -> dict[str, str]:
         "opponent_adjusted_rating": pgettext("column", "opponent_adjusted_rating"),
         "opponent_rating": pgettext("column", "opponent_rating"),
         "note": pgettext("column", "note"),
+        # changes: glicko2
+        "e": pgettext("column", "e"),
+        "g": pgettext("column", "g"),
+        "opponent_deviation": pgettext("column", "opponent_deviation"),
+        "handicap_adjustment": pgettext("column", "handicap_adjustment"),
+        "volatility": pgettext("column", "volatility"),
         # changes: cga-dan
         "dan": pgettext("column", "dan"),
         "opponent_dan": pgettext("column", "opponent_dan"),
