@@ -107,3 +107,18 @@ def english_left(output: str, allowed: Iterable[str] = ()) -> list[str]:
     text = _CODE.sub(" ", output)
     vocabulary = interface_words()
     return [w for w in _WORD.findall(text) if w.casefold() in vocabulary and w.casefold() not in allow]
+
+
+def own_help(output: str, shared: tuple[str, ...] = ("--out", "--config", "--period", "--lang")) -> str:
+    """``--help`` output without its usage line and the options every command shares (``shared``: their
+    words are the shared modules', not this command's)."""
+    kept, skipping = [], False
+    for line in output.splitlines()[1:]:
+        option = re.match(r"  (-[-\w]+)", line)
+        if option:
+            skipping = option.group(1) in shared
+        elif not line.startswith("   "):
+            skipping = False
+        if not skipping:
+            kept.append(line)
+    return "\n".join(kept)

@@ -18,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from seasons import rate, write_season
 from sgfmake import sgf
 from site_fixtures import tables
 from typer.testing import CliRunner
@@ -43,37 +44,22 @@ SEASON = {
 
 
 def _season(folder: Path, span: str | None) -> tuple[Path, Path]:
-    """Write the season and a configuration (``[output] active_within = span`` unless None) under
-    ``folder``; return the raw folder and the configuration file."""
-    raw = folder / "raw"
-    for i, (name, (black, white, result, date)) in enumerate(SEASON.items()):
-        (raw / name).parent.mkdir(parents=True, exist_ok=True)
-        (raw / name).write_text(sgf(black, white, result, date, seed=i), encoding="utf-8")
-    config = folder / "ratings.toml"
-    output = "" if span is None else f'\n[output]\nactive_within = "{span}"\n'
-    config.write_text(f'[run]\nrule_set = "club"\nroster = ""\nevents = ""\n{output}', encoding="utf-8")
-    return raw, config
-
-
-def _run(raw: Path, config: Path, out: Path) -> Path:
-    args = ["run", "--config", str(config), "--raw", str(raw), "--out", str(out), "--workers", "1"]
-    result = runner.invoke(app, args)
-    assert result.exit_code == 0, result.output
-    return out
+    """The season and its configuration under ``folder`` (the [output] setting unless None)."""
+    return write_season(folder, SEASON, "" if span is None else f'active_within = "{span}"')
 
 
 @pytest.fixture(scope="module")
 def active(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The season rated with active_within = "2 months"."""
     folder = tmp_path_factory.mktemp("active")
-    return _run(*_season(folder, SPAN), folder / "out")
+    return rate(*_season(folder, SPAN), folder / "out")
 
 
 @pytest.fixture(scope="module")
 def everyone(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The season rated without [output] active_within (the default: everyone listed)."""
     folder = tmp_path_factory.mktemp("everyone")
-    return _run(*_season(folder, None), folder / "out")
+    return rate(*_season(folder, None), folder / "out")
 
 
 def _listed(out: Path, period: str) -> list[str]:
@@ -257,10 +243,10 @@ def test_the_site_keeps_an_inactive_players_page_saying_since_when(site: Path) -
 @pytest.mark.slow
 def test_a_late_record_brings_a_player_back_as_a_run_from_scratch_does(tmp_path: Path) -> None:
     raw, config = _season(tmp_path, SPAN)
-    out = _run(raw, config, tmp_path / "out")
+    out = rate(raw, config, tmp_path / "out")
     (raw / "04" / "late.sgf").write_text(sgf("丙", "甲", "B+R", "2024-04-20", seed=50), encoding="utf-8")
-    _run(raw, config, out)
-    scratch = _run(raw, config, tmp_path / "scratch")
+    rate(raw, config, out)
+    scratch = rate(raw, config, tmp_path / "scratch")
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["incremental"]["periods_replayed"] == 1  # April, from March's standings and days
     assert "丙" in _listed(out, "2024-04")

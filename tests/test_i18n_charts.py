@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from pipeline.cli import app
 from pipeline.core import i18n
 from pipeline.reports import plots
-from tests.i18n_words import english_left
+from tests.i18n_words import english_left, own_help
 
 runner = CliRunner()
 CHINESE = ("zh-Hans", "zh-Hant")
@@ -149,20 +149,6 @@ def test_plot_says_what_it_wrote_and_its_errors_in_the_language(out: Path, tmp_p
     args = ["plot", "--out", str(out), "--image", str(tmp_path / "b.png"), "--kind", "distribution"]
     misfit = runner.invoke(app, [*args, "--player", "羽焰", "--lang", lang])
     assert misfit.exit_code == 2 and english_left(misfit.output, allowed=["error", "distribution"]) == []
-
-
-def own_help(output: str, shared: tuple[str, ...] = ("--out", "--config", "--period", "--lang")) -> str:
-    """``--help`` output without its usage line and the options every command shares."""
-    kept, skipping = [], False
-    for line in output.splitlines()[1:]:
-        option = re.match(r"  (-[-\w]+)", line)
-        if option:
-            skipping = option.group(1) in shared
-        elif not line.startswith("   "):
-            skipping = False
-        if not skipping:
-            kept.append(line)
-    return "\n".join(kept)
 
 
 @pytest.mark.parametrize("lang", [*CHINESE, "en"])

@@ -29,7 +29,7 @@ from pipeline.core import i18n
 from pipeline.core.reasons import phrase
 from pipeline.reports import export
 from pipeline.reports.export import shown
-from tests.i18n_words import english_left
+from tests.i18n_words import english_left, own_help
 
 runner = CliRunner()
 GAMES = {
@@ -186,21 +186,6 @@ def test_a_target_that_is_no_workbook_is_said_in_the_language(out: Path, tmp_pat
     )
     assert result.exit_code == 2
     assert "r.csv" in result.output and english_left(result.output, allowed=["error"]) == []
-
-
-def own_help(output: str, shared: tuple[str, ...] = ("--out", "--config", "--period", "--lang")) -> str:
-    """``--help`` output without its usage line and the options every command shares (``shared``: their
-    words are the shared modules', not this command's)."""
-    kept, skipping = [], False
-    for line in output.splitlines()[1:]:
-        option = re.match(r"  (-[-\w]+)", line)
-        if option:
-            skipping = option.group(1) in shared
-        elif not line.startswith("   "):
-            skipping = False
-        if not skipping:
-            kept.append(line)
-    return "\n".join(kept)
 
 
 @pytest.mark.parametrize("lang", [*CHINESE, "en"])

@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
+from seasons import rate
 from sgfmake import sgf
 from typer.testing import CliRunner
 
@@ -221,13 +222,6 @@ def test_snippet_without_suggest_exits_2(tmp_path: Path) -> None:
 # End to end: the shipped sample, rated with its configuration, and without its roster.
 
 
-def _run(raw: Path, config: Path, out: Path) -> None:
-    result = runner.invoke(
-        app, ["run", "--config", str(config), "--raw", str(raw), "--out", str(out), "--workers", "1"]
-    )
-    assert result.exit_code == 0, result.output
-
-
 @pytest.fixture(scope="module")
 def sample(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The sample rated with config/ (roster and all) and with the same configuration but no roster."""
@@ -238,8 +232,8 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     (tmp / "cfg" / "bare.toml").write_text(
         text.replace("[run]\n", '[run]\nroster = ""\n', 1), encoding="utf-8"
     )
-    _run(tmp / "raw", tmp / "cfg" / "ratings.toml", tmp / "out")
-    _run(tmp / "raw", tmp / "cfg" / "bare.toml", tmp / "bare")
+    rate(tmp / "raw", tmp / "cfg" / "ratings.toml", tmp / "out")
+    rate(tmp / "raw", tmp / "cfg" / "bare.toml", tmp / "bare")
     return {"tmp": tmp, "config": tmp / "cfg" / "ratings.toml", "bare": tmp / "cfg" / "bare.toml"}
 
 
@@ -272,12 +266,12 @@ def test_sample_with_a_late_record_suggests_its_new_spelling(tmp_path: Path) -> 
     shutil.copytree(ROOT / "data" / "raw", tmp_path / "raw")
     shutil.copytree(ROOT / "config", tmp_path / "cfg")
     config, out = tmp_path / "cfg" / "ratings.toml", tmp_path / "out"
-    _run(tmp_path / "raw", config, out)
+    rate(tmp_path / "raw", config, out)
     late = sgf("李昌鎬", "阿扬", "B+R", "2024-05-20", black_rank="9d", white_rank="4d", seed=91)
     (tmp_path / "raw" / "2024-05" / "late-1.sgf").write_text(late, encoding="utf-8")
     late = sgf("凝兰", "李昌镐leechanghoo", "W+R", "2024-05-27", black_rank="5k", white_rank="9d", seed=92)
     (tmp_path / "raw" / "2024-05" / "late-2.sgf").write_text(late, encoding="utf-8")
-    _run(tmp_path / "raw", config, out)
+    rate(tmp_path / "raw", config, out)
     snippet, roster = tmp_path / "snippet.toml", (tmp_path / "cfg" / "roster.toml").read_bytes()
     output = _players(out, config, "--suggest", "--snippet", str(snippet))
     assert (tmp_path / "cfg" / "roster.toml").read_bytes() == roster  # never merged by itself

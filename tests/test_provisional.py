@@ -17,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from seasons import rate, write_season
 from sgfmake import sgf
 from typer.testing import CliRunner
 
@@ -37,37 +38,22 @@ SEASON = {
 
 
 def _season(folder: Path, threshold: int | None) -> tuple[Path, Path]:
-    """Write the season and a configuration (``[output] provisional_games = threshold`` unless None)
-    under ``folder``; return the raw folder and the configuration file."""
-    raw = folder / "raw"
-    for i, (name, (black, white, result, date)) in enumerate(SEASON.items()):
-        (raw / name).parent.mkdir(parents=True, exist_ok=True)
-        (raw / name).write_text(sgf(black, white, result, date, seed=i), encoding="utf-8")
-    config = folder / "ratings.toml"
-    output = "" if threshold is None else f"\n[output]\nprovisional_games = {threshold}\n"
-    config.write_text(f'[run]\nrule_set = "club"\nroster = ""\nevents = ""\n{output}', encoding="utf-8")
-    return raw, config
-
-
-def _run(raw: Path, config: Path, out: Path) -> Path:
-    args = ["run", "--config", str(config), "--raw", str(raw), "--out", str(out), "--workers", "1"]
-    result = runner.invoke(app, args)
-    assert result.exit_code == 0, result.output
-    return out
+    """The season and its configuration under ``folder`` (the [output] setting unless None)."""
+    return write_season(folder, SEASON, "" if threshold is None else f"provisional_games = {threshold}")
 
 
 @pytest.fixture(scope="module")
 def marked(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The season rated with provisional_games = 3."""
     folder = tmp_path_factory.mktemp("provisional")
-    return _run(*_season(folder, 3), folder / "out")
+    return rate(*_season(folder, 3), folder / "out")
 
 
 @pytest.fixture(scope="module")
 def unmarked(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The season rated without [output] provisional_games (the default, 0: off)."""
     folder = tmp_path_factory.mktemp("unmarked")
-    return _run(*_season(folder, None), folder / "out")
+    return rate(*_season(folder, None), folder / "out")
 
 
 def _board(out: Path, period: str, scope: str = "period") -> list[str]:
@@ -148,11 +134,11 @@ def test_show_csv_has_the_provisional_column(marked: Path) -> None:
 @pytest.mark.slow
 def test_a_late_record_that_brings_a_player_to_the_threshold_puts_them_on_the_board(tmp_path: Path) -> None:
     raw, config = _season(tmp_path, 2)
-    out = _run(raw, config, tmp_path / "out")
+    out = rate(raw, config, tmp_path / "out")
     assert "丙" not in _board(out, "2024-05")
     (raw / "may" / "late.sgf").write_text(sgf("乙", "丙", "W+R", "2024-05-25", seed=99), encoding="utf-8")
-    _run(raw, config, out)
-    scratch = _run(raw, config, tmp_path / "scratch")
+    rate(raw, config, out)
+    scratch = rate(raw, config, tmp_path / "scratch")
     assert _board(out, "2024-05") == _board(scratch, "2024-05") == ["丙", "乙", "甲"]
 
 
@@ -167,7 +153,7 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
     config.write_text(
         text.replace("\n[output]\n", "\n[output]\nprovisional_games = 5\n", 1), encoding="utf-8"
     )
-    return _run(ROOT / "data" / "raw", folder / "cfg" / "ratings.toml", folder / "out")
+    return rate(ROOT / "data" / "raw", folder / "cfg" / "ratings.toml", folder / "out")
 
 
 @pytest.mark.slow

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from seasons import rate
 from sgfmake import sgf
 from typer.testing import CliRunner
 
@@ -27,13 +28,6 @@ ROOT = Path(__file__).resolve().parent.parent
 DAY = dt.timedelta(days=1)
 
 
-def _run(raw: Path, config: Path, out: Path, *extra: str) -> Path:
-    args = ["run", "--config", str(config), "--raw", str(raw), "--out", str(out), "--workers", "1", *extra]
-    result = runner.invoke(app, args)
-    assert result.exit_code == 0, result.output
-    return out
-
-
 def _show(out: Path, *args: str) -> tuple[int, str]:
     result = runner.invoke(app, ["show", "--out", str(out), *args], env={"COLUMNS": "200"})
     return result.exit_code, result.output
@@ -42,7 +36,7 @@ def _show(out: Path, *args: str) -> tuple[int, str]:
 @pytest.fixture(scope="module")
 def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The shipped sample rated with the shipped configuration."""
-    return _run(ROOT / "data" / "raw", ROOT / "config" / "ratings.toml", tmp_path_factory.mktemp("s") / "out")
+    return rate(ROOT / "data" / "raw", ROOT / "config" / "ratings.toml", tmp_path_factory.mktemp("s") / "out")
 
 
 def _entries(out: Path, period: str) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -189,7 +183,7 @@ def averages(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(ROOT / "config", folder / "cfg")
     config = folder / "cfg" / "ratings.toml"
     config.write_text(config.read_text(encoding="utf-8").replace('# period = "month"', 'period = "quarter"'))
-    return _run(ROOT / "data" / "raw", config, folder / "out", "--rules", "cga-dan")
+    return rate(ROOT / "data" / "raw", config, folder / "out", "--rules", "cga-dan")
 
 
 @pytest.mark.slow
@@ -215,13 +209,13 @@ def late(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("late")
     raw, config = folder / "raw", ROOT / "config" / "ratings.toml"
     shutil.copytree(ROOT / "data" / "raw", raw)
-    before = _run(raw, config, folder / "before")
-    out = _run(raw, config, folder / "out")
+    before = rate(raw, config, folder / "before")
+    out = rate(raw, config, folder / "out")
     (raw / "2024-05" / "late.sgf").write_text(
         sgf("羽焰", "凝兰", "B+R", "2024-05-30", seed=77), encoding="utf-8"
     )
-    _run(raw, config, out)
-    return {"before": before, "out": out, "scratch": _run(raw, config, folder / "scratch")}
+    rate(raw, config, out)
+    return {"before": before, "out": out, "scratch": rate(raw, config, folder / "scratch")}
 
 
 @pytest.mark.slow
