@@ -9,7 +9,8 @@ has that many) and a typical one (the median number of records among the players
 counted game); and a day: the 15th of the latest rated month (or the middle of the latest rated
 period). Each command is then run ``--runs`` times (default 3) as a child process of the code tree
 ``--code`` (default this checkout: ``PYTHONPATH=DIR``, the Python that runs this script), and measured
-by ``os.wait4`` (wall seconds, user + system CPU seconds, peak RSS); the medians are printed:
+by ``os.wait4`` (wall seconds, user + system CPU seconds) and GNU ``time`` (peak RSS: :func:`measured`
+says why); the medians are printed:
 
 - ``floor``: ``ratings --help`` (the interpreter and the imports every command pays);
 - ``explain``: ``ratings explain PLAYER`` (the latest period in which the player moved);
@@ -47,29 +48,36 @@ import pyarrow.parquet as pq
 from site_bench import generated, rated
 
 ROOT = Path(__file__).resolve().parent.parent
+#: GNU time, which starts each command and reports its peak (:func:`measured`).
+TIME = "/usr/bin/time"
 _ENTRY = "import sys; from pipeline.cli import app; sys.argv[0] = 'ratings'; app()"
 
 
 def measured(args: list[str], code: Path, cwd: Path) -> dict[str, float]:
     """``ratings ARGS`` of the code tree ``code`` as a child process from ``cwd``: wall and CPU seconds
-    and peak RSS (MB). Raises SystemExit naming the command when it fails."""
+    and peak RSS (MB). The child is started by GNU ``time`` (``/usr/bin/time``), which reports its peak:
+    ``wait4``'s of a child started from this process counts this process's own peak too (a forked
+    process starts with its parent's high-water mark, and keeps it across ``exec``). Raises SystemExit
+    naming the command when it fails."""
     env = os.environ | {"PYTHONPATH": str(code), "COLUMNS": "100"}
-    started = time.perf_counter()
-    child = subprocess.Popen(
-        [sys.executable, "-c", _ENTRY, *args],
-        cwd=cwd,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    assert child.stderr is not None
-    error = child.stderr.read()
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - started
-    if os.waitstatus_to_exitcode(status) != 0:
-        said = error.decode("utf-8", "replace")[-2000:]
-        raise SystemExit(f"ratings {' '.join(args)} exited {os.waitstatus_to_exitcode(status)}: {said}")
-    return {"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime, "peak_mb": usage.ru_maxrss / 1024}
+    with tempfile.NamedTemporaryFile("r", prefix="player-bench-", suffix=".rss") as peak:
+        started = time.perf_counter()
+        child = subprocess.Popen(
+            [TIME, "-f", "%M", "-o", peak.name, sys.executable, "-c", _ENTRY, *args],
+            cwd=cwd,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        assert child.stderr is not None
+        error = child.stderr.read()
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - started
+        if os.waitstatus_to_exitcode(status) != 0:
+            said = error.decode("utf-8", "replace")[-2000:]
+            raise SystemExit(f"ratings {' '.join(args)} exited {os.waitstatus_to_exitcode(status)}: {said}")
+        kb = int(peak.read().split()[-1])
+    return {"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime, "peak_mb": kb / 1024}
 
 
 def players(out: Path) -> dict[str, tuple[str, int]]:

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.core import activity, periods
 from pipeline.core.activity import Span, SpanError, span_of
@@ -208,17 +209,31 @@ def _partial(out: Path, label: str, day: dt.date, before: str | None) -> pd.Data
     awards = outputs.read_partition(out, "awards", label, columns=["date", "player", "points"])
     if not _adds_up(table, changes, awards):
         return None
-    active = set(changes["player"]) | set(awards["player"])
-    seen = {*changes.loc[changes["date"] <= day, "player"], *awards.loc[awards["date"] <= day, "player"]}
+    active = [changes["player"], awards["player"]]
+    seen = [changes.loc[changes["date"] <= day, "player"], awards.loc[awards["date"] <= day, "player"]]
     if before is not None:
-        seen |= set(outputs.read_partition(out, "ratings", before, ["player"])["player"])
-    keep = table["player"].isin(seen) | ~table["player"].isin(active)
+        seen.append(outputs.read_partition(out, "ratings", before, ["player"])["player"])
+    keep = _among(table["player"], seen) | ~_among(table["player"], active)
     later = (changes[changes["date"] > day], awards[awards["date"] > day])
-    found = _without(table[keep.to_numpy()].set_index("player"), *later).reset_index()
+    found = _without(table[keep].set_index("player"), *later).reset_index()
     if "last_counted" not in found.columns:  # (an output written before the activity columns)
         return found
     carried = outputs.read_partition(out, "ratings", before, ["player", "last_counted"]) if before else None
     return _active_on(found, changes[changes["date"] <= day], carried, day, run_span(out))
+
+
+def _among(names: pd.Series, found: list[pd.Series]) -> np.ndarray[Any, Any]:
+    """Whether each of ``names`` is one of ``found`` (columnar: pandas' ``isin`` of Arrow strings makes a
+    Python object of each value looked for)."""
+    values = pa.concat_arrays([_strings(f) for f in found])
+    among: np.ndarray[Any, Any] = pc.is_in(_strings(names), value_set=values).to_numpy(zero_copy_only=False)
+    return among
+
+
+def _strings(names: pd.Series) -> pa.Array:
+    """``names`` as an Arrow string array."""
+    found = pa.array(names, from_pandas=True)
+    return (found.combine_chunks() if isinstance(found, pa.ChunkedArray) else found).cast(pa.string())
 
 
 def _active_on(

@@ -49,6 +49,8 @@ AUDIT_COLUMNS = (
     "notes",
     "parse_error",
     "changes",
+    "source_path",
+    "game_index",
 )
 
 
@@ -82,7 +84,8 @@ def audit_games(
         else the ``EV`` text, with ``event_listed`` saying which; ``reasons`` and ``notes`` lists of codes;
         ``parse_error`` the parser's message or None; ``changes`` a list of dicts (keys ``player color
         delta points bonus bonus_rule``, Black first) of what the game did to each rated player (empty
-        for a game not counted).
+        for a game not counted); ``source_path`` and ``game_index`` the file and the game's place in it
+        (0 for the first), as ``games.parquet`` has them.
 
     Raises:
         ReportError: if ``out`` holds no output, a reason is not a reason code (the message lists them),
@@ -311,6 +314,8 @@ def _audit_rows(games: pd.DataFrame, changes: dict[str, list[dict[str, Any]]]) -
             "changes": pd.Series(
                 [changes.get(g, []) for g in games["game_id"]], index=games.index, dtype=object
             ),
+            "source_path": games["source_path"],
+            "game_index": games["game_index"],
         }
     )
     return frame.reset_index(drop=True)[list(AUDIT_COLUMNS)]
