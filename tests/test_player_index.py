@@ -277,3 +277,59 @@ def test_the_index_after_an_incremental_run_is_that_of_a_run_from_scratch(
     )
     for name in files:
         assert pq.read_table(again / name).equals(pq.read_table(fresh / name), check_metadata=True), name
+
+
+@pytest.fixture(scope="module")
+def unindexed(season: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the season's output whose generation has no index (as one written before it existed)."""
+    copy = tmp_path_factory.mktemp("unindexed") / "out"
+    shutil.copytree(season, copy, symlinks=True)
+    generation = snapshots.current(copy)
+    assert generation is not None
+    shutil.rmtree(generation / player_index.FOLDER)
+    assert player_rows.index_of(copy) is None
+    return copy
+
+
+def _told(answer: Callable[[Path], Any], out: Path) -> Any:
+    """``answer(out)``, or the error it raised (its kind and message, the folder's path as ``OUT``)."""
+    try:
+        return answer(out)
+    except reports.ReportError as e:
+        return f"{type(e).__name__}: {e}".replace(str(out), "OUT")
+
+
+QUESTIONS: dict[str, Callable[[Path, str], Any]] = {
+    "audit": lambda out, player: reports.audit_games(out, player=player),
+    "explain": lambda out, player: explain.explain(out, player),
+    "history": lambda out, player: plots.history(out, [player]),
+}
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+@pytest.mark.parametrize("player", PLAYERS)
+def test_an_output_without_an_index_answers_as_the_index_does(
+    season: Path, unindexed: Path, player: str, question: str
+) -> None:
+    def asked(out: Path) -> Any:
+        return QUESTIONS[question](out, player)
+
+    found, expected = _told(asked, season), _told(asked, unindexed)
+    if isinstance(found, pd.DataFrame):
+        pd.testing.assert_frame_equal(found, expected)
+    else:
+        assert found == expected
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+@pytest.mark.parametrize("player", GAMERS)
+def test_audit_of_a_player_in_csv_or_json_is_that_of_the_tables_read_whole(
+    season: Path, unindexed: Path, player: str, fmt: str
+) -> None:
+    said = [
+        runner.invoke(app, ["audit", "--player", player, "--format", fmt, "--out", str(out)])
+        for out in (season, unindexed)
+    ]
+    assert [s.exit_code for s in said] == [0, 0]
+    assert said[0].stdout.replace(str(season), "OUT") == said[1].stdout.replace(str(unindexed), "OUT")
+    assert "source_path" in said[0].stdout
