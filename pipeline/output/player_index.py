@@ -89,7 +89,8 @@ SIDE_COLUMNS = (
 #: names it (its ``game_id`` is in the ``games`` rows).
 CHANGE_COLUMNS = ("seq", "player", "color", "delta", "points", "bonus", "bonus_rule")
 #: The columns whose values repeat (names, periods, classes): dictionary-encoded in the files; the others
-#: (ids, paths, numbers) are not, which writes the index a third faster (docs/design.md#player-index).
+#: (ids, paths, numbers) are not: smaller files than a dictionary for every column, in the same time
+#: (docs/design.md#player-index).
 REPEATED = frozenset(
     {"key", "player", "period", "black", "white", "black_player", "white_player", "winner", "speed"}
     | {"speed_used", "event", "event_name", "stage", "color", "bonus_rule", "rank", "rank_before"}
