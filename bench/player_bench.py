@@ -26,6 +26,7 @@ seconds vary less than wall seconds there; quote the load). Prints a Markdown ta
 ``--json FILE``, writes the figures.
 
 Usage: python bench/player_bench.py [--n 100000] [--corpora] [--out DIR] [--code DIR] [--runs 3] [--json FILE]
+       [--only COMMAND]
 """
 
 from __future__ import annotations
@@ -127,12 +128,14 @@ def commands(out: Path, chosen: dict[str, tuple[str, int]], image: Path) -> list
     return found
 
 
-def bench(out: Path, code: Path, runs: int) -> list[dict[str, Any]]:
-    """The medians of ``runs`` measurements of every command on ``out``."""
+def bench(out: Path, code: Path, runs: int, only: list[str] | None = None) -> list[dict[str, Any]]:
+    """The medians of ``runs`` measurements of every command on ``out`` (or of those named ``only``)."""
     chosen = players(out)
     results = []
     with tempfile.TemporaryDirectory(prefix="player-bench-") as folder:
         for command, who, args in commands(out, chosen, Path(folder) / "chart.png"):
+            if only and command not in only:
+                continue
             found = [measured(args, code, Path(folder)) for _ in range(runs)]
             row = {
                 "out": str(out),
@@ -154,6 +157,7 @@ def main() -> None:
     parser.add_argument("--code", type=Path, default=ROOT, help="the code tree to run (default: this one)")
     parser.add_argument("--runs", type=int, default=3, help="measurements of each command (the median)")
     parser.add_argument("--json", type=Path, help="write the figures to this file")
+    parser.add_argument("--only", action="append", help="measure only this command (floor, explain, ...)")
     options = parser.parse_args()
     outs = [o.resolve() for o in options.out]
     work = options.bench_out.resolve()
@@ -169,7 +173,7 @@ def main() -> None:
         outs.append(folder / "out")
     if not outs:
         parser.error("name an output folder (--out), an archive size (--n) or --corpora")
-    results = [r for out in outs for r in bench(out, options.code.resolve(), options.runs)]
+    results = [r for out in outs for r in bench(out, options.code.resolve(), options.runs, options.only)]
     if options.json:
         options.json.write_text(json.dumps(results, indent=1, ensure_ascii=False))
     print("| output | command | player | wall s | CPU s | peak MB |")

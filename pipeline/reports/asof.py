@@ -243,13 +243,28 @@ def _active_on(
     the later of the one at the end of the period ``before`` (its ratings, None: none) and the latest of
     their ``changes`` (those up to ``day``), and the place among the active players."""
     index = pd.Index(table["player"])
-    days = _days(changes.groupby("player")["date"].max().reindex(index))
+    days = _latest(changes, index)
     if before is not None and len(before):
         days = np.maximum(days, _days(before.set_index("player")["last_counted"].reindex(index)))
     columns = activity.marks(days, day, span)
     found = table.assign(**{name: found.to_pandas().set_axis(table.index) for name, found in columns.items()})
     rating = found["rating"].where(found["active"])
     return found.assign(rating_place=rating.rank(method="min", ascending=False).astype("Int32"))
+
+
+def _latest(changes: pd.DataFrame, names: pd.Index) -> np.ndarray[Any, Any]:
+    """The latest ``date`` of each of ``names`` in ``changes`` (with ``player``) as
+    :func:`pipeline.core.activity.days_of` gives them (grouped in Arrow: pandas aggregates dates, which
+    it holds as Python objects, one group at a time)."""
+    rows = pa.table(
+        {
+            "player": _strings(changes["player"]),
+            "date": pa.array(changes["date"], pa.date32(), from_pandas=True),
+        }
+    )
+    latest = rows.group_by("player", use_threads=False).aggregate([("date", "max")])
+    where = pc.index_in(_strings(names.to_series()), value_set=latest.column("player"))
+    return activity.days_of(latest.column("date_max").take(where))
 
 
 def _days(dates: pd.Series) -> np.ndarray[Any, Any]:
