@@ -18,7 +18,7 @@ COMPILED := $(CATALOGS:.po=.mo)
 PATHS  := $(if $(RAW),--raw $(RAW)) $(if $(OUT),--out $(OUT))
 
 .DEFAULT_GOAL := help
-.PHONY: help install ratings site test test-quick lint bench bench-scale bench-site bench-backtest bench-league equivalence fuzz sample check docs i18n clean
+.PHONY: help install ratings site test test-quick lint bench bench-scale bench-site bench-player bench-backtest bench-league equivalence fuzz sample check docs i18n clean
 
 help: ## List every target with what it does
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -63,6 +63,9 @@ bench-scale: $(STAMP) $(COMPILED) ## Full, no-change and incremental runs of eve
 
 bench-site: $(STAMP) $(COMPILED) ## Time and peak memory of ratings site beside the run, on a SCALE_N-game archive and the corpora
 	$(BIN)/python bench/site_bench.py --n $(SCALE_N) --corpora
+
+bench-player: $(STAMP) $(COMPILED) ## Time and peak memory of explain, audit --player, plot --player and show --date on a SCALE_N-game archive and the corpora
+	$(BIN)/python bench/player_bench.py --n $(SCALE_N) --corpora
 
 bench-backtest: $(STAMP) $(COMPILED) ## Time and peak memory of ratings backtest and compare beside ratings run, on a SCALE_N-game archive
 	$(BIN)/python bench/backtest_bench.py --n $(SCALE_N)

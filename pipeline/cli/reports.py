@@ -336,10 +336,9 @@ def _audit_cells(game: Row, written: NumberFormat, kinds: Mapping[str, str] | No
 
 
 def _audit_frame(games: pd.DataFrame, out: Path, fmt: Format) -> pd.DataFrame:
-    """The audit rows for csv or json: every column with the record's ``source_path`` and
-    ``game_index``; for csv the ``changes`` as a ``points`` text (``羽焰 +1;凝兰 -1``)."""
-    where = reports.read_games(out, columns=["game_id", "source_path", "game_index"])
-    frame = games.merge(where, on="game_id", how="left", validate="one_to_one")
+    """The audit rows for csv or json: every column (the record's ``source_path`` and ``game_index``
+    last); for csv the ``changes`` as a ``points`` text (``羽焰 +1;凝兰 -1``)."""
+    frame = games.copy()
     if fmt is Format.csv:
         written = number_format(reports.run_rule_set(out))
         frame["points"] = [";".join(_points(c, written) for c in changes) for changes in frame["changes"]]

@@ -79,17 +79,26 @@ class CarriedGames:
         self.taken += 1
         return _moved(table, start - before[1])
 
-    def _rows(self, start: int, count: int) -> pa.Table | None:
-        """Rows ``start`` to ``start + count`` of the previous file as schema GAMES (None: unreadable)."""
+    def piece(self, key: str, columns: Sequence[str] | None = None) -> pa.Table | None:
+        """The games (schema GAMES, only ``columns``: None for all) of the piece ``key`` as the file holds
+        them, ``seq`` unmoved (None: no such piece, or rows that cannot be read): a run's own pieces read
+        back from its own file."""
+        found = self.found.get(key)
+        return None if self.file is None or found is None else self._rows(found[1], found[2], columns)
+
+    def _rows(self, start: int, count: int, columns: Sequence[str] | None = None) -> pa.Table | None:
+        """Rows ``start`` to ``start + count`` of the previous file as schema GAMES (only ``columns``:
+        None for all; None: unreadable)."""
         assert self.file is not None
         end = start + count
         if end > self.starts[-1] or count <= 0:
             return None
         first = bisect.bisect_right(self.starts, start) - 1
         last = bisect.bisect_left(self.starts, end)
+        schema = GAMES if columns is None else pa.schema([GAMES.field(c) for c in columns])
         try:
-            table = self.file.read_row_groups(list(range(first, last)))
-            return table.slice(start - self.starts[first], count).cast(GAMES)
+            table = self.file.read_row_groups(list(range(first, last)), columns=columns)
+            return table.slice(start - self.starts[first], count).cast(schema)
         except (OSError, pa.ArrowException):
             return None
 

@@ -166,6 +166,16 @@ class PartitionWriter:
                 found.append(table.add_column(0, schema.field(0), period))
         return pa.concat_tables(found)
 
+    def read(self, dataset: str, label: str, columns: Sequence[str] | None = None) -> pa.Table | None:
+        """Period ``label``'s partition of ``dataset`` as this generation stores it (written or linked; only
+        ``columns``, None: all; without ``period``, types as stored); None when it has none."""
+        path = snapshots.partition(self.generation.path, dataset, label)
+        if not path.exists():
+            return None
+        return pq.ParquetFile(path).read(
+            columns=None if columns is None else list(columns), use_threads=False
+        )
+
     def whole(self, name: str) -> pa.Table:
         """The whole-run dataset ``name`` (one of :data:`WHOLE`: ``promotions``) of every period: the
         carried periods' rows (from the previous generation's file), then those written."""

@@ -98,13 +98,25 @@ def read_games(out: Path, columns: Iterable[str] = GAMES_COLUMNS) -> pd.DataFram
     Raises ReportError if the file is missing (no ``ratings run`` into ``out`` yet).
     """
 
-    games = _frame(pq.read_table(_games_path(out), columns=list(columns)))
+    return games_frame(pq.read_table(_games_path(out), columns=list(columns)))
+
+
+def games_frame(table: pa.Table) -> pd.DataFrame:
+    """Rows of ``games.parquet`` (any of its columns) as :func:`read_games` gives them: in ``seq`` order,
+    ``reasons``/``notes`` as lists, ``date`` as ``datetime.date``."""
+    games = as_frame(table)
     for name in ("reasons", "notes"):
         if name in games:
             games[name] = games[name].map(list)
     if "seq" in games:
         games = games.sort_values("seq", kind="stable").reset_index(drop=True)
     return games
+
+
+def require_output(out: Path) -> None:
+    """Return if ``out`` holds the output of a run; else raise ReportError saying so (no
+    ``games.parquet``: no ``ratings run`` into ``out`` yet)."""
+    _games_path(out)
 
 
 def rated_periods(out: Path) -> list[str]:
@@ -162,7 +174,7 @@ def read_partition(
     wanted = None if columns is None else list(columns)
     path = partition_path(out, dataset, period)
     if path.exists():
-        return _frame(pq.ParquetFile(path).read(columns=wanted))
+        return as_frame(pq.ParquetFile(path).read(columns=wanted))
     return pd.DataFrame(columns=wanted) if wanted is not None else pd.DataFrame()
 
 
@@ -198,7 +210,7 @@ def read_dataset(
     order = _in_order(labels) if key is None else sorted(labels, key=key)
     ranks = pc.index_in(table["period"], pa.array(order, pa.string()))
     rows = pa.table({"rank": ranks, "row": pa.array(range(table.num_rows), pa.int64())})
-    return _frame(table.take(pc.sort_indices(rows, [("rank", "ascending"), ("row", "ascending")])))
+    return as_frame(table.take(pc.sort_indices(rows, [("rank", "ascending"), ("row", "ascending")])))
 
 
 def read_report(out: Path, name: str, files: Mapping[str, str]) -> pd.DataFrame:
@@ -220,7 +232,7 @@ def read_report(out: Path, name: str, files: Mapping[str, str]) -> pd.DataFrame:
         raise ReportError(message.format(name=repr(name), names=", ".join(sorted(files))))
     path = out / files[name]
     return (
-        _frame(pq.ParquetFile(path).read())
+        as_frame(pq.ParquetFile(path).read())
         if path.exists()
         else pd.DataFrame({"player": pd.Series(dtype=str)})
     )
@@ -236,7 +248,7 @@ def read_manifest(out: Path) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
-def _frame(table: pa.Table) -> pd.DataFrame:
+def as_frame(table: pa.Table) -> pd.DataFrame:
     """``table`` in pandas with its days as ``datetime.date``: the files store every day as a timestamp at
     midnight (:data:`pipeline.core.tables.DAY`), the tables were computed with dates."""
     for index, field in enumerate(table.schema):

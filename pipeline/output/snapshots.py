@@ -8,6 +8,10 @@ Layout of the output folder::
     changes, awards, leaderboards, manifest.json       the same way
     .gen/current  -> <generation>                      the one link a run replaces
     .gen/<generation>/...                              the files themselves (``g-`` and 12 hex digits)
+    .gen/<generation>/state/, index/                   the state a later run resumes from
+                                                       (:mod:`pipeline.output.state`) and the index by
+                                                       player (:mod:`pipeline.output.player_index`): no
+                                                       entries of the output folder
     .gen/history.json                                  the kept generations, in the order they were
                                                        switched in, each with its time (UTC)
 

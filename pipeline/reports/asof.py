@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.core import activity, periods
 from pipeline.core.activity import Span, SpanError, span_of
@@ -208,17 +209,31 @@ def _partial(out: Path, label: str, day: dt.date, before: str | None) -> pd.Data
     awards = outputs.read_partition(out, "awards", label, columns=["date", "player", "points"])
     if not _adds_up(table, changes, awards):
         return None
-    active = set(changes["player"]) | set(awards["player"])
-    seen = {*changes.loc[changes["date"] <= day, "player"], *awards.loc[awards["date"] <= day, "player"]}
+    active = [changes["player"], awards["player"]]
+    seen = [changes.loc[changes["date"] <= day, "player"], awards.loc[awards["date"] <= day, "player"]]
     if before is not None:
-        seen |= set(outputs.read_partition(out, "ratings", before, ["player"])["player"])
-    keep = table["player"].isin(seen) | ~table["player"].isin(active)
+        seen.append(outputs.read_partition(out, "ratings", before, ["player"])["player"])
+    keep = _among(table["player"], seen) | ~_among(table["player"], active)
     later = (changes[changes["date"] > day], awards[awards["date"] > day])
-    found = _without(table[keep.to_numpy()].set_index("player"), *later).reset_index()
+    found = _without(table[keep].set_index("player"), *later).reset_index()
     if "last_counted" not in found.columns:  # (an output written before the activity columns)
         return found
     carried = outputs.read_partition(out, "ratings", before, ["player", "last_counted"]) if before else None
     return _active_on(found, changes[changes["date"] <= day], carried, day, run_span(out))
+
+
+def _among(names: pd.Series, found: list[pd.Series]) -> np.ndarray[Any, Any]:
+    """Whether each of ``names`` is one of ``found`` (columnar: pandas' ``isin`` of Arrow strings makes a
+    Python object of each value looked for)."""
+    values = pa.concat_arrays([_strings(f) for f in found])
+    among: np.ndarray[Any, Any] = pc.is_in(_strings(names), value_set=values).to_numpy(zero_copy_only=False)
+    return among
+
+
+def _strings(names: pd.Series) -> pa.Array:
+    """``names`` as an Arrow string array."""
+    found = pa.array(names, from_pandas=True)
+    return (found.combine_chunks() if isinstance(found, pa.ChunkedArray) else found).cast(pa.string())
 
 
 def _active_on(
@@ -228,13 +243,28 @@ def _active_on(
     the later of the one at the end of the period ``before`` (its ratings, None: none) and the latest of
     their ``changes`` (those up to ``day``), and the place among the active players."""
     index = pd.Index(table["player"])
-    days = _days(changes.groupby("player")["date"].max().reindex(index))
+    days = _latest(changes, index)
     if before is not None and len(before):
         days = np.maximum(days, _days(before.set_index("player")["last_counted"].reindex(index)))
     columns = activity.marks(days, day, span)
     found = table.assign(**{name: found.to_pandas().set_axis(table.index) for name, found in columns.items()})
     rating = found["rating"].where(found["active"])
     return found.assign(rating_place=rating.rank(method="min", ascending=False).astype("Int32"))
+
+
+def _latest(changes: pd.DataFrame, names: pd.Index) -> np.ndarray[Any, Any]:
+    """The latest ``date`` of each of ``names`` in ``changes`` (with ``player``) as
+    :func:`pipeline.core.activity.days_of` gives them (grouped in Arrow: pandas aggregates dates, which
+    it holds as Python objects, one group at a time)."""
+    rows = pa.table(
+        {
+            "player": _strings(changes["player"]),
+            "date": pa.array(changes["date"], pa.date32(), from_pandas=True),
+        }
+    )
+    latest = rows.group_by("player", use_threads=False).aggregate([("date", "max")])
+    where = pc.index_in(_strings(names.to_series()), value_set=latest.column("player"))
+    return activity.days_of(latest.column("date_max").take(where))
 
 
 def _days(dates: pd.Series) -> np.ndarray[Any, Any]:

@@ -1,7 +1,8 @@
 """plots: charts of a finished output folder: players' rating histories, a period's rating distribution.
 
 Reads ``ratings/``, ``games.parquet`` and ``manifest.json`` as ``ratings run`` wrote them, through
-:mod:`pipeline.reports` (which also raises the errors for a missing output or an unknown period), and
+:mod:`pipeline.reports` (which also raises the errors for a missing output or an unknown period; a
+player's ratings rows through the index by player, :mod:`pipeline.reports.player_rows`), and
 draws with matplotlib's Agg canvas on a figure of its own: no pyplot, no backend switched for the
 process, settings held in an ``rc_context`` for the drawing only. The file's suffix picks the format
 (:data:`FORMATS`: PNG, JPEG, SVG, PDF); it is written atomically. Names are set in a CJK font
@@ -73,14 +74,18 @@ def history(out: Path, players: list[str], roster: Roster | None = None) -> _Ser
             :class:`~pipeline.reports.UnknownPlayer` naming close names) or two, or a player has no
             rating in any period.
     """
+    from pipeline.reports import player_rows
     from pipeline.reports.explain.names import NAME_COLUMNS
 
-    games = reports.read_games(out, columns=NAME_COLUMNS)
+    indexed = player_rows.index_of(out) is not None
+    games = None if indexed else reports.read_games(out, columns=NAME_COLUMNS)  # (read once for every name)
     if not players:
         raise reports.ReportError(_("name at least one player to draw a rating history"))
-    tables = _rating_tables(out)
     names = list(dict.fromkeys(reports.resolve_player(out, p, roster, games) for p in players))
-    series = {name: _history(tables, name) for name in names}
+    series = _indexed_history(out, names)
+    if series is None:
+        tables = _rating_tables(out)
+        series = {name: _history(tables, name) for name in names}
     for name, points in series.items():
         if not points:
             raise reports.ReportError(
@@ -188,21 +193,39 @@ def rank_scale(out: Path) -> RankScale | None:
 
     They are when every rating and rating before the period of every rated period of ``out`` is a whole
     number that comes with one rank (``rank``, ``rank_before``) and each rank with one rating: tga's
-    dan and kyu numbers, not a points system where many ratings share a rank.
+    dan and kyu numbers, not a points system where many ratings share a rank. The periods are read one
+    at a time, and no further once a rating is not a whole number or two ratings share a rank (for a
+    points system, usually the first period).
     """
-    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
 
-    pairs = [
-        frame[[rating, rank]].set_axis(["rating", "rank"], axis=1)
-        for frame in _rating_tables(out).values()
-        for rating, rank in (("rating", "rank"), ("rating_before", "rank_before"))
-    ]
-    found = pd.concat(pairs, ignore_index=True).dropna().drop_duplicates() if pairs else pd.DataFrame()
-    if found.empty or (found["rating"] % 1 != 0).any():
-        return None
-    if found["rating"].duplicated().any() or found["rank"].duplicated().any():
-        return None
-    return {float(r): str(k) for r, k in zip(found["rating"], found["rank"], strict=True)}
+    from pipeline.output import folder as outputs
+
+    ranks: RankScale = {}
+    ratings: dict[str, float] = {}
+    for label in reports.rated_periods(out):
+        table = pq.ParquetFile(outputs.partition_path(out, "ratings", label)).read(
+            columns=["rating", "rank", "rating_before", "rank_before"], use_threads=False
+        )
+        pairs = pa.concat_tables(
+            [
+                pa.table(
+                    {"rating": table.column(r).cast(pa.float64()), "rank": table.column(k).cast(pa.string())}
+                )
+                for r, k in (("rating", "rank"), ("rating_before", "rank_before"))
+            ]
+        )
+        known = pc.and_(pc.is_valid(pairs.column("rank")), pc.invert(pc.is_nan(pairs.column("rating"))))
+        pairs = pairs.filter(known).group_by(["rating", "rank"], use_threads=False).aggregate([])
+        values = pairs.column("rating")
+        if pairs.num_rows and not pc.all(pc.equal(pc.subtract(values, pc.floor(values)), 0.0)).as_py():
+            return None  # (not whole numbers; an infinite one neither)
+        for rating, rank in zip(values.to_pylist(), pairs.column("rank").to_pylist(), strict=True):
+            if ranks.setdefault(rating, rank) != rank or ratings.setdefault(rank, rating) != rating:
+                return None
+    return ranks or None
 
 
 _RANK = re.compile(r"(\d+)([dkp])")
@@ -294,6 +317,37 @@ def _rating_tables(out: Path) -> dict[str, pd.DataFrame]:
         label: pd.read_parquet(outputs.partition_path(out, "ratings", label), columns=columns)
         for label in reports.rated_periods(out)
     }
+
+
+def _indexed_history(out: Path, names: list[str]) -> _Series | None:
+    """:func:`_history` of each of ``names`` from ``out``'s player index: their ratings rows where they
+    first appear or moved, the rating held through the periods between (None: ``out`` has no index, or
+    it cannot be read)."""
+    from pipeline.core import periods as periods_mod
+    from pipeline.reports import player_rows
+
+    index = player_rows.index_of(out)
+    if index is None:
+        return None
+    rated = reports.rated_periods(out)
+    series: _Series = {}
+    try:
+        for name in names:
+            rows = player_rows.ratings_of(index, name, rated)
+            found = dict(
+                zip(rows["period"], zip(rows["rating_before"], rows["rating"], strict=True), strict=True)
+            )
+            points: list[tuple[dt.date, float]] = []
+            for label in rated[rated.index(rows["period"].iloc[0]) :] if len(rows) else []:
+                first, last = periods_mod.bounds(label)
+                before, rating = found.get(label, (None, points[-1][1] if points else None))
+                if not points and before is not None and before == before:
+                    points.append((first, float(before)))
+                points.append((last, float(rating)))
+            series[name] = points
+    except player_rows.Unreadable:
+        return None
+    return series
 
 
 def _rule_set(out: Path) -> str:

@@ -2,8 +2,9 @@
 period's end or on a day, and the rule set's report tables, as pandas DataFrames.
 
 Re-exported by :mod:`pipeline.reports` (the package's docstring says what these know and do not know).
-Reads the output folder through :mod:`pipeline.output.folder`; the standings on a day are
-:mod:`pipeline.reports.asof`'s. Knows nothing of rendering.
+Reads the output folder through :mod:`pipeline.output.folder`, and one player's games and changes
+through its index by player (:mod:`pipeline.reports.player_rows`) when it has one; the standings on a
+day are :mod:`pipeline.reports.asof`'s. Knows nothing of rendering.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pipeline.core.provisional import Provisional
 from pipeline.core.reasons import REASONS
 from pipeline.output import folder as outputs
 from pipeline.output.folder import ReportError, check_period, game_periods, rated_periods, read_games
-from pipeline.reports import asof
+from pipeline.reports import asof, player_rows
 from pipeline.reports.asof import STANDINGS_COLUMNS, DayStandings
 from pipeline.reports.explain.names import resolve_player
 from pipeline.reports.rule_sets import REPORT_FILES
@@ -48,8 +49,9 @@ AUDIT_COLUMNS = (
     "notes",
     "parse_error",
     "changes",
+    "source_path",
+    "game_index",
 )
-_CHANGE_KEYS = ("player", "color", "delta", "points", "bonus", "bonus_rule")
 
 
 def audit_games(
@@ -82,14 +84,15 @@ def audit_games(
         else the ``EV`` text, with ``event_listed`` saying which; ``reasons`` and ``notes`` lists of codes;
         ``parse_error`` the parser's message or None; ``changes`` a list of dicts (keys ``player color
         delta points bonus bonus_rule``, Black first) of what the game did to each rated player (empty
-        for a game not counted).
+        for a game not counted); ``source_path`` and ``game_index`` the file and the game's place in it
+        (0 for the first), as ``games.parquet`` has them.
 
     Raises:
         ReportError: if ``out`` holds no output, a reason is not a reason code (the message lists them),
             ``period`` is not a period of the run, or ``player`` names two players.
         UnknownPlayer: if ``player`` names no player (the message suggests close names).
     """
-    games = read_games(out)
+    outputs.require_output(out)
     unknown = [r for r in reasons or () if r not in REASONS]
     if unknown:
         raise ReportError(
@@ -97,13 +100,52 @@ def audit_games(
                 reason=unknown[0], codes=", ".join(REASONS)
             )
         )
-    keep = pd.Series(True, index=games.index)
+    index = player_rows.index_of(out) if player is not None else None
+    if index is not None and player is not None:
+        try:
+            return _indexed_audit(out, index, player, period, (reasons, counted), roster)
+        except player_rows.Unreadable:
+            pass  # (the tables read whole below give the same rows)
+    games = read_games(out)
     if period is not None:
         check_period(period, game_periods(out, games), out)
-        keep &= games["period"] == period
     if player is not None:
         name = resolve_player(out, player, roster, games)
-        keep &= (games["black_player"] == name) | (games["white_player"] == name)
+        games = games[
+            ((games["black_player"] == name) | (games["white_player"] == name)).to_numpy(dtype=bool)
+        ]
+    chosen = _filtered(games, period, reasons, counted)
+    return _audit_rows(chosen, _changes_of(out, chosen))
+
+
+def _indexed_audit(
+    out: Path,
+    index: player_rows.PlayerIndex,
+    player: str,
+    period: str | None,
+    which: tuple[Sequence[str] | None, bool | None],
+    roster: Roster | None,
+) -> pd.DataFrame:
+    """:func:`audit_games` of one ``player``, from the player index ``index``; ``which`` the reasons
+    and ``counted`` filters."""
+    if period is not None:
+        check_period(period, player_rows.known_periods(index, out), out)
+    name = resolve_player(out, player, roster)
+    games = player_rows.games_of(index, name)
+    chosen = _filtered(games, period, *which)
+    counted = chosen.loc[chosen["counted"].astype(bool), "game_id"]
+    changes = player_rows.changes_of(index, name, games)
+    return _audit_rows(chosen, player_rows.change_records(changes, counted))
+
+
+def _filtered(
+    games: pd.DataFrame, period: str | None, reasons: Sequence[str] | None, counted: bool | None
+) -> pd.DataFrame:
+    """The rows of ``games`` in ``period``, to which one of ``reasons`` applies, counted or not as
+    ``counted`` says (None: any period, reason, either)."""
+    keep = pd.Series(True, index=games.index)
+    if period is not None:
+        keep &= games["period"] == period
     if reasons:
         wanted = set(reasons)
         applies = [
@@ -112,8 +154,7 @@ def audit_games(
         keep &= pd.Series(applies, index=games.index, dtype=bool)
     if counted is not None:
         keep &= games["counted"].astype(bool) == counted
-    chosen = games[keep.to_numpy(dtype=bool)]
-    return _audit_rows(chosen, _changes_of(out, chosen))
+    return games[keep.to_numpy(dtype=bool)]
 
 
 def standings(
@@ -198,7 +239,7 @@ def provisional_rule(out: Path) -> Provisional:
 def _threshold(out: Path, top: int | None, provisional_games: int | None) -> Provisional:
     """The provisional threshold to use (the run's when None). Raises ReportError if ``out`` holds no
     output, ``top`` is under 1 or ``provisional_games`` under 0."""
-    read_games(out, columns=["seq"])  # the missing-output message, the same for every query
+    outputs.require_output(out)  # the missing-output message, the same for every query
     if top is not None and top < 1:
         raise ReportError(_("--top must be 1 or more, got {top}").format(top=top))
     if provisional_games is not None and provisional_games < 0:
@@ -237,15 +278,11 @@ def run_rule_set(out: Path) -> str:
 
 def _changes_of(out: Path, games: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
     """The changes rows of the counted ``games`` by game id, Black's row first."""
-    wanted = set(games.loc[games["counted"], "game_id"])
+    counted = games.loc[games["counted"], "game_id"]
     found: dict[str, list[dict[str, Any]]] = {}
     for label in sorted(set(games.loc[games["counted"], "period"].dropna())):
-        part = outputs.read_partition(out, "changes", label, columns=["game_id", *_CHANGE_KEYS])
-        part = part[part["game_id"].isin(wanted)].sort_values(["game_id", "color"])
-        for row in part.to_dict("records"):
-            found.setdefault(str(row["game_id"]), []).append(
-                {k: None if _missing(row[k]) else row[k] for k in _CHANGE_KEYS}
-            )
+        part = outputs.read_partition(out, "changes", label, columns=["game_id", *player_rows.CHANGE_KEYS])
+        found |= player_rows.change_records(part, counted)
     return found
 
 
@@ -277,10 +314,8 @@ def _audit_rows(games: pd.DataFrame, changes: dict[str, list[dict[str, Any]]]) -
             "changes": pd.Series(
                 [changes.get(g, []) for g in games["game_id"]], index=games.index, dtype=object
             ),
+            "source_path": games["source_path"],
+            "game_index": games["game_index"],
         }
     )
     return frame.reset_index(drop=True)[list(AUDIT_COLUMNS)]
-
-
-def _missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and value != value)

@@ -31,15 +31,19 @@ from pipeline.core.progress import SILENT, Steps
 from pipeline.core.provisional import Provisional
 from pipeline.core.tables import GAMES
 from pipeline.ingest import IngestOptions, IngestResult, cache, ingest
-from pipeline.output import memory, snapshots, state
+from pipeline.output import memory, player_index, snapshots, state
 from pipeline.output.carried_games import CarriedGames, Piece, audit_digest
 from pipeline.output.carry import PartitionWriter
 from pipeline.output.spill import PeriodFiles
 from pipeline.rules.prepare import Prepared, Preparer
 from pipeline.rules.replay import Activity, schemas_of
-from pipeline.run import rating
+from pipeline.run import indexing, rating
 from pipeline.run.manifest import FILE, Incremental, Manifest
 from pipeline.run.planning import DEFAULT_RULE_SET, Plan, Settings, check_folders, plan
+
+#: The folders of a generation that are no entry of the output folder: the state a later run resumes
+#: from, and the player index.
+HIDDEN = (state.FOLDER, player_index.FOLDER)
 
 __all__ = ["DEFAULT_RULE_SET", "Plan", "RunReport", "Settings", "check_folders", "plan", "run_all"]
 
@@ -134,7 +138,7 @@ def _carried_whole(generation: snapshots.Generation, before: Path, index: state.
         relative = path.relative_to(before)
         if path.is_file() and relative.as_posix() != FILE:
             entry = relative.parts[0]
-            generation.link(before, relative, None if entry == state.FOLDER else entry)
+            generation.link(before, relative, None if entry in HIDDEN else entry)
     state.write_index(generation.path, index)  # unchanged; written anew, not linked: it is this run's
     old = json.loads((before / FILE).read_text(encoding="utf-8"))
     labels = [label for label, _ in index.periods]
@@ -191,6 +195,7 @@ def _rated(
     rating.leaderboards(writer, touched if first else None, provisional, active_only, steps)
     with steps.step(_("writing reports")):
         reports = rating.reports(writer, plan_.rules)
+    indexing.index_players(writer, generation.path / "games.parquet", audited, periods, steps)
     kept = [label for label in labels if state.standings_path(generation.path, label).exists()]
     index = state.Index(digests[0], digests[1], periods, kept, empty, players, sorted(reports), audited)
     state.write_index(generation.path, index)

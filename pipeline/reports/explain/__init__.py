@@ -1,12 +1,14 @@
 """explain: how one player's rating came about in one period, in words and numbers.
 
 Reads an output folder written by ``ratings run`` (``ratings/``, ``changes/``, ``awards/``,
-``promotions.parquet``, ``games.parquet``, ``manifest.json``) through :mod:`pipeline.output.folder` and
-builds an :class:`Explanation`: the equation from the rating at the period's start to the rating at its
-end, one line per counted game with the rule set's own quantities, the player's games that were not
-counted and why, and the period's awards and promotions. The equation's shape follows the run's rule
-set (from the manifest), one family of rule sets each (:mod:`pipeline.reports.explain.families`); the numbers
-are written out by :mod:`pipeline.reports.explain.terms`, the values are those of
+``promotions.parquet``, ``games.parquet``, ``manifest.json``) through :mod:`pipeline.output.folder`, the
+player's ratings rows and games through the output's index by player
+(:mod:`pipeline.reports.player_rows`; an output without one is read whole, to the same explanation),
+and builds an :class:`Explanation`: the equation from the rating at the period's start to the rating
+at its end, one line per counted game with the rule set's own quantities, the player's games that were
+not counted and why, and the period's awards and promotions. The equation's shape follows the run's
+rule set (from the manifest), one family of rule sets each (:mod:`pipeline.reports.explain.families`);
+the numbers are written out by :mod:`pipeline.reports.explain.terms`, the values are those of
 :mod:`pipeline.reports.explain.model`.
 
 Knows nothing of how the rule sets compute (it reads what they wrote), of the configuration beyond an
@@ -25,6 +27,7 @@ from pipeline.config.roster import Roster
 from pipeline.core.i18n import N_, _
 from pipeline.output import folder as outputs
 from pipeline.output.folder import ReportError
+from pipeline.reports import player_rows
 from pipeline.reports.explain.families import family_for, style
 from pipeline.reports.explain.model import Excluded, Explanation, GameLine, Row
 from pipeline.reports.explain.names import UnknownPlayer, resolve_player
@@ -91,24 +94,67 @@ def explain(out: Path, player: str, period: str | None = None, roster: Roster | 
         ReportError: if ``out`` holds no output, the spelling names two players, the player was never
             rated, or has no ratings row in ``period``.
     """
+    index = player_rows.index_of(out)
+    if index is not None:
+        try:
+            return _indexed(out, index, player, period, roster)
+        except player_rows.Unreadable:
+            pass  # (the tables read whole below give the same explanation)
     games = outputs.read_games(out, columns=_GAMES_COLUMNS)
     name = resolve_player(out, player, roster, games)
     rated = _rated_in(out, name)
+    _check_rated(out, name, rated, None)
+    period = period or active_period(out, name, rated)
+    _check_rated(out, name, rated, period)
+    row = outputs.read_partition(out, "ratings", period)
+    rating = _clean(row[row["player"] == name].iloc[0].to_dict()) | {"period": period}
+    return _explained(out, name, period, rating, games)
+
+
+def _indexed(
+    out: Path, index: player_rows.PlayerIndex, player: str, period: str | None, roster: Roster | None
+) -> Explanation:
+    """:func:`explain` from ``out``'s player index: the player's ratings rows where they first appear or
+    moved give the periods they are rated in (every period from the first) and the latest they moved
+    in; their games come from the index; the period's changes, awards and promotions are read as
+    written (a partition each)."""
+    outputs.require_output(out)
+    name = resolve_player(out, player, roster)
+    everyone = outputs.rated_periods(out)
+    rows = player_rows.ratings_of(index, name, everyone)
+    rated = everyone[everyone.index(rows["period"].iloc[0]) :] if len(rows) else []
+    _check_rated(out, name, rated, None)
+    moved = rows.loc[rows["moved"].astype(bool), "period"]
+    period = period or (str(moved.iloc[-1]) if len(moved) else rated[-1])
+    _check_rated(out, name, rated, period)
+    mine = rows[rows["period"] == period].drop(columns=["moved"])
+    if mine.empty:  # a period in which they did not move: their row as the partition holds it
+        table = outputs.read_partition(out, "ratings", period)
+        mine = table[table["player"] == name]
+    rating = _clean(mine.iloc[0].to_dict()) | {"period": period}
+    return _explained(out, name, period, rating, player_rows.games_of(index, name))
+
+
+def _check_rated(out: Path, name: str, rated: list[str], period: str | None) -> None:
+    """Raise ReportError if ``name`` was never rated (``rated``: the periods they are rated in), or
+    ``period`` (None: any) is not one of them."""
     if not rated:
         raise ReportError(
             _("{name!r} has no rating in {out}: no counted game of theirs was rated").format(
                 name=name, out=out
             )
         )
-    period = period or active_period(out, name, rated)
-    if period not in rated:
+    if period is not None and period not in rated:
         raise ReportError(
             _("{name!r} has no rating in period {period!r} (rated in: {periods})").format(
                 name=name, period=period, periods=", ".join(rated)
             )
         )
-    row = outputs.read_partition(out, "ratings", period)
-    rating = _clean(row[row["player"] == name].iloc[0].to_dict()) | {"period": period}
+
+
+def _explained(out: Path, name: str, period: str, rating: Row, games: pd.DataFrame) -> Explanation:
+    """The explanation of ``name``'s ``rating`` row of ``period``; ``games`` their game records (or
+    every record: only theirs are read)."""
     manifest = outputs.read_manifest(out)
     rule_set = str(manifest.get("rule_set", "unknown"))
     changes = outputs.read_partition(out, "changes", period)

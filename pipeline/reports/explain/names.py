@@ -4,7 +4,9 @@
 ``ratings audit --player``, ``ratings explain PLAYER`` and the plot and export helpers: a name matches a
 rated player's name, any spelling a record used, or a roster name or alias, compared NFKC-folded and
 casefolded (:func:`pipeline.config.roster.name_key`: full-width letters, case and spaces aside); a name
-that matches none gets the closest names as suggestions (:class:`UnknownPlayer`).
+that matches none gets the closest names as suggestions (:class:`UnknownPlayer`). The spellings are looked
+up in the output's index by player (:mod:`pipeline.reports.player_rows`: the names of the chunks that
+hold the key), or, for an output without one, gathered from every game record and every rated period.
 
 Knows nothing of what the caller does with the name, nor of the configuration beyond the roster it is
 given (for aliases no record used).
@@ -13,7 +15,7 @@ given (for aliases no record used).
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,7 @@ from pipeline.core.i18n import _
 from pipeline.core.text import fold
 from pipeline.output import folder as outputs
 from pipeline.output.folder import ReportError
+from pipeline.reports import player_rows
 
 #: The games columns :func:`resolve_player` reads.
 NAME_COLUMNS = ("black", "white", "black_player", "white_player")
@@ -60,9 +63,48 @@ def resolve_player(
         UnknownPlayer: if ``name`` spells no player (the message names up to five close names).
     """
     if games is None:
+        found = _indexed(out, name, roster)
+        if found is not None:
+            return found
         games = outputs.read_games(out, columns=NAME_COLUMNS)
     spellings = _spellings(out, games, roster)
-    found = spellings.get(name_key(name), set())
+    return _chosen(out, name, spellings.get(name_key(name), set()), lambda: spellings)
+
+
+def _indexed(out: Path, name: str, roster: Roster | None) -> str | None:
+    """:func:`resolve_player` through ``out``'s player index (None: ``out`` has none, or it cannot be
+    read: the caller reads the games instead)."""
+    index = player_rows.index_of(out)
+    if index is None:
+        return None
+    try:
+        key = name_key(name)
+        found = player_rows.players_of(index, key)
+        for entry in roster.players if roster is not None else ():
+            keys = {name_key(s) for s in (entry.name, *entry.aliases)}
+            if key in keys and entry.name in player_rows.players_of(index, name_key(entry.name)):
+                found.add(entry.name)
+        if found:
+            return _chosen(out, name, found, dict)
+
+        def spellings() -> dict[str, set[str]]:
+            table = index.table("names")
+            every: dict[str, set[str]] = {}
+            for k, player in zip(
+                table.column("key").to_pylist(), table.column("player").to_pylist(), strict=True
+            ):
+                every.setdefault(k, set()).add(player)
+            return _with_roster(every, roster)
+
+        return _chosen(out, name, found, spellings)
+    except player_rows.Unreadable:
+        return None
+
+
+def _chosen(out: Path, name: str, found: set[str], spellings: Callable[[], dict[str, set[str]]]) -> str:
+    """The one player of ``found`` (the canonical names ``name``'s key stands for) ``name`` means; when
+    there is none, raise UnknownPlayer with the close names of ``spellings()`` (every key with its
+    names). Raises ReportError when ``name`` spells two players."""
     if len(found) > 1 and fold(name) in found:
         return fold(name)
     if len(found) > 1:
@@ -73,8 +115,9 @@ def resolve_player(
         )
     if found:
         return found.pop()
-    close = difflib.get_close_matches(name_key(name), list(spellings), n=5, cutoff=0.5)
-    names = list(dict.fromkeys(sorted(spellings[k])[0] for k in close))
+    every = spellings()
+    close = difflib.get_close_matches(name_key(name), list(every), n=5, cutoff=0.5)
+    names = list(dict.fromkeys(sorted(every[k])[0] for k in close))
     if names:
         said = _("no player {name!r} in {out} (did you mean: {names}?)")
     else:
@@ -99,8 +142,13 @@ def _spellings(out: Path, games: pd.DataFrame, roster: Roster | None) -> dict[st
     for label in outputs.rated_periods(out):
         for rated in outputs.read_partition(out, "ratings", label, columns=["player"])["player"]:
             add(rated, rated)
+    return _with_roster(spellings, roster)
+
+
+def _with_roster(spellings: dict[str, set[str]], roster: Roster | None) -> dict[str, set[str]]:
+    """``spellings`` (name key -> canonical names) with the roster's names and aliases of its players."""
     players = {name for names in spellings.values() for name in names}
     for entry in roster.players if roster is not None else ():
         for spelling in (entry.name, *entry.aliases) if entry.name in players else ():
-            add(spelling, entry.name)
+            spellings.setdefault(name_key(spelling), set()).add(entry.name)
     return spellings

@@ -90,10 +90,11 @@ STANDINGS_COLUMNS = (
 #: the sheet wants (no ``seq``, ``source``, ``speed_known``, ``event_listed``, ``changes``), each side's
 #: ``points`` from the game (the ``Changes`` column of that name) after the result, then where each
 #: record came from, why it could not be read, and its id.
+_AUDIT_LAST = ("source_path", "game_index", "parse_error", "game_id")
 _AUDIT_SHOWN = tuple(
     c
     for c in reports.AUDIT_COLUMNS
-    if c not in ("seq", "game_id", "source", "speed_known", "event_listed", "parse_error", "changes")
+    if c not in ("seq", "source", "speed_known", "event_listed", "changes", *_AUDIT_LAST)
 )
 _RESULT_AT = _AUDIT_SHOWN.index("result") + 1
 GAMES_COLUMNS = (
@@ -101,10 +102,7 @@ GAMES_COLUMNS = (
     "black_points",
     "white_points",
     *_AUDIT_SHOWN[_RESULT_AT:],
-    "source_path",
-    "game_index",
-    "parse_error",
-    "game_id",
+    *_AUDIT_LAST,
 )
 #: The columns the other sheets start with, in order; any further column of the table follows as written
 #: (a rule set's own ``changes`` columns, for instance).
@@ -268,9 +266,7 @@ def games_table(out: Path) -> pd.DataFrame:
 
     Raises ReportError if ``out`` holds no output.
     """
-    audit = reports.audit_games(out)
-    where = reports.read_games(out, columns=["game_id", "source_path", "game_index"])
-    games = audit.merge(where, on="game_id", how="left", validate="one_to_one")
+    games = reports.audit_games(out)
     for name in ("reasons", "notes"):
         games[name] = [", ".join(codes) for codes in games[name]]
     for side, color in (("black", "B"), ("white", "W")):

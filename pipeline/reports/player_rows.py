@@ -1,0 +1,101 @@
+"""player_rows: one player's rows of an output folder, found through its player index
+(:mod:`pipeline.output.player_index`) instead of every game record and every partition.
+
+The same rows as the tables read whole and filtered give (``tests/test_player_index.py``): the player's
+game records (either side) as :func:`pipeline.output.folder.read_games` gives them, the changes rows of
+their counted games (both players'), their ratings rows where they first appear or moved. :func:`index_of`
+is None for an output without an index (written before there was one, or a plain copy of one), and the
+callers then read the tables whole; a file of the index that cannot be read raises
+:class:`~pipeline.output.player_index.Unreadable`, for which they do the same.
+
+Knows nothing of the questions asked of the rows, nor of how the index is laid out.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from pipeline.config.roster import name_key
+from pipeline.core.periods import UNDATED
+from pipeline.output import folder as outputs
+from pipeline.output.player_index import PlayerIndex, Unreadable
+
+__all__ = [
+    "PlayerIndex",
+    "Unreadable",
+    "change_records",
+    "games_of",
+    "index_of",
+    "known_periods",
+    "ratings_of",
+]
+
+#: What the audit shows of each change of a game, in order.
+CHANGE_KEYS = ("player", "color", "delta", "points", "bonus", "bonus_rule")
+
+
+def index_of(out: Path) -> PlayerIndex | None:
+    """The player index of ``out``'s current generation (None: it has none)."""
+    return PlayerIndex.of(out)
+
+
+def players_of(index: PlayerIndex, key: str) -> set[str]:
+    """The canonical names that a spelling of name key ``key`` stands for."""
+    return set(index.rows("names", key).column("player").to_pylist())
+
+
+def chunks_of(index: PlayerIndex, player: str) -> list[str]:
+    """The chunks of ``index`` that hold rows of ``player`` (a canonical name): those whose names have it
+    (the names of a chunk are those of its records' sides and of its ratings rows)."""
+    found = index.rows_by_chunk("names", name_key(player))
+    return [chunk for chunk, rows in found.items() if player in rows.column("player").to_pylist()]
+
+
+def games_of(index: PlayerIndex, player: str) -> pd.DataFrame:
+    """Every game record of ``player`` (either side), with the columns of
+    :data:`~pipeline.output.player_index.SIDE_COLUMNS`, as :func:`~pipeline.output.folder.read_games`
+    gives them (``seq`` order)."""
+    rows = index.rows("games", player, chunks_of(index, player))
+    return outputs.games_frame(rows.drop_columns(["player"]))
+
+
+def changes_of(index: PlayerIndex, player: str, games: pd.DataFrame) -> pd.DataFrame:
+    """The changes rows (:data:`~pipeline.output.player_index.CHANGE_COLUMNS`, ``period``, and the
+    ``game_id`` of ``games``, the player's records: :func:`games_of`) of every counted game of
+    ``player``: theirs and their opponents'."""
+    found = outputs.as_frame(index.rows("changes", player, chunks_of(index, player)).drop_columns(["key"]))
+    return found.assign(game_id=found["seq"].map(dict(zip(games["seq"], games["game_id"], strict=True))))
+
+
+def ratings_of(index: PlayerIndex, player: str, rated: list[str]) -> pd.DataFrame:
+    """``player``'s ratings rows where they first appear or moved (with ``period`` and ``moved``), in the
+    order of the periods ``rated`` (the run's rated periods, in time order)."""
+    found = outputs.as_frame(index.rows("ratings", player, chunks_of(index, player)))
+    order = {label: i for i, label in enumerate(rated)}
+    return found.sort_values("period", key=lambda p: p.map(order), kind="stable").reset_index(drop=True)
+
+
+def known_periods(index: PlayerIndex, out: Path) -> list[str]:
+    """Every period a game record of ``out`` falls in, or that was rated, in time order (as
+    :func:`pipeline.output.folder.game_periods` gives them)."""
+    labels = [label for label in index.labels if label != UNDATED]
+    return outputs.game_periods(out, pd.DataFrame({"period": labels}))
+
+
+def change_records(changes: pd.DataFrame, games: pd.Series) -> dict[str, list[dict[str, Any]]]:
+    """The rows of ``changes`` of the game ids ``games`` as :data:`CHANGE_KEYS` dicts, by game id, Black's
+    first (missing values as None)."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    chosen = changes[changes["game_id"].isin(set(games))].sort_values(["game_id", "color"], kind="stable")
+    for row in chosen[["game_id", *CHANGE_KEYS]].to_dict("records"):
+        found.setdefault(str(row["game_id"]), []).append(
+            {k: None if _missing(row[k]) else row[k] for k in CHANGE_KEYS}
+        )
+    return found
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and value != value)
