@@ -42,7 +42,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.core import store
-from pipeline.output import memory, snapshots
+from pipeline.output import folder, memory, snapshots
 
 FOLDER = "index"
 MANIFEST = "index.json"
@@ -61,30 +61,9 @@ ORDER = {
     "changes": ("key", "seq"),
     "ratings": ("player", "period"),
 }
-#: The ``games.parquet`` columns of a chunk's ``games`` rows (with ``player``, the side's canonical name).
-SIDE_COLUMNS = (
-    "seq",
-    "game_id",
-    "source_path",
-    "game_index",
-    "parse_error",
-    "date",
-    "period",
-    "black",
-    "white",
-    "black_player",
-    "white_player",
-    "winner",
-    "result",
-    "speed",
-    "speed_used",
-    "event",
-    "event_name",
-    "stage",
-    "counted",
-    "reasons",
-    "notes",
-)
+#: The ``games.parquet`` columns of a chunk's ``games`` rows (with ``player``, the side's canonical name):
+#: those the queries read, and the winner.
+SIDE_COLUMNS = (*folder.GAMES_COLUMNS, "winner")
 #: The ``changes`` columns of a chunk's ``changes`` rows (with ``key`` and ``period``); a game's ``seq``
 #: names it (its ``game_id`` is in the ``games`` rows).
 CHANGE_COLUMNS = ("seq", "player", "color", "delta", "points", "bonus", "bonus_rule")
