@@ -253,6 +253,8 @@ def _calls(function: ast.FunctionDef) -> set[str]:
     for node in ast.walk(function):
         if isinstance(node, ast.Call):
             func = node.func
+            if isinstance(func, ast.Name) and func.id == "built" and node.args:  # built(Change, columns)
+                names.add(getattr(node.args[0], "id", ""))
             names.add(
                 func.id
                 if isinstance(func, ast.Name)

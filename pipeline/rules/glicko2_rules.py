@@ -31,9 +31,9 @@ of SGF or files.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import Any
 
 import numpy as np
@@ -41,6 +41,7 @@ import pyarrow as pa
 
 from pipeline.config.toml import Kind, Table
 from pipeline.core import periods
+from pipeline.core.frozen import built
 from pipeline.core.i18n import N_
 from pipeline.core.ranks import Rank
 from pipeline.core.reasons import Validity
@@ -60,6 +61,8 @@ from pipeline.rules.base import (
 )
 from pipeline.rules.family import Family, Scale
 from pipeline.rules.glicko2 import Array
+
+Flags = np.ndarray[Any, np.dtype[np.bool_]]
 
 #: No-shows are not games played (Glicko-2 rates strength from results); everything else counts.
 DEFAULTS = Validity(excluded=frozenset({"no_show"}))
@@ -140,8 +143,8 @@ class Glicko2Rules(RosterRules):
         start = dict(state)
         sheet = _Sheet(self, start, now)
         sheet.add(games)
-        changes, changed = sheet.rate()
-        carried = (carry or Carry.of(state, self.params)).then(sheet.newcomers, changed, self.params)
+        changes, changed, moved = sheet.rate()
+        carried = (carry or Carry.of(state, self.params)).then(sheet.newcomers, moved, self.params)
         end = Closed(start, self.name, carried, changed)
         return PeriodOutcome(
             start, end, changes, [], deviation=carried.deviations(now, self.params.deviation)
@@ -187,24 +190,19 @@ class Carry:
             np.array([s.fixed for s in values], np.bool_),
         )
 
-    def then(self, newcomers: Sequence[str], changed: Mapping[str, PlayerState], params: Params) -> Carry:
+    def then(self, newcomers: Sequence[str], changed: Carry, params: Params) -> Carry:
         """The carry of these standings with ``newcomers`` added at their end (the starting values) and the
-        players ``changed`` (each already here or a newcomer) set to their new states."""
+        players of ``changed`` (each already here or a newcomer) set to its values."""
         position = dict(self.position)
-        for name in newcomers:
-            position[name] = len(position)
+        position.update(zip(newcomers, range(len(position), len(position) + len(newcomers)), strict=True))
         grow = len(position) - len(self.position)
         deviation = np.concatenate([self.deviation, np.full(grow, params.deviation)])
         volatility = np.concatenate([self.volatility, np.full(grow, params.volatility)])
         at = np.concatenate([self.at, np.full(grow, math.nan)])
         fixed = np.concatenate([self.fixed, np.zeros(grow, np.bool_)])
-        if changed:
-            states = list(changed.values())
-            where = np.array([position[name] for name in changed], np.intp)
-            deviation[where] = [s.extra.get("deviation", params.deviation) for s in states]
-            volatility[where] = [s.extra.get("volatility", params.volatility) for s in states]
-            at[where] = [s.extra.get("at", math.nan) for s in states]
-            fixed[where] = [s.fixed for s in states]
+        where = np.array(list(map(position.__getitem__, changed.position)), np.intp)
+        deviation[where], volatility[where], at[where] = changed.deviation, changed.volatility, changed.at
+        fixed[where] = changed.fixed
         return Carry(position, deviation, volatility, at, fixed)
 
     def deviations(self, now: int, cap: float) -> Array:
@@ -215,140 +213,149 @@ class Carry:
 
 
 class _Sheet:
-    """One period's games as arrays: the players met (rated or visitors) with their values at the
-    period's start, and one row per game and rated side."""
+    """One period's games as arrays: the players met (rated or visitors), in the order they first appear
+    (Black before White), with their values at the period's start; and one row per game and rated side,
+    in game order, Black's first. Built column by column (comprehensions that read the fields, numpy for
+    the rest): no loop body runs once a game or a player but for a newcomer or a handicap game."""
 
     def __init__(self, rules: Glicko2Rules, start: dict[str, PlayerState], now: int) -> None:
         self.rules, self.start, self.now = rules, start, now
-        self.index: dict[str, int] = {}
-        self.names: list[str] = []
         self.newcomers: list[str] = []  # rated players added to the standings, in order
-        # per player met: rating, deviation, volatility, idle periods before this one, and whether the
-        # period moves them (rated, not fixed)
-        self.players: list[tuple[float, float, float, float, bool]] = []
-        # per game and rated side: the game, the player's index, the opponent's, the colour, the score
-        # and the handicap's rating points on the player's side (negative for White)
-        self.rows: list[tuple[str, int, int, str, float, float]] = []
+        self.own = self.opp = np.zeros(0, np.intp)  # per row: the player's index and the opponent's
 
     def add(self, games: Sequence[Game]) -> None:
-        """Enter ``games``: their players, and a row for each side the rule set rates (one loop, its
-        lookups bound once: it runs once a game)."""
-        index, enter, append, players = self.index.get, self._player, self.rows.append, self.players
-        for game in games:
-            black, white = game.black, game.white
-            b = index(black)
-            if b is None:
-                b = enter(black, game.black_rank, game.black_rated)
-            w = index(white)
-            if w is None:
-                w = enter(white, game.white_rank, game.white_rated)
-            offset = g2.handicap_offset(players[b][0], game.handicap) if game.handicap else 0.0
-            winner = game.winner
-            score = 1.0 if winner == "B" else 0.0 if winner == "W" else 0.5
-            if game.black_rated:
-                append((game.game_id, b, w, "B", score, offset))
-            if game.white_rated:
-                append((game.game_id, w, b, "W", 1.0 - score, -offset))
+        """Enter the period's ``games`` (once): their players, and a row for each side the rule set rates."""
+        if not games:
+            return
+        ids, blacks, whites = [g.game_id for g in games], [g.black for g in games], [g.white for g in games]
+        handicaps, winners = [g.handicap for g in games], [g.winner for g in games]
+        sides = _paired(blacks, whites)
+        rated = _paired([g.black_rated for g in games], [g.white_rated for g in games])
+        # (name -> the place of their first side: the later places are written first)
+        first = dict(zip(reversed(sides), range(len(sides) - 1, -1, -1), strict=True))
+        self.names = names = list(dict.fromkeys(sides))
+        where = list(map(first.__getitem__, names))
+        ranks = _paired([g.black_rank for g in games], [g.white_rank for g in games])
+        entered = [rated[i] for i in where]
+        self.states = states = self._states(names, [ranks[i] for i in where], entered)
+        index = dict(zip(names, range(len(names)), strict=True))
+        params, now = self.rules.params, self.now
+        extras = [state.extra for state in states]
+        fixed = np.array([state.fixed for state in states], np.bool_)
+        self.rating = np.array([state.rating for state in states], np.float64)
+        self.before = np.array([e.get("deviation", params.deviation) for e in extras], np.float64)
+        self.sigma = np.array([e.get("volatility", params.volatility) for e in extras], np.float64)
+        idle = now - np.array([e.get("at", now - 1) for e in extras], np.float64) - 1
+        self.idle = np.where(fixed | ~(idle > 0), 0.0, idle)
+        self.updated = np.array(entered, np.bool_) & ~fixed
+        side = np.array(list(map(index.__getitem__, sides)), np.intp).reshape(-1, 2)  # (Black, White)
+        score = np.array([1.0 if w == "B" else 0.0 if w == "W" else 0.5 for w in winners], np.float64)
+        offset = np.zeros(len(ids))
+        for i in [i for i, stones in enumerate(handicaps) if stones]:
+            offset[i] = g2.handicap_offset(states[index[blacks[i]]].rating, handicaps[i])
+        keep = np.array(rated, np.bool_)
+        self.own, self.opp = side.reshape(-1)[keep], side[:, ::-1].reshape(-1)[keep]
+        self.score = np.stack((score, 1.0 - score), 1).reshape(-1)[keep]
+        self.offset = np.stack((offset, -offset), 1).reshape(-1)[keep]  # (negative for White)
+        self.games, self.colors = _paired(ids, ids), ["B", "W"] * len(ids)
+        if not keep.all():
+            self.games, self.colors = list(compress(self.games, rated)), list(compress(self.colors, rated))
 
-    def _player(self, name: str, recorded: Rank | None, rated: bool) -> int:
-        """``name``'s index, entering them (a newcomer into the standings when rated): they are new here."""
-        state = self.start.get(name) if rated else None
-        if state is None:
-            state = self.rules.newcomer(name, recorded)
-            if rated:
-                self.start[name] = state
-                self.newcomers.append(name)
-        extra, params, now = state.extra, self.rules.params, self.now
-        self.index[name] = found = len(self.names)
-        self.names.append(name)
-        idle = 0 if state.fixed else now - extra.get("at", now - 1) - 1
-        self.players.append(
-            (
-                state.rating,
-                extra.get("deviation", params.deviation),
-                extra.get("volatility", params.volatility),
-                idle if idle > 0 else 0.0,
-                rated and not state.fixed,
-            )
-        )
-        return found
+    def _states(self, names: list[str], ranks: list[Rank | None], rated: list[bool]) -> list[PlayerState]:
+        """The state of each of ``names`` at the period's start: a rated one's in the standings, else a
+        newcomer's (entered into the standings when rated; a visitor's only for this period)."""
+        get = self.start.get
+        found = [get(name) if entered else None for name, entered in zip(names, rated, strict=True)]
+        for i in [i for i, state in enumerate(found) if state is None]:
+            found[i] = state = self.rules.newcomer(names[i], ranks[i])
+            if rated[i]:
+                self.start[names[i]] = state
+                self.newcomers.append(names[i])
+        return [state for state in found if state is not None]  # (every one: None was replaced)
 
-    def rate(self) -> tuple[list[Change], dict[str, PlayerState]]:
-        """The period's changes (in game order, Black's row first) and the new states of the rated."""
-        if not self.rows:
-            return [], {}
-        cap, scale = self.rules.params.deviation, g2.SCALE
-        rating, before, sigma, idle = (
-            np.array(c, np.float64) for c in list(zip(*self.players, strict=True))[:4]
-        )
-        updated = np.array([p[4] for p in self.players], np.bool_)
-        deviation = g2.grown(before, sigma, idle, cap)
+    def rate(self) -> tuple[list[Change], dict[str, PlayerState], Carry]:
+        """The period's changes (in game order, Black's row first), the new states of the rated and their
+        carry."""
+        own, opp, scale = self.own, self.opp, g2.SCALE
+        if not len(own):
+            return [], {}, Carry.of({}, self.rules.params)
+        rating, sigma = self.rating, self.sigma
+        deviation = g2.grown(self.before, sigma, self.idle, self.rules.params.deviation)
         mu, phi = (rating - g2.CENTRE) / scale, deviation / scale
-        games, own_, opp_, colors, score_, offset_ = zip(*self.rows, strict=True)
-        own, opp = np.array(own_, np.intp), np.array(opp_, np.intp)
-        score, offset = np.array(score_, np.float64), np.array(offset_, np.float64)
-        shift = offset / scale
-        found = g2.update((mu, phi, sigma), own, (mu[opp], phi[opp]), score, shift, self.rules.params.tau)
-        moved = np.where(updated[own], found.moved * scale, 0.0)
-        se = g2.expected(mu[own] + shift - mu[opp], np.sqrt(phi[own] ** 2 + phi[opp] ** 2))
-        new_sigma = np.where(updated, found.sigma, sigma)
-        columns = (moved, se, found.e, found.g, np.abs(offset), new_sigma[own], rating[own], deviation[own])
-        names = np.array(self.names, object)  # (each row's two names in one take each)
-        rows = (
-            games,
-            names[own].tolist(),
-            names[opp].tolist(),
-            colors,
-            score_,
-            *(c.tolist() for c in columns),
+        shift = self.offset / scale
+        found = g2.update(
+            (mu, phi, sigma), own, (mu[opp], phi[opp]), self.score, shift, self.rules.params.tau
         )
-        opponent = (rating[opp].tolist(), deviation[opp].tolist(), updated[own].tolist())
-        return self._changes(rows, opponent), self._closed(own, found, updated)
+        moves = self.updated[own]
+        se = g2.expected(mu[own] + shift - mu[opp], np.sqrt(phi[own] ** 2 + phi[opp] ** 2))
+        new_sigma = np.where(self.updated, found.sigma, sigma)
+        detail = (se, found.e, found.g, rating[opp], deviation[opp], np.abs(self.offset), new_sigma[own])
+        changes = self._changes(
+            (np.where(moves, found.moved * scale, 0.0), rating[own], deviation[own]), detail, moves
+        )
+        return changes, *self._closed(found)
 
-    def _changes(self, rows: tuple[Sequence[Any], ...], opponent: tuple[list[Any], ...]) -> list[Change]:
-        """The change of each row, from the ``rows`` (game, player, opponent, colour, score, then points, se,
-        e, g, handicap, σ', rating and deviation before) and the ``opponent``'s rating and deviation,
-        with whether the row's player moves."""
-        found: list[Change] = []
-        append = found.append
-        for game_id, player, other, color, score, points, se, e, weight, offset, sigma, rating, deviation, \
-                opp_rating, opp_deviation, moves in zip(*rows, *opponent, strict=True):  # fmt: skip
-            detail = {
+    def _changes(self, values: tuple[Array, ...], detail: tuple[Array, ...], moves: Flags) -> list[Change]:
+        """The change of each row from its ``values`` (points, rating and deviation before) and ``detail``
+        (the columns of :data:`CHANGE_FIELDS` but the note, a fixed player's row's, where not ``moves``)."""
+        details = [
+            {
                 "se": se,
                 "e": e,
-                "g": weight,
+                "g": g,
                 "opponent_rating": opp_rating,
                 "opponent_deviation": opp_deviation,
-                "handicap_adjustment": offset,
+                "handicap_adjustment": handicap,
                 "volatility": sigma,
             }
-            if not moves:
-                detail["note"] = "fixed rating"
-            append(Change(game_id, player, other, color, score, rating, points, 0.0, None, detail, deviation))
-        return found
+            for se, e, g, opp_rating, opp_deviation, handicap, sigma in zip(
+                *(c.tolist() for c in detail), strict=True
+            )
+        ]
+        for row in np.flatnonzero(~moves).tolist():  # (none without a fixed player)
+            details[row]["note"] = "fixed rating"
+        names = np.array(self.names, object)  # (each row's two names in one take each)
+        points, rating, deviation = (c.tolist() for c in values)
+        count = len(details)
+        player, opponent = names[self.own].tolist(), names[self.opp].tolist()
+        scores = self.score.tolist()
+        columns = (self.games, player, opponent, self.colors, scores, rating, points)
+        return built(Change, (*columns, [0.0] * count, [None] * count, details, deviation))
 
-    def _closed(
-        self, own: np.ndarray[Any, Any], found: g2.Period, updated: np.ndarray[Any, Any]
-    ) -> dict[str, PlayerState]:
-        """The new state of every rated player of the period (a fixed one: their games counted only)."""
-        played = Counter(own.tolist())
-        ratings = g2.CENTRE + g2.SCALE * found.mu
+    def _closed(self, found: g2.Period) -> tuple[dict[str, PlayerState], Carry]:
+        """The new state of every rated player of the period, in the order of their first row (a fixed
+        one: their games counted only), and their carry."""
+        own = self.own
+        players, first = np.unique(own, return_index=True)
+        order = players[np.argsort(first, kind="stable")]
+        played = np.bincount(own, minlength=len(self.names))[order].tolist()
+        chosen = order.tolist()
+        names, before = [self.names[i] for i in chosen], [self.states[i] for i in chosen]
+        ratings = g2.CENTRE + g2.SCALE * found.mu[order]
         rating, ranks = ratings.tolist(), g2.rank_labels(ratings)
-        deviation = (g2.SCALE * found.phi).tolist()
-        sigma, moves, now = found.sigma.tolist(), updated.tolist(), self.now
-        changed = {}
-        for index, count in played.items():
-            name = self.names[index]
-            before = self.start[name]
-            if moves[index]:
-                extra = {"deviation": deviation[index], "volatility": sigma[index], "at": now}
-                state = PlayerState(rating[index], ranks[index], before.games_total + count, False, extra)
-            else:
-                state = PlayerState(
-                    before.rating, before.rank, before.games_total + count, True, before.extra
-                )
-            changed[name] = state
-        return changed
+        deviation, sigma, now = g2.SCALE * found.phi[order], found.sigma[order], self.now
+        extra: list[Mapping[str, Any]] = [
+            {"deviation": d, "volatility": s, "at": now}
+            for d, s in zip(deviation.tolist(), sigma.tolist(), strict=True)
+        ]
+        fixed, at, params = ~self.updated[order], np.full(len(names), float(now)), self.rules.params
+        for i in np.flatnonzero(fixed).tolist():  # (they keep all but their count of games)
+            state = before[i]
+            rating[i], ranks[i], extra[i] = state.rating, state.rank, state.extra
+            deviation[i] = state.extra.get("deviation", params.deviation)
+            sigma[i] = state.extra.get("volatility", params.volatility)
+            at[i] = state.extra.get("at", math.nan)
+        total = [state.games_total + count for state, count in zip(before, played, strict=True)]
+        states = built(PlayerState, (rating, ranks, total, fixed.tolist(), extra))
+        position = dict(zip(names, range(len(names)), strict=True))
+        return dict(zip(names, states, strict=True)), Carry(position, deviation, sigma, at, fixed)
+
+
+def _paired(black: Sequence[Any], white: Sequence[Any]) -> list[Any]:
+    """``black[0], white[0], black[1], white[1], ...``: a game's two sides one after the other."""
+    found: list[Any] = [None] * (2 * len(black))
+    found[::2], found[1::2] = black, white
+    return found
 
 
 FAMILY = Family(
