@@ -22,33 +22,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from rich.cells import cell_len
+from rosters import TEAM_MATCH, roster
 from sgfmake import sgf
 from typer.testing import CliRunner
 
 from pipeline.cli import app
 
 runner = CliRunner()
-ROSTER = """
-[[player]]
-name = "羽焰"
-aliases = ["YuYan"]
-rank = "1d"
-[[player]]
-name = "凝兰"
-rank = "5k"
-[[player]]
-name = "二黑"
-rank = "2d"
-[[player]]
-name = "欧阳锦绣"
-rank = "3d"
-"""
-EVENTS = """
-[[event]]
-name = "飞扬-弈林对抗赛"
-match = ["飞扬对弈林*"]
-kind = "team_match"
-"""
+ROSTER = roster("羽焰", "凝兰", "二黑", "欧阳锦绣")
+EVENTS = TEAM_MATCH
 GAMES = {
     "a.sgf": sgf("羽焰", "凝兰", "B+R", "2024-05-01", seed=1),
     "b.sgf": sgf("羽焰", "凝兰", "0", "2024-05-02", seed=2),

@@ -11,23 +11,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from rosters import roster
 from sgfmake import sgf
 from test_club_goldens import changes, rating, run_club
 
-ROSTER = """
-[[player]]
-name = "羽焰"
-rank = "1d"
-[[player]]
-name = "二黑"
-rank = "2d"
-[[player]]
-name = "fish"
-rank = "3d"
-[[player]]
-name = "凝兰"
-rank = "5k"
-"""
+ROSTER = roster("羽焰", "二黑", "fish", "凝兰", aliases={"羽焰": ()})
 
 
 def awards(out: Path) -> pd.DataFrame:

@@ -10,31 +10,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from rosters import roster
 from sgfmake import sgf
 from typer.testing import CliRunner
 
 from pipeline.cli import app
 
-ROSTER_1D_MAY = """
-[[player]]
-name = "羽焰"
-rank = "1d"
-[[player]]
-name = "凝兰"
-rank = "5k"
-[[player]]
-name = "牛蛙"
-rank = "1d"
-[[player]]
-name = "阿扬"
-rank = "4d"
-[[player]]
-name = "fish"
-rank = "3d"
-[[player]]
-name = "二黑"
-rank = "2d"
-"""
+ROSTER_1D_MAY = roster("羽焰", "凝兰", "牛蛙", "阿扬", "fish", "二黑", aliases={"羽焰": ()})
 
 
 def run_club(root: Path, games: list[str], roster: str | None = None, events: str | None = None) -> Path:

@@ -9,33 +9,14 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from rosters import roster
 from sgfmake import sgf
 from typer.testing import CliRunner
 
 from pipeline.cli import app
 
 runner = CliRunner()
-ROSTER = """
-[[player]]
-name = "羽焰"
-aliases = ["YuYan"]
-rank = "1d"
-[[player]]
-name = "凝兰"
-rank = "5k"
-[[player]]
-name = "牛蛙"
-rank = "1d"
-[[player]]
-name = "阿扬"
-rank = "4d"
-[[player]]
-name = "fish"
-rank = "3d"
-[[player]]
-name = "二黑"
-rank = "2d"
-"""
+ROSTER = roster("羽焰", "凝兰", "牛蛙", "阿扬", "fish", "二黑")
 
 
 def run(

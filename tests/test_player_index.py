@@ -19,6 +19,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from conftest import check_output
+from rosters import roster
 from sgfmake import sgf
 from typer.testing import CliRunner
 
@@ -31,22 +32,7 @@ from pipeline.reports import explain, player_rows, plots
 pytestmark = pytest.mark.slow
 
 runner = CliRunner()
-ROSTER = """
-[[player]]
-name = "羽焰"
-aliases = ["YuYan"]
-rank = "1d"
-[[player]]
-name = "凝兰"
-rank = "5k"
-[[player]]
-name = "牛蛙"
-rank = "1d"
-[[player]]
-name = "阿扬"
-rank = "4d"
-rating = { club = 300 }
-"""
+ROSTER = roster("羽焰", "凝兰", "牛蛙", "阿扬", lines={"阿扬": "rating = { club = 300 }"})
 EVENTS = '[[event]]\nname = "Cup"\nkind = "server_open"\nchampion = "凝兰"\nends = 2024-04-30\n'
 SEASON = [
     ("YuYan", "凝兰", "B+R", "2024-03-03", {}),

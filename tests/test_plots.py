@@ -32,6 +32,7 @@ from matplotlib import font_manager
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ft2font import FT2Font
+from rosters import roster
 from sgfmake import sgf
 from typer.testing import CliRunner
 
@@ -42,24 +43,7 @@ from pipeline.reports import ReportError, fonts, plots
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-ROSTER = """
-[[player]]
-name = "羽焰"
-aliases = ["YuYan"]
-rank = "1d"
-[[player]]
-name = "凝兰"
-rank = "5k"
-[[player]]
-name = "陳志明"
-rank = "2d"
-[[player]]
-name = "さくら"
-rank = "1d"
-[[player]]
-name = "김민준"
-rank = "1d"
-"""
+ROSTER = roster("羽焰", "凝兰", "陳志明", "さくら", "김민준")
 GAMES = {
     "a.sgf": sgf("yuyan", "凝兰", "B+R", "2024-05-01"),
     "b.sgf": sgf("羽焰", "陳志明", "W+R", "2024-06-02", slow=False),
@@ -382,8 +366,8 @@ def test_cli_option_that_does_not_apply_exits_2(args: list[str], out: Path, tmp_
 
 @pytest.mark.slow
 def test_plot_player_by_a_roster_alias_no_record_used(tmp_path: Path) -> None:
-    roster = ROSTER.replace('aliases = ["YuYan"]', 'aliases = ["YuYan", "Feather"]')
-    out = run(tmp_path, GAMES, "club", roster)
+    feather = roster("羽焰", "凝兰", "陳志明", "さくら", "김민준", aliases={"羽焰": ("YuYan", "Feather")})
+    out = run(tmp_path, GAMES, "club", feather)
     config, image = tmp_path / "ratings.toml", tmp_path / "feather.png"
     args = ["plot", "--player", "feather", "--image", str(image), "--out", str(out), "--config", str(config)]
     result = runner.invoke(app, args)

@@ -13,27 +13,15 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+from rosters import TEAM_MATCH, roster
 from sgfmake import sgf
 from typer.testing import CliRunner
 
 from pipeline.cli import app
 
 runner = CliRunner()
-ROSTER = """
-[[player]]
-name = "羽焰"
-aliases = ["YuYan"]
-rank = "1d"
-[[player]]
-name = "凝兰"
-rank = "5k"
-"""
-EVENTS = """
-[[event]]
-name = "飞扬-弈林对抗赛"
-match = ["飞扬对弈林*"]
-kind = "team_match"
-"""
+ROSTER = roster("羽焰", "凝兰")
+EVENTS = TEAM_MATCH
 GAMES = {
     "a.sgf": sgf("羽焰", "凝兰", "B+R", "2024-05-01", seed=1),
     "b.sgf": sgf("凝兰", "羽焰", "B+R", "2024-05-02", event="飞扬对弈林 第1轮", seed=2),
@@ -172,7 +160,7 @@ def test_the_default_configuration_names_the_roster_when_out_is_not_given(
     (elsewhere / "config").mkdir()
     out = out_of(run_folder)
     (elsewhere / "config" / "ratings.toml").write_text(f"[ingest]\nout = {out!r}\n", encoding="utf-8")
-    added = ROSTER.replace('aliases = ["YuYan"]', 'aliases = ["YuYan", "Feather"]')
+    added = roster("羽焰", "凝兰", aliases={"羽焰": ("YuYan", "Feather")})
     (elsewhere / "config" / "roster.toml").write_text(added, encoding="utf-8")
     result = runner.invoke(app, ["audit", "--player", "feather", "--format", "csv"])
     assert result.exit_code == 0, result.output
