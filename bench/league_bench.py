@@ -15,8 +15,9 @@ rule set can beat on average) and a coin toss's (0.6931).
 It is not a test: the figures are the league's, for the design notes and the issue's note. Prints a
 Markdown table; ``--json FILE`` writes the figures.
 
-Usage: python bench/league_bench.py [--noise 0,100,200,400] [--players 200] [--games 20000] [--months 24]
-[--spread 1200] [--seed 1] [--rules club,hkga,egf,egf2021,cga,glicko2,whr] [--json FILE]
+Usage: python bench/league_bench.py [--noise 0,100,200,400] [--drift 0] [--registered] [--players 200]
+[--games 20000] [--months 24] [--spread 1200] [--seed 1] [--rules club,hkga,egf,egf2021,cga,glicko2,whr]
+[--json FILE]
 """
 
 from __future__ import annotations
@@ -59,32 +60,41 @@ def main() -> None:
     parser.add_argument("--months", type=int, default=24)
     parser.add_argument("--spread", type=float, default=1200.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--drift", default="0", help="Elo a year, comma-separated")
+    parser.add_argument("--registered", action="store_true", help="ranks declared once, never updated")
     parser.add_argument("--rules", default="club,hkga,egf,egf2021,cga,glicko2,whr")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     names = args.rules.split(",")
     rows = []
-    for noise in (float(x) for x in args.noise.split(",")):
-        started = time.perf_counter()
-        league = synthetic_league(
-            players=args.players,
-            games=args.games,
-            months=args.months,
-            spread=args.spread,
-            rank_noise=noise,
-            seed=args.seed,
-        )
-        with tempfile.TemporaryDirectory() as folder:
-            losses = scored(league, names, Path(folder))
-        rows.append({"noise": noise, "truth": truth_log_loss(league), **losses})
-        print(f"noise {noise:g}: {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    print(f"{args.players} players, {args.games} games, {args.months} months, spread {args.spread:g} Elo\n")
-    print("| rank noise (Elo) | truth | " + " | ".join(names) + " |")
-    print("|---" * (len(names) + 2) + "|")
+    for drift in (float(x) for x in args.drift.split(",")):
+        for noise in (float(x) for x in args.noise.split(",")):
+            started = time.perf_counter()
+            league = synthetic_league(
+                players=args.players,
+                games=args.games,
+                months=args.months,
+                spread=args.spread,
+                rank_noise=noise,
+                seed=args.seed,
+                drift=drift,
+                registered_ranks=args.registered,
+            )
+            with tempfile.TemporaryDirectory() as folder:
+                losses = scored(league, names, Path(folder))
+            rows.append({"noise": noise, "drift": drift, "truth": truth_log_loss(league), **losses})
+            print(f"drift {drift:g}, noise {noise:g}: {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    ranks = "declared once (the first record's)" if args.registered else "drawn for each record"
+    print(
+        f"{args.players} players, {args.games} games, {args.months} months, spread {args.spread:g} Elo, "
+        f"ranks {ranks}\n"
+    )
+    print("| drift (Elo a year) | rank noise (Elo) | truth | " + " | ".join(names) + " |")
+    print("|---" * (len(names) + 3) + "|")
     for row in rows:
         best = min(names, key=lambda n: row.get(n, math.inf))
         cells = [f"**{row[n]:.4f}**" if n == best else f"{row.get(n, math.nan):.4f}" for n in names]
-        print(f"| {row['noise']:g} | {row['truth']:.4f} | " + " | ".join(cells) + " |")
+        print(f"| {row['drift']:g} | {row['noise']:g} | {row['truth']:.4f} | " + " | ".join(cells) + " |")
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
 

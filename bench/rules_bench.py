@@ -9,7 +9,10 @@ rule set sees the games its validity counts (a rule set that excludes draws gets
 periods, and rates every period in order from the previous period's end, as the replay does.
 
 Prints a Markdown table: µs per game (median of ``--repeat`` runs; wall-clock time, or with ``--cpu``
-the process's CPU time, which a machine shared with other work inflates less) and the peak of Python
+the process's CPU time, which a machine shared with other work inflates less; the objects that exist
+before the rating, the games among them, frozen out of the garbage collector's sight as ``ratings run``
+freezes its own before the replay, docs/design.md#gc-freeze; ``--no-freeze`` leaves them in sight, as
+this benchmark did before 2026-12-06) and the peak of Python
 allocations (tracemalloc, a separate untimed run) per rule set. Every registered rule set by default
 (club, the GoR family, cga-dan, tga, glicko2). ``--save FILE`` pickles every rule set's outcomes,
 ``--check FILE`` compares the outcomes with such a file (equal values, field by field, ``repr`` included
@@ -18,7 +21,7 @@ so that 0 and 0.0 differ) and says which rule sets differ. :func:`digest` is wha
 Knows nothing of files, SGF or the replay's conversion of the games table (not measured here).
 
 Usage: python bench/rules_bench.py [--n 100000] [--rules club,egf2021,glicko2] [--repeat 3] [--months 120]
-[--save FILE | --check FILE] [--no-memory] [--cpu]
+[--save FILE | --check FILE] [--no-memory] [--cpu] [--no-freeze]
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 import argparse
 import calendar
 import datetime as dt
+import gc
 import hashlib
 import itertools
 import math
@@ -267,17 +271,28 @@ def whole(outcome: PeriodOutcome) -> PeriodOutcome:
 
 
 def timed(
-    name: str, periods: dict[str, list[Game]], repeat: int, clock: Callable[[], float] = time.perf_counter
+    name: str,
+    periods: dict[str, list[Game]],
+    repeat: int,
+    clock: Callable[[], float] = time.perf_counter,
+    freeze: bool = True,
 ) -> tuple[float, float]:
-    """(median µs per counted game, the runs' spread in µs) over ``repeat`` runs, timed by ``clock``."""
+    """(median µs per counted game, the runs' spread in µs) over ``repeat`` runs, timed by ``clock``;
+    ``freeze``: the objects that exist before each run frozen (``gc.freeze``) as the run does."""
     count = sum(len(v) for v in periods.values())
     runs = []
     for _ in range(repeat):
         rule_set = build(name)
-        started = clock()
-        for _outcome in rate_all(rule_set, periods):
-            pass
-        runs.append((clock() - started) / count * 1e6)
+        gc.collect()
+        if freeze:
+            gc.freeze()
+        try:
+            started = clock()
+            for _outcome in rate_all(rule_set, periods):
+                pass
+            runs.append((clock() - started) / count * 1e6)
+        finally:
+            gc.unfreeze()
     return statistics.median(runs), max(runs) - min(runs)
 
 
@@ -315,6 +330,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", type=Path)
     parser.add_argument("--no-memory", action="store_true")
     parser.add_argument("--cpu", action="store_true", help="time with the process's CPU time")
+    parser.add_argument("--no-freeze", action="store_true", help="leave the games in the collector's sight")
     args = parser.parse_args(argv)
     names = args.rules.split(",")
     failed = False
@@ -338,9 +354,9 @@ def main(argv: list[str] | None = None) -> int:
                 failed |= problem is not None
                 print(f"{name}: {'identical' if problem is None else problem}", file=sys.stderr)
             clock = time.process_time if args.cpu else time.perf_counter
-            per_game, spread = (
-                timed(name, periods, args.repeat, clock) if args.repeat else (math.nan, math.nan)
-            )
+            per_game, spread = (math.nan, math.nan)
+            if args.repeat:
+                per_game, spread = timed(name, periods, args.repeat, clock, not args.no_freeze)
             peak = math.nan if args.no_memory else peak_mb(name, periods)
             counted = sum(len(v) for v in periods.values())
             print(f"| {name} | {counted} | {per_game:.1f} | {spread:.1f} | {peak:.0f} |", flush=True)
