@@ -70,8 +70,8 @@ bench-player: $(STAMP) $(COMPILED) ## Time and peak memory of explain, audit --p
 bench-backtest: $(STAMP) $(COMPILED) ## Time and peak memory of ratings backtest and compare beside ratings run, on a SCALE_N-game archive
 	$(BIN)/python bench/backtest_bench.py --n $(SCALE_N)
 
-bench-league: $(STAMP) $(COMPILED) ## Log-loss of each rule set on synthetic leagues whose ranks are the truth or noisy (backtest)
-	$(BIN)/python bench/league_bench.py
+bench-league: $(STAMP) $(COMPILED) ## Log-loss of each rule set on synthetic leagues: ranks declared once, true or noisy, strengths fixed or drifting
+	$(BIN)/python bench/league_bench.py --noise 0,100,200,400 --drift 0,100 --registered
 
 equivalence: $(STAMP) $(COMPILED) ## Every table of every rule set's output on the sample, the corpora and a SCALE_N archive, as digests (BEFORE=DIR: compare with that checkout's)
 	$(BIN)/python bench/equivalence.py record --code . --scale-n $(SCALE_N) --out bench/out/equivalence-after.json

@@ -66,6 +66,19 @@ def test_a_rule_set_that_rates_no_game_is_left_out_of_the_comparison(league: bac
     assert summary.loc["club", "n"] == league.n > 0
 
 
+@pytest.mark.slow
+def test_glicko2_and_whr_predict_better_than_the_gor_family_when_ranks_are_declared(tmp_path: Path) -> None:
+    # The literature's setting (docs/design.md, "Ranks that tell the truth"): strengths that change (100
+    # Elo a year) and ranks declared once, two grades off; bench/league_bench.py gave 0.4043 (glicko2),
+    # 0.4102 (whr), 0.4284 (egf2021), 0.4772 (hkga).
+    league = synthetic_league(
+        players=100, games=5000, months=12, spread=1200, rank_noise=200, drift=100, registered_ranks=True
+    )
+    write_records(league.records, tmp_path / "raw")
+    loss = summary_of(run_backtest(tmp_path, ["egf2021", "hkga", "glicko2", "whr"]))["log_loss"]
+    assert max(loss["glicko2"], loss["whr"]) < min(loss["egf2021"], loss["hkga"])
+
+
 @pytest.mark.parametrize(
     ("rules", "expected"),
     [
