@@ -226,9 +226,13 @@ def yes_no(value: bool) -> str:
 def print_table(table: Table) -> None:
     """Print a :func:`fitted` table on a console at least as wide as the table, so that rich never
     narrows a column (cutting its values) when the columns that carry the answer outgrow the
-    terminal."""
+    terminal; drawn line by line when the console writes no styles (:mod:`pipeline.cli.plain_table`:
+    the same characters, without rich's measuring of every cell)."""
+    from pipeline.cli.plain_table import plain
+
     width = console().width
-    console(max(width, table_width(table))).print(table)
+    shown = console(max(width, table_width(table)))
+    shown.print(plain(table, shown) or table)
 
 
 def _cell(text: str, column: Column, width: int) -> str:
