@@ -50,7 +50,23 @@ def imported_by_resolving(command: str) -> set[str]:
     return set(json.loads(done.stdout))
 
 
-@pytest.mark.parametrize("command", ["run", "show"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "run",
+        "ingest",
+        "audit",
+        "show",
+        "export",
+        "plot",
+        "explain",
+        "backtest",
+        "site",
+        "compare",
+        "players",
+        "diff",
+    ],
+)
 def test_resolving_a_command_imports_no_heavy_library(command: str) -> None:
     found = imported_by_resolving(command) & set(HEAVY)
     assert not found, f"resolving `ratings {command}` imported {', '.join(sorted(found))}"
@@ -62,3 +78,10 @@ def test_the_pipeline_of_a_run_imports_no_heavy_library() -> None:
     assert done.returncode == 0, done.stderr
     found = set(json.loads(done.stdout)) & set(HEAVY)
     assert not found, f"importing pipeline.run imported {', '.join(sorted(found))}"
+
+
+def test_resolving_a_command_imports_neither_arrow_nor_numpy() -> None:
+    """The configuration, the options and the help need no array: a command that reads no output (and
+    ``--help``) pays nothing for them."""
+    found = imported_by_resolving("explain") & {"pyarrow", "numpy"}
+    assert not found, f"resolving `ratings explain` imported {', '.join(sorted(found))}"

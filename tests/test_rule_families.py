@@ -13,7 +13,7 @@ from pipeline import rules
 from pipeline.config.roster import Roster
 from pipeline.reports import REPORT_FILES, REPORT_RULE_SETS
 from pipeline.reports.explain.families import style
-from pipeline.reports.numbers import FORMATS, NumberFormat
+from pipeline.reports.numbers import NumberFormat, formats
 from pipeline.rules.base import RuleSet
 from pipeline.rules.replay import schemas_of
 from pipeline.rules.scales import RATING_KEYS, SCALES
@@ -86,7 +86,9 @@ def test_the_explanations_formats_and_sentences_are_the_records() -> None:
         "whr": "generic",
     }
     assert style("unknown") == "generic"
-    assert dict(FORMATS) == {n: NumberFormat(0 if n == "tga" else 2, trim=n == "club") for n in rules.names()}
+    assert dict(formats()) == {
+        n: NumberFormat(0 if n == "tga" else 2, trim=n == "club") for n in rules.names()
+    }
     assert set(RULE_SETS) == set(rules.names()) and all(RULE_SETS.values())
 
 

@@ -33,6 +33,7 @@ from rich.cells import cell_len
 
 from pipeline import __version__
 from pipeline.cli import backtest as backtest
+from pipeline.cli import coercion
 from pipeline.cli import compare as compare
 from pipeline.cli import diff as diff
 from pipeline.cli import explain as explain
@@ -70,11 +71,16 @@ _CONTINUED = " \\"  # the end of a command line that goes on on the next
 class _Command(typer.core.TyperCommand):
     """A command that takes ``--lang`` and speaks its help in the chosen language: its docstring's
     paragraphs and its options' help looked up in the catalogs when the help is shown, its example lines
-    fitted to the terminal (:func:`example_lines`)."""
+    fitted to the terminal (:func:`example_lines`); its values converted without pydantic where they are
+    plain (:mod:`pipeline.cli.coercion`)."""
 
     def format_options(self, ctx: Any, formatter: Any) -> None:  # typer's own click's types
         _translate_params(self.get_params(ctx))
         super().format_options(ctx, formatter)
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        coercion.install(self.get_params(ctx))
+        return super().parse_args(ctx, args)
 
     def format_usage(self, ctx: Any, formatter: Any) -> None:
         _format_usage(self, ctx, formatter)
@@ -115,6 +121,10 @@ class _Group(typer.core.TyperGroup):
     def format_options(self, ctx: Any, formatter: Any) -> None:
         _translate_params(self.get_params(ctx))
         super().format_options(ctx, formatter)
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        coercion.install(self.get_params(ctx))
+        return super().parse_args(ctx, args)
 
     def format_usage(self, ctx: Any, formatter: Any) -> None:
         _format_usage(self, ctx, formatter)

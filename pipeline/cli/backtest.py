@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 from rich.text import Text
 
 from pipeline import config as config_mod
@@ -25,6 +24,7 @@ from pipeline.core.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     import pandas as pd
+    from rich.table import Table
 
 RulesOpt = Annotated[
     str | None,

@@ -11,39 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
+from typing import TYPE_CHECKING
 
-from rich.console import Console, RenderableType
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    SpinnerColumn,
-    Task,
-    TextColumn,
-    TimeElapsedColumn,
-)
-from rich.text import Text
+from rich.console import Console
 
-from pipeline.core.progress import Advance, Steps
+from pipeline.core.progress import SILENT, Advance, Steps
 
-
-class _Bar(ProgressColumn):
-    """rich's bar, and nothing for a step of unknown length (the spinner says it is busy)."""
-
-    def __init__(self, bar_width: int) -> None:
-        super().__init__()
-        self._bar = BarColumn(bar_width=bar_width)
-
-    def render(self, task: Task) -> RenderableType:
-        return self._bar.render(task) if task.total is not None else Text("")
-
-
-class _Count(MofNCompleteColumn):
-    """``12/120``, and nothing for a step of unknown length."""
-
-    def render(self, task: Task) -> Text:
-        return super().render(task) if task.total is not None else Text("")
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 
 class Bars:
@@ -73,14 +48,22 @@ class Bars:
 @contextmanager
 def shown(console: Console | None = None) -> Iterator[Steps]:
     """Steps drawn as bars on ``console`` (standard error by default) while the ``with`` lasts; none
-    drawn when it is not a terminal."""
+    drawn when it is not a terminal (then :data:`~pipeline.core.progress.SILENT`, and rich's progress
+    module is not even imported: a command's output piped or captured pays nothing for its bars)."""
     console = console or Console(stderr=True)
+    if not console.is_terminal:
+        yield SILENT
+        return
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    from pipeline.cli.bars import Bar, Count
+
     columns = (
         SpinnerColumn(),
         TextColumn("{task.description}"),
-        _Bar(bar_width=24),
-        _Count(),
+        Bar(bar_width=24),
+        Count(),
         TimeElapsedColumn(),
     )
-    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as bar:
+    with Progress(*columns, console=console, transient=True) as bar:
         yield Bars(bar)

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from pipeline import config as config_mod
 from pipeline.cli import progress
@@ -41,6 +40,8 @@ from pipeline.core.i18n import N_, _, ngettext, said
 from pipeline.core.progress import SILENT, Steps
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from pipeline.audit.counts import IngestCounts
     from pipeline.ingest import IngestOptions, IngestResult
     from pipeline.run import Plan, RunReport
@@ -242,6 +243,8 @@ def terminate_as_interrupt() -> Iterator[None]:
 def ingest_table(result: IngestResult, c: IngestCounts, out: Path) -> Table:
     """The ingest table: files, game records (read, and with a parse error by kind), the files'
     encodings, speeds, unknown fields, and the records' parse warnings."""
+    from rich.table import Table
+
     table = Table(title=escape(_("ingest: {out}").format(out=out)), show_header=False)
     table.add_row(
         _("files"),

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 import typer
 from rich.cells import cell_len
 from rich.console import JustifyMethod
-from rich.table import Table
 
 from pipeline.cli.common import Format, console
 from pipeline.cli.wrapping import unglued, widest_piece, wrap
@@ -32,6 +31,7 @@ from pipeline.core.i18n import _
 _SAMPLE = 200  # rows whose lines decide where spare cells go (evenly spread over a longer table)
 if TYPE_CHECKING:
     import pandas as pd
+    from rich.table import Table
 
 
 def print_frame(frame: pd.DataFrame, fmt: Format) -> None:
@@ -151,6 +151,8 @@ def fitted(
             least |= {i: _least(replace(columns[i], least=None), natural[i], rows, i) for i in keep}
         spare = width - _needed(least, keep)
         widths = _widen(columns, {i: least[i] for i in keep}, natural, rows, spare)
+    from rich.table import Table  # (rich's tables bring fractions and decimal: not for every command)
+
     table = Table(title=title)
     for i in keep:
         c = columns[i]
@@ -224,9 +226,13 @@ def yes_no(value: bool) -> str:
 def print_table(table: Table) -> None:
     """Print a :func:`fitted` table on a console at least as wide as the table, so that rich never
     narrows a column (cutting its values) when the columns that carry the answer outgrow the
-    terminal."""
+    terminal; drawn line by line when the console writes no styles (:mod:`pipeline.cli.plain_table`:
+    the same characters, without rich's measuring of every cell)."""
+    from pipeline.cli.plain_table import plain
+
     width = console().width
-    console(max(width, table_width(table))).print(table)
+    shown = console(max(width, table_width(table)))
+    shown.print(plain(table, shown) or table)
 
 
 def _cell(text: str, column: Column, width: int) -> str:

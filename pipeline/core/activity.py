@@ -13,6 +13,8 @@ inactive when a span is set, since no day. Without a span (the default) everyone
 Computed a column at a time: the days are numpy ``int32`` days since 1970-01-01 (Arrow's ``date32``),
 :data:`NO_DAY` for none. :class:`LastCounted` carries each player's last counted day from one period
 to the next, aligned with the standings' order of names. Knows nothing of games, rule sets or files.
+numpy and pyarrow are imported by the functions that compute: the configuration imports this module
+(a span), and every command reads the configuration.
 """
 
 from __future__ import annotations
@@ -21,16 +23,16 @@ import datetime as dt
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
+from typing import TYPE_CHECKING, Any
 
 from pipeline.core.i18n import N_, _, ngettext
 
-#: The day of a player with no counted game (Arrow's ``date32`` of a null).
-NO_DAY = np.iinfo(np.int32).min
+if TYPE_CHECKING:
+    import numpy as np
+    import pyarrow as pa
+
+#: The day of a player with no counted game (Arrow's ``date32`` of a null): the least ``int32``.
+NO_DAY = -(2**31)
 EPOCH = dt.date(1970, 1, 1)
 #: The units a span may be written in (after NFKC folding and casefolding), each as days or months.
 _UNITS = {
@@ -76,6 +78,8 @@ class Span:
         """Each of ``days`` (``int32`` days since 1970-01-01) moved on by the span, as ``int32`` days:
         calendar months keep the day of the month, or the last day of a shorter month. Many days over a
         short range (a server's standings) are looked up in a table of the range's days, moved once."""
+        import numpy as np
+
         if self._days:
             return (days.astype(np.int64) + self._days).astype(np.int32)
         if len(days) > 64:
@@ -88,6 +92,8 @@ class Span:
 
     def _moved(self, days: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         """:meth:`after` for a span of months, each day computed."""
+        import numpy as np
+
         moments = days.astype("datetime64[D]")
         month = moments.astype("datetime64[M]")
         day_of_month = (moments - month.astype("datetime64[D]")).astype(np.int64)
@@ -101,6 +107,8 @@ class Span:
         """The first day of the span that ends on ``end`` (included): a counted game on that day or later
         keeps a player active on ``end``, one the day before does not (the first day whose
         :meth:`after` is later than ``end``)."""
+        import numpy as np
+
         last = day_number(end)
         days = np.arange(last - self._days - 31 * (self._months + 1), last + 2, dtype=np.int32)
         return EPOCH + dt.timedelta(days=int(days[np.argmax(self.after(days) > last)]))
@@ -140,6 +148,9 @@ def marks(last: np.ndarray[Any, Any], end: dt.date, span: Span | None) -> dict[s
     :data:`NO_DAY` for none): ``last_counted`` (``date32``, null for none), ``active`` (bool: everyone
     when ``span`` is None) and ``inactive_since`` (``date32``: the day the span ran out, null for an
     active player or one with no counted game)."""
+    import numpy as np
+    import pyarrow as pa
+
     known = last != NO_DAY
     counted = pa.array(last, pa.int32(), mask=~known).cast(pa.date32())
     if span is None:
@@ -160,7 +171,18 @@ def marks(last: np.ndarray[Any, Any], end: dt.date, span: Span | None) -> dict[s
 
 def days_of(dates: pa.Array | pa.ChunkedArray) -> np.ndarray[Any, Any]:
     """A ``date32`` column as ``int32`` days, :data:`NO_DAY` for a null."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     return np.asarray(pc.fill_null(dates.cast(pa.date32()).cast(pa.int32()), NO_DAY).to_numpy(), np.int32)
+
+
+def _no_days() -> np.ndarray[Any, Any]:
+    """No days (an empty ``int32`` array)."""
+    import numpy as np
+
+    return np.empty(0, np.int32)
 
 
 @dataclass(slots=True)
@@ -169,7 +191,7 @@ class LastCounted:
     ``names``), carried to the next period by :meth:`advance`."""
 
     names: list[str] = field(default_factory=list)
-    days: np.ndarray[Any, Any] = field(default_factory=lambda: np.empty(0, np.int32))
+    days: np.ndarray[Any, Any] = field(default_factory=_no_days)
 
     @classmethod
     def of(cls, table: pa.Table) -> LastCounted:
@@ -184,6 +206,10 @@ class LastCounted:
         played on day ``played``; becomes the carried state. Standings that keep the names of the
         period before first, in the same order (as the rule sets hand them on), are aligned without a
         look-up."""
+        import numpy as np
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
         found = np.full(len(names), NO_DAY, np.int32)
         size = len(self.names)
         if size <= len(names) and names[:size] == self.names:

@@ -18,8 +18,6 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from charset_normalizer import from_bytes
-
 #: Candidates in order of preference on a tie (the club's archive is Chinese first).
 CANDIDATES = ("gb18030", "cp950", "cp949", "cp932", "cp1252")
 _VOCABULARY = {
@@ -100,6 +98,8 @@ def _detected(scores: dict[str, float], data: bytes) -> str:
     best = max(CANDIDATES, key=scores.__getitem__)
     if scores[best] >= _ENOUGH:
         return best
+    from charset_normalizer import from_bytes  # (imported here: names need the pairs, not the guesser)
+
     guess = from_bytes(data[:_SAMPLE]).best()
     return guess.encoding if guess is not None else "cp1252"
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +36,8 @@ class Provisional:
     def marks(self, games_total: Any, deviation: Any = None) -> npt.NDArray[np.bool_]:
         """Whether each row is provisional, from its ``games_total`` and ``deviation`` (array-likes; a
         missing deviation, or None for the whole column, passes the deviation test)."""
+        import numpy as np
+
         games = np.asarray(games_total, np.float64)
         found: npt.NDArray[np.bool_] = (
             games < self.games if self.games > 0 else np.zeros(len(games), np.bool_)

@@ -215,7 +215,8 @@ def _partial(out: Path, label: str, day: dt.date, before: str | None) -> pd.Data
         seen.append(outputs.read_partition(out, "ratings", before, ["player"])["player"])
     keep = _among(table["player"], seen) | ~_among(table["player"], active)
     later = (changes[changes["date"] > day], awards[awards["date"] > day])
-    found = _without(table[keep].set_index("player"), *later).reset_index()
+    kept = table[keep].reset_index(drop=True)
+    found = _without(kept[["player", *(c for c in kept.columns if c != "player")]], *later)
     if "last_counted" not in found.columns:  # (an output written before the activity columns)
         return found
     carried = outputs.read_partition(out, "ratings", before, ["player", "last_counted"]) if before else None
@@ -242,17 +243,18 @@ def _active_on(
     """``table`` (standings up to ``day``) with its activity on ``day``: each player's last counted day
     the later of the one at the end of the period ``before`` (its ratings, None: none) and the latest of
     their ``changes`` (those up to ``day``), and the place among the active players."""
-    index = pd.Index(table["player"])
-    days = _latest(changes, index)
+    days = _latest(changes, table["player"])
     if before is not None and len(before):
-        days = np.maximum(days, _days(before.set_index("player")["last_counted"].reindex(index)))
+        where = pc.index_in(_strings(table["player"]), value_set=_strings(before["player"]))
+        carried = pa.array(before["last_counted"], pa.date32(), from_pandas=True).take(where)
+        days = np.maximum(days, activity.days_of(carried))
     columns = activity.marks(days, day, span)
     found = table.assign(**{name: found.to_pandas().set_axis(table.index) for name, found in columns.items()})
     rating = found["rating"].where(found["active"])
     return found.assign(rating_place=rating.rank(method="min", ascending=False).astype("Int32"))
 
 
-def _latest(changes: pd.DataFrame, names: pd.Index) -> np.ndarray[Any, Any]:
+def _latest(changes: pd.DataFrame, names: pd.Series) -> np.ndarray[Any, Any]:
     """The latest ``date`` of each of ``names`` in ``changes`` (with ``player``) as
     :func:`pipeline.core.activity.days_of` gives them (grouped in Arrow: pandas aggregates dates, which
     it holds as Python objects, one group at a time)."""
@@ -263,52 +265,67 @@ def _latest(changes: pd.DataFrame, names: pd.Index) -> np.ndarray[Any, Any]:
         }
     )
     latest = rows.group_by("player", use_threads=False).aggregate([("date", "max")])
-    where = pc.index_in(_strings(names.to_series()), value_set=latest.column("player"))
+    where = pc.index_in(_strings(names), value_set=latest.column("player"))
     return activity.days_of(latest.column("date_max").take(where))
-
-
-def _days(dates: pd.Series) -> np.ndarray[Any, Any]:
-    """Days (``datetime.date``, missing ones null or NaN) as :func:`pipeline.core.activity.days_of`
-    gives them."""
-    return activity.days_of(pa.array(dates, pa.date32(), from_pandas=True))
 
 
 def _adds_up(table: pd.DataFrame, changes: pd.DataFrame, awards: pd.DataFrame) -> bool:
     """Whether every rating of ``table`` is its ``rating_before`` plus its changes and awards."""
-    added = _by_player(changes, "delta").add(_by_player(awards, "points"), fill_value=0.0)
-    ratings = table.set_index("player")
-    found = ratings["rating_before"] + added.reindex(ratings.index, fill_value=0.0)
-    return bool(((found - ratings["rating"]).abs() <= TOLERANCE).all())
+    names = pd.Index(table["player"])
+    added = _sums(_positions(names, changes), changes["delta"], len(names))
+    added += _sums(_positions(names, awards), awards["points"], len(names))
+    found = table["rating_before"].to_numpy(float) + added
+    return bool((np.abs(found - table["rating"].to_numpy(float)) <= TOLERANCE).all())
 
 
-def _by_player(rows: pd.DataFrame, column: str) -> pd.Series:
-    """The sum of ``column`` per player (float; no rows: an empty series)."""
-    return rows.groupby("player")[column].sum().astype(float)
+def _positions(names: pd.Index, rows: pd.DataFrame) -> np.ndarray[Any, Any]:
+    """The position in ``names`` of each of ``rows``' ``player`` (-1: not among them): one look-up, where
+    a reindex per column would convert the players' Arrow strings to Python objects each time."""
+    if not len(rows):
+        return np.empty(0, np.intp)
+    found: np.ndarray[Any, Any] = names.get_indexer(pd.Index(rows["player"]))
+    return found
+
+
+def _sums(where: np.ndarray[Any, Any], values: pd.Series, size: int) -> np.ndarray[Any, Any]:
+    """The sum of ``values`` at each of ``size`` positions (``where``: each value's, -1 for none; 0.0 at a
+    position with none): pandas' sum of each player's values, in their order (missing ones skipped),
+    grouped by position rather than by name."""
+    found = np.zeros(size)
+    kept = where >= 0
+    if kept.any():
+        sums = values[kept].groupby(where[kept]).sum().astype(float)
+        found[sums.index.to_numpy()] = sums.to_numpy()
+    return found
 
 
 def _without(table: pd.DataFrame, changes: pd.DataFrame, awards: pd.DataFrame) -> pd.DataFrame:
-    """``table`` (the period's ratings by player) without the ``changes`` and ``awards`` given (those
-    after the day): rating, delta, games, wins, losses, draws, bonus and games_total less theirs, the
-    rank at the start of the period, the deviation their games were rated from (when the changes carry
-    one), and the place by rating. A player with nothing after the day keeps the rating as written."""
-    index = table.index
-    played = changes.groupby("player").size().reindex(index, fill_value=0)
-    awarded = _by_player(awards, "points").reindex(index, fill_value=0.0)
-    rating = table["rating"] - _by_player(changes, "delta").reindex(index, fill_value=0.0) - awarded
+    """``table`` (the period's ratings, a row a player) without the ``changes`` and ``awards`` given
+    (those after the day), each found by its player's position (:func:`_positions`): rating, delta,
+    games, wins, losses, draws, bonus and games_total less theirs, the rank at the start of the period,
+    the deviation their games were rated from (when the changes carry one), and the place by rating. A
+    player with nothing after the day keeps the rating as written."""
+    index = pd.Index(table["player"])
+    where = _positions(index, changes)
+    mine = where >= 0
+    played = np.bincount(where[mine], minlength=len(index))
+    awarded = _sums(_positions(index, awards), awards["points"], len(index))
+    rating = table["rating"] - _sums(where, changes["delta"], len(index)) - awarded
+    scores = changes["score"].to_numpy()
     counts = {
-        name: table[name]
-        - (changes["score"] == score).groupby(changes["player"]).sum().reindex(index, fill_value=0)
+        name: table[name] - np.bincount(where[mine & (scores == score)], minlength=len(index))
         for name, score in _SCORES.items()
     }
     if "deviation" in changes.columns and "deviation" in table.columns:
-        rated_from = changes.groupby("player")["deviation"].first().reindex(index)
-        later = changes["player"].drop_duplicates()
-        table = table.assign(deviation=table["deviation"].where(~index.isin(later), rated_from))
+        first = changes["deviation"][mine].groupby(where[mine]).first()
+        rated_from = np.full(len(index), np.nan)
+        rated_from[first.index.to_numpy()] = first.to_numpy(float)
+        table = table.assign(deviation=table["deviation"].where(played == 0, rated_from))
     return table.assign(
         rating=rating,
         delta=rating - table["rating_before"],
         games=table["games"] - played,
-        bonus=table["bonus"] - _by_player(changes, "bonus").reindex(index, fill_value=0.0) - awarded,
+        bonus=table["bonus"] - _sums(where, changes["bonus"], len(index)) - awarded,
         games_total=table["games_total"] - played,
         rank=table["rank_before"].where(table["rank_before"].notna(), table["rank"]),
         rating_place=rating.rank(method="min", ascending=False).astype(int),

@@ -1,7 +1,7 @@
 """reports.numbers: how each rule set's ratings and rating changes are written for people to read.
 
 Each rule set's record says it (its ``decimals`` and ``trim``: :class:`pipeline.rules.family.Family`;
-docs/rules.md ("Numbers")): :data:`FORMATS` gives each rule set its :class:`NumberFormat`, the decimals of
+docs/rules.md ("Numbers")): :func:`formats` gives each rule set its :class:`NumberFormat`, the decimals of
 its ratings and of its changes (a period's delta, a game's
 points, bonus points, awards), and whether trailing zeros are dropped. Every table of the command
 line writes them so, and the site is meant to (:func:`number_format`, then ``.rating(v)`` and
@@ -16,12 +16,11 @@ Knows nothing of where the numbers come from, or of tables: it writes one value 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-
-from pipeline.rules import REGISTRY
 
 MINUS = "−"  # U+2212, for prose and the site; tables use the ASCII hyphen-minus, as CSV does
 
@@ -51,15 +50,22 @@ class NumberFormat:
         return text if not text or text.startswith(minus) or not text.strip("0.") else f"+{text}"
 
 
-#: Each registered rule set's format, from its record (docs/rules.md ("Numbers")); a rule set not registered
-#: gets :data:`DEFAULT`.
-FORMATS: Mapping[str, NumberFormat] = MappingProxyType(
-    {name: NumberFormat(record.decimals, record.trim) for name, record in REGISTRY.items()}
-)
 DEFAULT = NumberFormat(2)
 
 
+@functools.cache
+def formats() -> Mapping[str, NumberFormat]:
+    """Each registered rule set's format, from its record (docs/rules.md ("Numbers")); a rule set not
+    registered gets :data:`DEFAULT`. Read from the registry when first asked (importing it imports every
+    rule set: not for a command that writes no number), read-only."""
+    from pipeline.rules import REGISTRY
+
+    return MappingProxyType(
+        {name: NumberFormat(record.decimals, record.trim) for name, record in REGISTRY.items()}
+    )
+
+
 def number_format(rule_set: str) -> NumberFormat:
-    """The :class:`NumberFormat` of ``rule_set`` (:data:`DEFAULT` for one :data:`FORMATS` does not name,
+    """The :class:`NumberFormat` of ``rule_set`` (:data:`DEFAULT` for one :func:`formats` does not name,
     such as ``unknown``)."""
-    return FORMATS.get(rule_set, DEFAULT)
+    return formats().get(rule_set, DEFAULT)

@@ -29,8 +29,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from pipeline.core import i18n
 from pipeline.core.i18n import N_, _, pgettext
 
@@ -172,6 +170,7 @@ def column_words(frame: pd.DataFrame, column: str) -> list[Any] | None:
             said(column, value, rule if isinstance(rule, str) else None) if isinstance(value, str) else value
             for value, rule in zip(frame[column], frame["rule"], strict=True)
         ]
+    import numpy as np
     import pandas as pd
 
     values = frame[column]

@@ -28,7 +28,6 @@ from pipeline.core.i18n import N_, _
 from pipeline.output import folder as outputs
 from pipeline.output.folder import ReportError
 from pipeline.reports import player_rows
-from pipeline.reports.explain.families import family_for, style
 from pipeline.reports.explain.model import Excluded, Explanation, GameLine, Row
 from pipeline.reports.explain.names import UnknownPlayer, resolve_player
 from pipeline.reports.explain.terms import award_line, missing, number, optional_text, promotion_line, summary
@@ -185,6 +184,8 @@ def explanation(
     """How ``name``'s rating moved in ``rating['period']``: ``rating`` their ratings row, ``changes``
     their changes rows in ``seq`` and colour order, ``awards`` and ``promotions`` (by date) their rows of
     the period, ``not_counted`` their games of the period that did not count."""
+    from pipeline.reports.explain.families import family_for, style  # (the rule sets: not for a name)
+
     equation, workings, lines = family_for(rule_set)(
         rule_set, rating, list(changes), list(awards), list(promotions)
     )

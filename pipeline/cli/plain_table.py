@@ -1,0 +1,172 @@
+"""cli.plain_table: a :func:`~pipeline.cli.tables.fitted` table drawn line by line, for a console that
+writes no colours or styles.
+
+rich's ``Table`` measures and renders every cell through its layout engine (a ``Text``, a ``Padding``
+and a few lists of segments per cell): the audit of a player with thousands of games took seconds to
+print. A fitted table's columns have fixed widths (no wrapping by rich) and its cells are wrapped
+already, so when the console writes no styles (output piped or captured: scripts, tests, benchmarks)
+its lines are simple to compute: each cell line padded to its column's width (right-justified ones
+with their trailing spaces dropped, as rich does), a header's lines at the bottom of its row, a body
+cell's at the top, framed by the table's box. :func:`plain` computes those lines and gives None for a
+table it cannot draw exactly as rich would (any layout but :func:`~pipeline.cli.tables.fitted`'s, a
+cell with markup, an emoji code, a tab or a control character, a line wider than its column): rich
+draws that one. The title and caption are rendered by rich, as its table renders them (a line or
+a few). ``tests/test_plain_table.py`` checks that the lines are rich's, character for character.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from rich._emoji_replace import _emoji_replace
+from rich.cells import cell_len
+from rich.control import strip_control_codes
+from rich.segment import Segment
+from rich.style import Style
+
+if TYPE_CHECKING:
+    from rich.box import Box
+    from rich.console import Console, ConsoleOptions, JustifyMethod, RenderResult
+    from rich.style import StyleType
+    from rich.table import Column, Table
+    from rich.text import TextType
+
+_PADDING = (0, 1, 0, 1)  # rich's default: a space either side of a cell
+_JUSTIFIED = ("left", "right", "center")
+
+
+class PlainTable:
+    """A table's lines (:func:`plain`), printed by a console as rich prints the table."""
+
+    def __init__(self, table: Table, cells: list[list[str]]) -> None:
+        self._table = table
+        self._cells = cells
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        table = self._table
+        widths = [(c.width or 0) + 2 for c in table.columns]
+        shown = options.update(width=sum(widths) + len(widths) + 1, highlight=table.highlight, height=None)
+        if table.title:
+            title_style = Style.pick_first(table.title_style, "table.title")
+            yield from _annotation(console, shown, table.title, title_style, table.title_justify)
+        assert table.box is not None  # (checked by plain)
+        box = table.box.substitute(
+            shown, safe=table.safe_box if table.safe_box is not None else console.safe_box
+        )
+        for line in body_lines(box, table.columns, self._cells):
+            yield Segment(line)
+            yield Segment.line()
+        if table.caption:
+            caption_style = Style.pick_first(table.caption_style, "table.caption")
+            yield from _annotation(console, shown, table.caption, caption_style, table.caption_justify)
+
+
+def _annotation(
+    console: Console, options: ConsoleOptions, text: TextType, style: StyleType, justify: JustifyMethod
+) -> RenderResult:
+    """A title or caption, rendered as rich's table renders it."""
+    rendered = console.render_str(text, style=style, highlight=False) if isinstance(text, str) else text
+    return console.render(rendered, options=options.update(justify=justify))
+
+
+def plain(table: Table, console: Console) -> PlainTable | None:
+    """``table`` (made by :func:`~pipeline.cli.tables.fitted`) as lines that ``console`` prints exactly
+    as it would print the table, when ``console`` writes no styles; else None (rich draws it)."""
+    if console.color_system is not None or not _fitted_layout(table):
+        return None
+    cells: list[list[str]] = []
+    for column in table.columns:
+        texts = [column.header, *column.cells]
+        width = column.width or 0
+        if not all(isinstance(t, str) and _plain_text(t, width, column.justify) for t in texts):
+            return None
+        cells.append([t for t in texts if isinstance(t, str)])
+    return PlainTable(table, cells)
+
+
+def _fitted_layout(table: Table) -> bool:
+    """Whether ``table`` is laid out as :func:`~pipeline.cli.tables.fitted` lays one out: fixed column
+    widths, no wrapping by rich, a header, a box with its edge, no footer, no lines between rows."""
+    if (
+        table.box is None
+        or not table.show_header
+        or not table.show_edge
+        or table.show_footer
+        or table.show_lines
+        or table.leading
+        or table.padding != _PADDING
+        or not table.pad_edge
+        or table.collapse_padding
+        or table.width is not None
+        or table.min_width is not None
+        or table.expand
+        or any(row.end_section for row in table.rows)
+        or not isinstance(table.title or "", str)
+        or not isinstance(table.caption or "", str)
+    ):
+        return False
+    return all(
+        c.width is not None
+        and c.no_wrap
+        and c.overflow == "ellipsis"
+        and c.vertical == "top"
+        and c.justify in _JUSTIFIED
+        and c.ratio is None
+        and c.min_width is None
+        and c.max_width is None
+        for c in table.columns
+    )
+
+
+def _plain_text(text: str, width: int, justify: str) -> bool:
+    """Whether rich shows ``text`` as it is (no markup, emoji code, tab or control character), each
+    line within ``width`` cells once justified."""
+    if "[" in text or "\t" in text or strip_control_codes(text) != text:
+        return False
+    if ":" in text and _emoji_replace(text) != text:
+        return False
+    return all(cell_len(line.rstrip() if justify != "left" else line) <= width for line in text.split("\n"))
+
+
+def body_lines(box: Box, columns: Sequence[Column], cells: list[list[str]]) -> Iterator[str]:
+    """The lines of the table's box and cells (``cells[i]``: column ``i``'s header, then its cells)."""
+    widths = [(c.width or 0) + 2 for c in columns]
+    justify = [c.justify for c in columns]
+    rows = len(cells[0])
+    yield box.get_top(widths)
+    for k in range(rows):
+        if k == 0:
+            left, divider, right = box.head_left, box.head_vertical, box.head_right
+        elif k == rows - 1:
+            left, divider, right = box.foot_left, box.foot_vertical, box.foot_right
+        else:
+            left, divider, right = box.mid_left, box.mid_vertical, box.mid_right
+        shown = [_cell_lines(cells[i][k], widths[i] - 2, justify[i]) for i in range(len(columns))]
+        height = max(len(lines) for lines in shown)
+        for i, lines in enumerate(shown):
+            blank = [" " * widths[i]] * (height - len(lines))
+            shown[i] = blank + lines if k == 0 else lines + blank  # a header at the bottom, a cell at the top
+        for n in range(height):
+            yield left + divider.join(lines[n] for lines in shown) + right
+        if k == 0:
+            yield box.get_row(widths, "head", edge=True)
+    yield box.get_bottom(widths)
+
+
+def _cell_lines(text: str, width: int, justify: str) -> list[str]:
+    """``text``'s lines, each justified to ``width`` cells and padded by a space either side."""
+    found = []
+    for line in text.split("\n"):
+        if justify == "left":
+            line = line + " " * (width - cell_len(line))
+        else:
+            line = line.rstrip()
+            spare = width - cell_len(line)
+            line = (
+                " " * spare + line
+                if justify == "right"
+                else " " * (spare // 2) + line + " " * (spare - spare // 2)
+            )
+        found.append(f" {line} ")
+    return found
