@@ -18,6 +18,11 @@ from pipeline.cli.common import Format
 pytest.importorskip("typer._coercion")
 from typer._coercion import build_runtime_param
 
+if not coercion.active():  # pragma: no cover
+    pytest.skip(
+        f"typer {typer.__version__} is not one cli.coercion was checked against", allow_module_level=True
+    )
+
 
 def param_of(command: str, name: str) -> tuple[Any, click.Context]:
     """The click parameter ``name`` of ``ratings command`` and a context of the command."""

@@ -7,8 +7,10 @@ tenth of what an answer about one player may take. The commands' values are plai
 whole number, a list of texts, a member of an enum, or none given. :func:`install` gives each of a
 command's parameters a converter that converts those as typer's adapters do (by typer's own functions
 where it has them: ``coerce_cli_path``, ``coerce_cli_choice``), and hands any other value, or one it
-cannot convert, to typer's converter, built then: so an error says what typer says. With a typer that
-converts otherwise (no ``typer._coercion``), :func:`install` does nothing.
+cannot convert, to typer's converter, built then: so an error says what typer says. It relies on typer's
+private modules, so it acts only for the typer releases it was checked against (:data:`CHECKED`); with
+any other typer, or one that converts otherwise (no ``typer._coercion``), :func:`install` does nothing and
+typer converts every value itself, as before.
 """
 
 from __future__ import annotations
@@ -19,7 +21,12 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, get_args, get_origin
 
+import typer
+
 _OTHER = object()  # (a value :func:`plain_value` leaves to typer)
+#: The typer releases (major.minor) whose private converters this module was checked against
+#: (tests/test_cli_coercion.py compares every case with typer's own conversion).
+CHECKED = ("0.29",)
 
 try:
     from typer._coercion import RuntimeParam, build_runtime_param
@@ -28,9 +35,15 @@ except ImportError:  # pragma: no cover (a typer that converts otherwise)
     RuntimeParam = None  # type: ignore[assignment,misc]
 
 
+def active() -> bool:
+    """Whether :func:`install` acts: the installed typer is one of :data:`CHECKED` and has the modules."""
+    return RuntimeParam is not None and ".".join(typer.__version__.split(".")[:2]) in CHECKED
+
+
 def install(params: Iterable[Any]) -> None:
-    """Give each of typer's ``params`` whose converter is not built yet a :class:`Plain` one."""
-    if RuntimeParam is None:  # pragma: no cover
+    """Give each of typer's ``params`` whose converter is not built yet a :class:`Plain` one (none when
+    the typer is not one of :data:`CHECKED`: :func:`active`)."""
+    if not active():  # pragma: no cover
         return
     for param in params:
         descriptor = getattr(param, "type_descriptor", None)
