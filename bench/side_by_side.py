@@ -92,17 +92,16 @@ def seconds(trees: dict[str, Path], raw: Path, out: Path, rounds: int) -> None:
     medians = {name: tuple(statistics.median(r[k] for r in runs[name]) for k in range(3)) for name in trees}
     for name in trees:
         print(f"{name} ({trees[name]}): medians of {rounds}: {_figures(medians[name])}")
-    print("after/before: " + _figures(tuple(a / b for a, b in zip(*medians.values(), strict=True)), "x"))
+    ratios = tuple(a / b for a, b in zip(medians["after"], medians["before"], strict=True))
+    print("after/before: " + _figures(ratios, "x"))
 
 
 def counted(trees: dict[str, Path], raw: Path, out: Path) -> None:
     """Print the instructions of each tree's import and step (b), and their ratio."""
     counts = {name: instructions(tree, raw, out / f"side-{name}") for name, tree in trees.items()}
     for name, (imported, whole) in counts.items():
-        run = (whole - imported) / 1e6
-        print(
-            f"{name}: instructions: import {imported / 1e6:,.0f} M, run {run:,.0f} M, whole {whole / 1e6:,.0f} M"
-        )
+        parts = {"import": imported, "run": whole - imported, "whole": whole}
+        print(f"{name}: instructions: " + ", ".join(f"{k} {v / 1e6:,.0f} M" for k, v in parts.items()))
     (bi, bw), (ai, aw) = counts.values()
     print(f"after/before: import {ai / bi:.3f}x, run {(aw - ai) / (bw - bi):.3f}x, whole {aw / bw:.3f}x")
 
