@@ -10,10 +10,11 @@ Prints each round and the medians of the run's CPU and wall seconds (``ingest_be
 ``ingest_only``: what ``--ratio`` times) and of the whole process's CPU seconds (interpreter start-up and
 imports too). On a shared machine the seconds of one build vary by 10-20%; ``--instructions`` counts
 instead, once a tree, the instructions of the process that imports ``ingest_bench`` and of the one that
-also runs step (b) (valgrind's callgrind, hash seed fixed: the same count run after run, whatever the
-load; some 40 times slower). The difference of the two is the run's. Python compiles every module that
-has no up-to-date ``__pycache__`` at import, which a process started with ``PYTHONDONTWRITEBYTECODE``
-does each time: the import's count then includes the compiling of the tree's source.
+also runs step (b) (valgrind's callgrind, hash seed fixed, Arrow on one thread: the same count, within
+0.05%, run after run, whatever the load; some 40 times slower). The difference of the two is the run's.
+Python compiles every module that has no up-to-date ``__pycache__`` at import, which a process started
+with ``PYTHONDONTWRITEBYTECODE`` does each time: the import's count then includes the compiling of the
+tree's source.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ _CODE = (
     "print(*run, time.process_time())"
 )
 _COLLECTED = re.compile(r"Collected : (\d+)")
+# Counted runs: hashes seeded alike, Arrow's CPU and I/O pools of one thread (with more, the count of
+# one build varies by 5%; with one, by 0.05%).
+_ONE_THREAD = {"PYTHONHASHSEED": "0", "OMP_NUM_THREADS": "1", "ARROW_IO_THREADS": "1"}
 
 
 def one(tree: Path, raw: Path, out: Path) -> tuple[float, float, float]:
@@ -54,7 +58,7 @@ def instructions(tree: Path, raw: Path, out: Path) -> tuple[int, int]:
         shutil.rmtree(out, ignore_errors=True)
         with tempfile.TemporaryDirectory() as scratch:
             grind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={scratch}/callgrind.out"]
-            done = _python(tree, ["-c", code, str(tree), str(raw), str(out)], grind, {"PYTHONHASHSEED": "0"})
+            done = _python(tree, ["-c", code, str(tree), str(raw), str(out)], grind, _ONE_THREAD)
         found = _COLLECTED.search(done.stderr)
         if found is None:
             raise RuntimeError(f"no instruction count in valgrind's output: {done.stderr[-500:]!r}")
