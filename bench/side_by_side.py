@@ -8,13 +8,14 @@ Usage: python bench/side_by_side.py BEFORE_TREE AFTER_TREE [--raw FOLDER] [--rou
 
 Prints each round and the medians of the run's CPU and wall seconds (``ingest_bench.cpu_and_wall`` of
 ``ingest_only``: what ``--ratio`` times) and of the whole process's CPU seconds (interpreter start-up and
-imports too). On a shared machine the seconds of one build vary by 10-20%; ``--instructions`` counts
-instead, once a tree, the instructions of the process that imports ``ingest_bench`` and of the one that
-also runs step (b) (valgrind's callgrind, hash seed fixed, Arrow on one thread: the same count, within
-0.05%, run after run, whatever the load; some 40 times slower). The difference of the two is the run's.
+imports too). On a shared machine the seconds of one build vary by 10-20%.
+
+``--instructions`` counts instead, once a tree, the instructions of a process that imports
+``ingest_bench`` and of one that also runs step (b) (valgrind's callgrind, some 40 times slower); the
+difference is the run's. To count alike run after run, whatever the load: hashes seeded alike, Arrow's
+pools of one thread, no checkpoint of the cache (``checkpoint_s``: every 30 s of the slowed run, else).
 Python compiles every module that has no up-to-date ``__pycache__`` at import, which a process started
-with ``PYTHONDONTWRITEBYTECODE`` does each time: the import's count then includes the compiling of the
-tree's source.
+with ``PYTHONDONTWRITEBYTECODE`` does each time: the import's count then includes compiling the tree.
 """
 
 from __future__ import annotations
@@ -35,6 +36,12 @@ _CODE = (
     "run = b.cpu_and_wall(lambda: b.ingest_only(Path(sys.argv[2]), Path(sys.argv[3]), 1));"
     "print(*run, time.process_time())"
 )
+# ingest_only without the checkpoints of the cache, which come every 30 s: under callgrind, several.
+_COUNTED = (
+    _IMPORT + "from pathlib import Path; raw, out = Path(sys.argv[2]), Path(sys.argv[3]);"
+    "options = b.IngestOptions(workers=1, checkpoint_s=1e9);"
+    "b.store.write_parquet(b.ingest(raw, out, options).games, out / 'games-ingest.parquet')"
+)
 _COLLECTED = re.compile(r"Collected : (\d+)")
 # Counted runs: hashes seeded alike, Arrow's CPU and I/O pools of one thread (with more, the count of
 # one build varies by 5%; with one, by 0.05%).
@@ -54,7 +61,7 @@ def instructions(tree: Path, raw: Path, out: Path) -> tuple[int, int]:
     """The instructions (callgrind's count) of a process that imports ``tree``'s ingest_bench, and of one
     that also runs step (b) on ``raw`` (the cache in ``out`` emptied first)."""
     counts = []
-    for code in (_IMPORT, _CODE):
+    for code in (_IMPORT, _COUNTED):
         shutil.rmtree(out, ignore_errors=True)
         with tempfile.TemporaryDirectory() as scratch:
             grind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={scratch}/callgrind.out"]
