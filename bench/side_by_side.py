@@ -44,7 +44,7 @@ _COUNTED = (
 )
 _COLLECTED = re.compile(r"Collected : (\d+)")
 # Counted runs: hashes seeded alike, Arrow's CPU and I/O pools of one thread (with more, the count of
-# one build varies by 5%; with one, by 0.05%).
+# one build varies by 5%; with one, and no checkpoint, by 0.2%).
 _ONE_THREAD = {"PYTHONHASHSEED": "0", "OMP_NUM_THREADS": "1", "ARROW_IO_THREADS": "1"}
 
 
