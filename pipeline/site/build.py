@@ -53,6 +53,7 @@ from pipeline.core.i18n import N_, gettext
 from pipeline.core.periods import year_of
 from pipeline.core.progress import SILENT, Steps
 from pipeline.output import folder as outputs
+from pipeline.output.memory import release_unused_memory
 from pipeline.reports import REPORT_FILES, REPORT_RULE_SETS, rule_set_report
 from pipeline.site import boards, pages, periods, players, speech
 from pipeline.site import source as source_mod
@@ -110,6 +111,7 @@ def build_site(
     source = source_mod.open_source(out)
     with steps.step(gettext("reading the players' names")):
         names = source_mod.player_names(source)
+        release_unused_memory()  # the games' names columns, kept by the allocators otherwise
     links = {name: f"players/{s}.html" for name, s in slugs(names).items()}
     with staging(target) as folder:
         if len(chosen) == 1:
