@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import pyarrow as pa
 import pyarrow.parquet as pq
 from markupsafe import Markup
 
@@ -53,6 +54,7 @@ from pipeline.core.i18n import N_, gettext
 from pipeline.core.periods import year_of
 from pipeline.core.progress import SILENT, Steps
 from pipeline.output import folder as outputs
+from pipeline.output.memory import release_unused_memory
 from pipeline.reports import REPORT_FILES, REPORT_RULE_SETS, rule_set_report
 from pipeline.site import boards, pages, periods, players, speech
 from pipeline.site import source as source_mod
@@ -107,9 +109,29 @@ def build_site(
     """
     chosen = tuple(dict.fromkeys(i18n.language_of(lang) for lang in languages or (i18n.current(),)))
     check_target(target)
+    with system_pool():
+        return _build(out, target, title, steps, chosen)
+
+
+@contextmanager
+def system_pool() -> Iterator[None]:
+    """Arrow's tables made in the block from the C library's allocator, the default pool restored after:
+    mimalloc keeps what a pass of many small tables frees even when asked to give it back
+    (docs/design.md#site-memory)."""
+    before = pa.default_memory_pool()
+    pa.set_memory_pool(pa.system_memory_pool())
+    try:
+        yield
+    finally:
+        pa.set_memory_pool(before)
+
+
+def _build(out: Path, target: Path, title: str | None, steps: Steps, chosen: tuple[str, ...]) -> SiteSummary:
+    """:func:`build_site` in the languages ``chosen``, ``target`` checked."""
     source = source_mod.open_source(out)
     with steps.step(gettext("reading the players' names")):
         names = source_mod.player_names(source)
+        release_unused_memory()  # the games' names columns, kept by the allocators otherwise
     links = {name: f"players/{s}.html" for name, s in slugs(names).items()}
     with staging(target) as folder:
         if len(chosen) == 1:

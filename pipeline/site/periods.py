@@ -37,8 +37,9 @@ from pipeline.site.spill import Buckets
 
 #: The most rows a standings or ledger page holds; a period with more is split over numbered pages.
 PAGE_ROWS = 2500
-#: The games whose ledger rows are made at once (:class:`_Ledgers`).
-BATCH_ROWS = 20_000
+#: The games whose ledger rows are made at once (:class:`_Ledgers`): their frames are the period
+#: pass's peak of memory (docs/design.md#site-memory).
+BATCH_ROWS = 5_000
 #: The ledger page of the records without a period.
 UNDATED = "games/undated.html"
 
@@ -146,6 +147,7 @@ def write_periods(
                 ledgers.add(label, games, changes)
             _keep(buckets, "changes", changes, label)
             _keep(buckets, "awards", partition(source.out, "awards", label), label)
+            release_unused_memory()  # the period's tables, kept by the allocators otherwise
             advance(1)
         for found, games in stream:  # the records without a period
             ledgers.add(found, games, None)

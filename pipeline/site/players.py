@@ -5,8 +5,10 @@ A bucket (:class:`pipeline.site.spill.Buckets`) holds every row of its players: 
 changes and awards. Each page shows the player's standing at the end of the latest rated period, the
 rating history chart (:mod:`pipeline.site.chart`), every game counted or not with the reasons and the
 points, and the derivation of each period in which they moved (:mod:`pipeline.site.explained`). Rows
-are grouped once per bucket (sorted, then sliced), not looked up per player. Knows nothing of HTML
-beyond the template names, or of reading the output folder.
+are grouped once per bucket (sorted, each player's offsets found), not looked up per player, and made
+into records one player at a time (:class:`_Grouped`): memory holds a bucket's rows as columns and one
+player's as records (docs/design.md#site-memory). Knows nothing of HTML beyond the template names, or
+of reading the output folder.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -60,11 +63,9 @@ def write_players(
             awards = _by_player(_frame(tables.get("awards")), ["date"])
             for name in sorted(set(games) | set(ratings)):
                 page = links[name]
-                mine = Player(name, games.get(name, []), ratings.get(name, []), changes.get(name, []))
-                mine.missed = missed.get(name, [])
-                context = _context(
-                    source, mine, awards.get(name, []), promoted.get(name, []), summaries, links
-                )
+                mine = Player(name, games.get(name), ratings.get(name), changes.get(name))
+                mine.missed = missed.get(name)
+                context = _context(source, mine, awards.get(name), promoted.get(name), summaries, links)
                 if context["summary"] is not None:
                     points = chart_mod.history_points(
                         [(r["period"], r["rating_before"], r["rating"]) for r in mine.ratings],
@@ -133,22 +134,16 @@ def _context(
     }
 
 
-def _sides(
-    table: pa.Table | None, names: rows_mod.NameCells
-) -> tuple[dict[str, list[str]], dict[str, list[Any]]]:
+def _sides(table: pa.Table | None, names: rows_mod.NameCells) -> tuple[_Grouped, _Grouped]:
     """A bucket's sides of games: each player's rows of HTML in ``seq`` order, and the records of their
-    games not counted."""
+    games not counted (each made when the player's page asks)."""
     if table is None or not table.num_rows:
-        return {}, {}
+        return _Grouped.empty(), _Grouped.empty()
     table = table.sort_by([("player", "ascending"), ("seq", "ascending")])
-    html = rows_mod.player_games_html(table, names)
-    rows: dict[str, list[str]] = {}
-    for player, row in zip(table.column("player").to_pylist(), html, strict=True):
-        rows.setdefault(player, []).append(row)
-    missed: dict[str, list[Any]] = {}
-    for record in table.filter(pc.invert(table.column("counted"))).to_pylist():
-        missed.setdefault(record["player"], []).append(record)
-    return rows, missed
+    html = rows_mod.player_games_cells(table, names)
+    rows = _Grouped(table.column("player"), lambda a, b: html.slice(a, b - a).to_pylist())
+    missed = table.filter(pc.invert(table.column("counted")))
+    return rows, _Grouped(missed.column("player"), lambda a, b: missed.slice(a, b - a).to_pylist())
 
 
 def _explanations(
@@ -184,33 +179,85 @@ def _grouped(rows: list[dict[str, Any]], key: str) -> dict[Any, list[dict[str, A
 
 class _Summaries:
     """Each player's row of the latest period's standings, as text cells with the ``period``, made when
-    their page asks (not every row at once as dicts of text: docs/design.md#site-summaries)."""
+    their page asks (not every row at once as dicts of text, nor as Python values: the rows stay
+    columns, docs/design.md#site-summaries)."""
 
     def __init__(self, latest: pa.Table | None, label: str) -> None:
         self.label = label
-        found = (
-            pages.with_deviation(latest).select(list(pages.STANDINGS_COLUMNS)).to_pydict()
-            if latest is not None
-            else {}
-        )
-        self.values = list(zip(*found.values(), strict=True)) if found else []
-        self.where = {values[1]: i for i, values in enumerate(self.values)}
-        has = latest is not None and "inactive_since" in latest.column_names
-        self.since = latest.column("inactive_since") if has and latest is not None else None
+        self.columns: list[pa.ChunkedArray] = []
+        self.where: dict[str, int] = {}
+        self.since: pa.ChunkedArray | None = None
+        if latest is None:
+            return
+        chosen = pages.with_deviation(latest).select(list(pages.STANDINGS_COLUMNS))
+        self.columns = [c.combine_chunks() for c in chosen.columns]
+        self.where = {name: i for i, name in enumerate(chosen.column("player").to_pylist())}
+        if "inactive_since" in latest.column_names:
+            self.since = latest.column("inactive_since").combine_chunks()
 
     def get(self, name: str) -> dict[str, Any] | None:
         where = self.where.get(name)
         if where is None:
             return None
         since = self.since[where].as_py() if self.since is not None else None
-        found = pages.standings_row(self.values[where], {}) | {"period": self.label}
+        values = tuple(column[where].as_py() for column in self.columns)
+        found = pages.standings_row(values, {}) | {"period": self.label}
         return found | {"inactive_since": pages.text(since) if since is not None else ""}
 
 
-def _ratings(table: pa.Table | None, order: Mapping[str, int]) -> dict[str, list[dict[str, Any]]]:
+#: The rows made into records at once by :class:`_Grouped`: the players of a bucket a block at a time
+#: (a record made per player costs more than the page; a bucket's at once, its memory).
+BLOCK_ROWS = 4096
+
+
+class _Grouped:
+    """Rows sorted by player, each player's made when asked (:meth:`get`) by ``make(start, stop)`` from
+    their offsets in ``players`` (the rows' ``player`` column, each player's rows together): the rows
+    of the players from the one asked to about :data:`BLOCK_ROWS` on are made at once and kept until
+    a player outside them is asked (players asked in the rows' order: each row made once)."""
+
+    def __init__(
+        self, players: pa.ChunkedArray | pd.Series | None, make: Callable[[int, int], list[Any]]
+    ) -> None:
+        self.make = make
+        self.where: dict[str, tuple[int, int]] = {}
+        self.stops = np.zeros(0, dtype=np.int64)
+        self.made: list[Any] = []
+        self.start = self.stop = 0
+        if players is None or not len(players):
+            return
+        found = players.to_numpy(zero_copy_only=False) if isinstance(players, pa.ChunkedArray) else players
+        keys = np.asarray(found, dtype=object)
+        starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+        self.stops = np.append(starts[1:], len(keys))
+        self.where = {str(keys[a]): (int(a), int(b)) for a, b in zip(starts, self.stops, strict=True)}
+
+    @classmethod
+    def empty(cls) -> _Grouped:
+        """No rows."""
+        return cls(None, lambda a, b: [])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.where)
+
+    def get(self, name: str) -> list[Any]:
+        """``name``'s rows (none: an empty list)."""
+        found = self.where.get(name)
+        if found is None:
+            return []
+        start, stop = found
+        if not (self.start <= start and stop <= self.stop):
+            block = self.stops[min(int(np.searchsorted(self.stops, start + BLOCK_ROWS)), len(self.stops) - 1)]
+            self.start, self.stop = start, max(stop, int(block))
+            self.made = []  # the block before, freed before the next is made
+            self.made = self.make(self.start, self.stop)
+        return self.made[start - self.start : stop - self.start]
+
+
+def _ratings(table: pa.Table | None, order: Mapping[str, int]) -> _Grouped:
     """A bucket's ratings rows by player, in period order."""
     if table is None or not table.num_rows:
-        return {}
+        return _Grouped.empty()
     frame = table.to_pandas()
     frame["order"] = frame["period"].map(order)
     return _by_player(frame, ["order"])
@@ -220,12 +267,13 @@ def _frame(table: pa.Table | None) -> pd.DataFrame:
     return table.to_pandas() if table is not None else pd.DataFrame({"player": pd.Series(dtype=str)})
 
 
-def _by_player(frame: pd.DataFrame, order: list[str]) -> dict[str, list[dict[str, Any]]]:
-    """``frame``'s records by player, each player's in ``order`` (columns), read once."""
+def _by_player(frame: pd.DataFrame, order: list[str]) -> _Grouped:
+    """``frame``'s records by player, each player's in ``order`` (columns), made when asked."""
     if not len(frame):
-        return {}
+        return _Grouped.empty()
     frame = frame.sort_values(["player", *order], kind="stable")
-    found: dict[str, list[dict[str, Any]]] = {}
-    for record in frame.to_dict("records"):
-        found.setdefault(str(record["player"]), []).append({str(k): v for k, v in record.items()})
-    return found
+
+    def records(start: int, stop: int) -> list[dict[str, Any]]:
+        return [{str(k): v for k, v in r.items()} for r in frame.iloc[start:stop].to_dict("records")]
+
+    return _Grouped(frame["player"].astype(str), records)

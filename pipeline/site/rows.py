@@ -248,8 +248,15 @@ def player_games_html(sides: pa.Table, names: NameCells) -> list[str]:
     """The ``<tr>`` row of each player's side of a game (:data:`pipeline.site.pages.SIDE_COLUMNS`), as
     their page lists it: date, period, colour, opponent, result, event, counted, reasons (their phrases,
     the code on hover) with the notes, and the points the game gave them."""
+    found: list[str] = player_games_cells(sides, names).to_pylist()
+    return found
+
+
+def player_games_cells(sides: pa.Table, names: NameCells) -> pa.Array:
+    """:func:`player_games_html`'s rows as one Arrow array of text (a bucket's rows kept as one buffer,
+    not as Python strings)."""
     if not sides.num_rows:
-        return []
+        return pa.array([], pa.string())
 
     def column(name: str) -> pa.Array:
         return escaped(sides.column(name).combine_chunks())
@@ -281,5 +288,5 @@ def player_games_html(sides: pa.Table, names: NameCells) -> list[str]:
         column("own_points"),
         "</td></tr>\n",
     ]
-    found: list[str] = pc.binary_join_element_wise(*parts, "").to_pylist()
+    found: pa.Array = pc.binary_join_element_wise(*parts, "")
     return found

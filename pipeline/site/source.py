@@ -83,12 +83,15 @@ def open_source(out: Path) -> Source:
 def player_names(source: Source) -> list[str]:
     """Every name the site shows a page for, sorted: the canonical names of both sides of every record
     (the name as written where the run gave none) and every player of the latest rated period (the
-    replay carries every rated player into each later period, so the latest holds them all)."""
-    table = pq.read_table(_games(source.out), columns=["black", "white", "black_player", "white_player"])
+    replay carries every rated player into each later period, so the latest holds them all).
+    ``games.parquet`` is read a row group at a time."""
+    file = pq.ParquetFile(_games(source.out))
     found: set[str] = set()
-    for side in ("black", "white"):
-        names = pc.coalesce(table.column(f"{side}_player"), table.column(side))
-        found.update(str(n) for n in pc.unique(names.drop_null()).to_pylist())
+    for index in range(file.num_row_groups):  # a row group at a time: never the whole column
+        table = file.read_row_group(index, columns=["black", "white", "black_player", "white_player"])
+        for side in ("black", "white"):
+            names = pc.coalesce(table.column(f"{side}_player"), table.column(side))
+            found.update(str(n) for n in pc.unique(names.drop_null()).to_pylist())
     if source.rated:
         latest = partition(source.out, "ratings", source.rated[-1], ["player"])
         if latest is not None:

@@ -13,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-#: Rows of a bucket aimed at: one bucket's rows are held at once, as the records a page is written
-#: from, several times their size as Arrow (docs/design.md#site-buckets).
-BUCKET_ROWS = 50_000
+#: Rows of a bucket aimed at: one bucket's rows are held at once, as columns (a block of players' as
+#: the records a page is written from: docs/design.md#site-buckets, #site-memory).
+BUCKET_ROWS = 20_000
 
 
 def bucket_count(rows: int) -> int:
@@ -46,10 +47,12 @@ class Buckets:
             self._writer(kind, 0, schema).write_table(table)
             return
         which = self._bucket(table.column("player"))
-        for bucket in range(self.count):
-            rows = table.filter(pa.array(which == bucket))
-            if rows.num_rows:
-                self._writer(kind, bucket, schema).write_table(rows)
+        order = np.argsort(which, kind="stable")  # each bucket's rows together, in the table's order
+        bounds = np.searchsorted(which[order], np.arange(self.count + 1))
+        table = table.take(pa.array(order))
+        for bucket in np.flatnonzero(np.diff(bounds)):
+            start, stop = int(bounds[bucket]), int(bounds[bucket + 1])
+            self._writer(kind, int(bucket), schema).write_table(table.slice(start, stop - start))
 
     def close(self) -> None:
         """Finish every file (before reading)."""
@@ -64,9 +67,10 @@ class Buckets:
         for bucket in range(self.count):
             yield {kind: self._read(kind, bucket) for kind in kinds if kind in self._schemas}
 
-    def _bucket(self, players: pa.ChunkedArray) -> pd.Series:
+    def _bucket(self, players: pa.ChunkedArray) -> np.ndarray:
         hashed = pd.util.hash_array(players.to_numpy(zero_copy_only=False).astype(object))
-        return pd.Series(hashed % self.count)
+        found: np.ndarray = hashed % self.count
+        return found
 
     def _path(self, kind: str, bucket: int) -> Path:
         return self.folder / f"{kind}-{bucket:04d}.arrows"
