@@ -6,8 +6,9 @@ changes and awards. Each page shows the player's standing at the end of the late
 rating history chart (:mod:`pipeline.site.chart`), every game counted or not with the reasons and the
 points, and the derivation of each period in which they moved (:mod:`pipeline.site.explained`). Rows
 are grouped once per bucket (sorted, each player's offsets found), not looked up per player, and made
-into records one player at a time (:class:`_Grouped`): memory holds a bucket's rows as columns and one
-player's as records (docs/design.md#site-memory). Knows nothing of HTML beyond the template names, or
+into records a block of players at a time, when the first of them is asked (:class:`_Grouped`): memory
+holds a bucket's rows as columns and about :data:`BLOCK_ROWS` of them as records
+(docs/design.md#site-memory). Knows nothing of HTML beyond the template names, or
 of reading the output folder.
 """
 
