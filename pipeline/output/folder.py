@@ -101,6 +101,22 @@ def read_games(out: Path, columns: Iterable[str] = GAMES_COLUMNS) -> pd.DataFram
     return games_frame(pq.read_table(_games_path(out), columns=list(columns)))
 
 
+def read_games_table(out: Path, columns: Iterable[str] = GAMES_COLUMNS) -> pa.Table:
+    """:func:`read_games` as an Arrow table (:func:`games_table`), for a caller that needs no pandas.
+
+    Raises ReportError if the file is missing (no ``ratings run`` into ``out`` yet).
+    """
+    return games_table(pq.ParquetFile(_games_path(out)).read(columns=list(columns)))  # (read_table: pandas)
+
+
+def games_table(table: pa.Table) -> pa.Table:
+    """Rows of ``games.parquet`` (any of its columns) in ``seq`` order (when it has that column), days as
+    dates (:func:`with_dates`): the rows of :func:`games_frame` without pandas (``reasons`` and
+    ``notes`` read as lists by ``to_pylist``)."""
+    table = with_dates(table)
+    return table.sort_by("seq") if "seq" in table.column_names else table
+
+
 def games_frame(table: pa.Table) -> pd.DataFrame:
     """Rows of ``games.parquet`` (any of its columns) as :func:`read_games` gives them: in ``seq`` order,
     ``reasons``/``notes`` as lists, ``date`` as ``datetime.date``."""
@@ -121,7 +137,7 @@ def require_output(out: Path) -> None:
 
 def rated_periods(out: Path) -> list[str]:
     """The periods ``out/ratings`` holds, in time order (empty when the run rated none, or no output)."""
-    return _in_order(partition_labels(out, "ratings"))
+    return in_order(partition_labels(out, "ratings"))
 
 
 def game_periods(out: Path, games: pd.DataFrame | None = None) -> list[str]:
@@ -132,7 +148,7 @@ def game_periods(out: Path, games: pd.DataFrame | None = None) -> list[str]:
     """
     if games is None:
         games = read_games(out, columns=["period"])
-    return _in_order([*games["period"].dropna().unique(), *rated_periods(out)])
+    return in_order([*games["period"].dropna().unique(), *rated_periods(out)])
 
 
 def check_period(period: str, known: list[str], out: Path) -> None:
@@ -178,6 +194,19 @@ def read_partition(
     return pd.DataFrame(columns=wanted) if wanted is not None else pd.DataFrame()
 
 
+def read_partition_table(
+    out: Path, dataset: str, period: str, columns: Iterable[str] | None = None
+) -> pa.Table:
+    """:func:`read_partition` as an Arrow table (days as dates: :func:`with_dates`), for a caller that
+    needs no pandas. A missing partition reads as a table without rows: with ``columns`` as its columns
+    (of no type) when given, else with none."""
+    wanted = None if columns is None else list(columns)
+    path = partition_path(out, dataset, period)
+    if path.exists():
+        return with_dates(pq.ParquetFile(path).read(columns=wanted))
+    return pa.table({name: pa.nulls(0) for name in wanted or ()})
+
+
 def read_dataset(
     out: Path,
     dataset: str,
@@ -207,7 +236,7 @@ def read_dataset(
     found = ds.dataset(folder, format="parquet", partitioning=partitioning)
     table = found.to_table(columns=None if wanted is None else [*wanted, "period"])
     labels = pc.unique(table["period"]).to_pylist()
-    order = _in_order(labels) if key is None else sorted(labels, key=key)
+    order = in_order(labels) if key is None else sorted(labels, key=key)
     ranks = pc.index_in(table["period"], pa.array(order, pa.string()))
     rows = pa.table({"rank": ranks, "row": pa.array(range(table.num_rows), pa.int64())})
     return as_frame(table.take(pc.sort_indices(rows, [("rank", "ascending"), ("row", "ascending")])))
@@ -249,13 +278,18 @@ def read_manifest(out: Path) -> dict[str, Any]:
 
 
 def as_frame(table: pa.Table) -> pd.DataFrame:
-    """``table`` in pandas with its days as ``datetime.date``: the files store every day as a timestamp at
-    midnight (:data:`pipeline.core.tables.DAY`), the tables were computed with dates."""
+    """``table`` in pandas with its days as ``datetime.date`` (:func:`with_dates`)."""
+    frame: pd.DataFrame = with_dates(table).to_pandas()
+    return frame
+
+
+def with_dates(table: pa.Table) -> pa.Table:
+    """``table`` with its timestamps as dates: the files store every day as a timestamp at midnight
+    (:data:`pipeline.core.tables.DAY`), the tables were computed with dates."""
     for index, field in enumerate(table.schema):
         if pa.types.is_timestamp(field.type):
             table = table.set_column(index, field.name, table.column(index).cast(pa.date32()))
-    frame: pd.DataFrame = table.to_pandas()
-    return frame
+    return table
 
 
 def _games_path(out: Path) -> Path:
@@ -267,8 +301,9 @@ def _games_path(out: Path) -> Path:
     return path
 
 
-def _in_order(labels: Iterable[str]) -> list[str]:
-    """Distinct period labels by their first day (then text); labels that are not periods go last."""
+def in_order(labels: Iterable[str]) -> list[str]:
+    """Distinct period labels by their first day (then text); labels that are not periods go last (the
+    order of :func:`rated_periods` and :func:`game_periods`)."""
 
     def key(label: str) -> tuple[int, str, str]:
         try:

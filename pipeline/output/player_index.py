@@ -41,7 +41,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from pipeline.core import store
+from pipeline.core import store, strings
 from pipeline.output import folder, memory, snapshots
 
 FOLDER = "index"
@@ -257,17 +257,18 @@ class PlayerIndex:
     def _matching(self, kind: str, chunk: str, key: str, value: str) -> pa.Table | None:
         """The rows of ``chunk``'s file of ``kind`` whose ``key`` is ``value`` (None: none)."""
         file = self._file(kind, chunk)
+        wanted = strings.text(value)  # (not the str: pyarrow's conversion of it imports pandas)
         try:
             groups = _row_groups(file, key, value)
             if not groups:
                 return None
             keys = file.read_row_groups(groups, [key], use_threads=False).column(0)
-            if not pc.any(pc.equal(keys, value)).as_py():
+            if not pc.any(pc.equal(keys, wanted)).as_py():
                 return None
             table = file.read_row_groups(groups, use_threads=False)
         except (OSError, pa.ArrowException) as e:
             raise Unreadable(f"{path(self.generation, kind, chunk)}: {e}") from e
-        return table.filter(pc.equal(table.column(key), value))
+        return table.filter(pc.equal(table.column(key), wanted))
 
     def _file(self, kind: str, chunk: str) -> pq.ParquetFile:
         """The open file of ``chunk``'s rows of ``kind``. Raises Unreadable if it cannot be opened."""

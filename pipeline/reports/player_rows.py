@@ -14,23 +14,29 @@ Knows nothing of the questions asked of the rows, nor of how the index is laid o
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.config.roster import name_key
+from pipeline.core import strings
 from pipeline.core.periods import UNDATED
 from pipeline.output import folder as outputs
 from pipeline.output.player_index import PlayerIndex, Unreadable
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "PlayerIndex",
     "Unreadable",
     "change_records",
     "games_of",
+    "games_table",
     "index_of",
     "known_periods",
-    "ratings_of",
+    "ratings_table",
 ]
 
 #: What the audit shows of each change of a game, in order.
@@ -54,10 +60,16 @@ def chunks_of(index: PlayerIndex, player: str) -> list[str]:
     return [chunk for chunk, rows in found.items() if player in rows.column("player").to_pylist()]
 
 
-def games_of(index: PlayerIndex, player: str) -> pd.DataFrame:
+def games_table(index: PlayerIndex, player: str) -> pa.Table:
     """Every game record of ``player`` (either side), with the columns of
-    :data:`~pipeline.output.player_index.SIDE_COLUMNS`, as :func:`~pipeline.output.folder.read_games`
-    gives them (``seq`` order)."""
+    :data:`~pipeline.output.player_index.SIDE_COLUMNS`, as :func:`~pipeline.output.folder.read_games_table`
+    gives them (``seq`` order, days as dates)."""
+    rows = index.rows("games", player, chunks_of(index, player))
+    return outputs.games_table(rows.drop_columns(["player"]))
+
+
+def games_of(index: PlayerIndex, player: str) -> pd.DataFrame:
+    """:func:`games_table` in pandas, as :func:`~pipeline.output.folder.read_games` gives the records."""
     rows = index.rows("games", player, chunks_of(index, player))
     return outputs.games_frame(rows.drop_columns(["player"]))
 
@@ -70,19 +82,20 @@ def changes_of(index: PlayerIndex, player: str, games: pd.DataFrame) -> pd.DataF
     return found.assign(game_id=found["seq"].map(dict(zip(games["seq"], games["game_id"], strict=True))))
 
 
-def ratings_of(index: PlayerIndex, player: str, rated: list[str]) -> pd.DataFrame:
-    """``player``'s ratings rows where they first appear or moved (with ``period`` and ``moved``), in the
-    order of the periods ``rated`` (the run's rated periods, in time order)."""
-    found = outputs.as_frame(index.rows("ratings", player, chunks_of(index, player)))
-    order = {label: i for i, label in enumerate(rated)}
-    return found.sort_values("period", key=lambda p: p.map(order), kind="stable").reset_index(drop=True)
+def ratings_table(index: PlayerIndex, player: str, rated: list[str]) -> pa.Table:
+    """``player``'s ratings rows where they first appear or moved (with ``period`` and ``moved``; days as
+    dates), in the order of the periods ``rated`` (the run's rated periods, in time order; a row of
+    another period last)."""
+    found = outputs.with_dates(index.rows("ratings", player, chunks_of(index, player)))
+    place = pc.index_in(found.column("period").cast(pa.string()), strings.texts(rated))
+    return found.take(pc.array_sort_indices(place))  # (stable; a period not rated, null, last)
 
 
 def known_periods(index: PlayerIndex, out: Path) -> list[str]:
     """Every period a game record of ``out`` falls in, or that was rated, in time order (as
     :func:`pipeline.output.folder.game_periods` gives them)."""
     labels = [label for label in index.labels if label != UNDATED]
-    return outputs.game_periods(out, pd.DataFrame({"period": labels}))
+    return outputs.in_order([*labels, *outputs.rated_periods(out)])
 
 
 def change_records(changes: pd.DataFrame, games: pd.Series) -> dict[str, list[dict[str, Any]]]:

@@ -201,6 +201,8 @@ def rank_scale(out: Path) -> RankScale | None:
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
+    from pipeline.core.arrays import stacked
+    from pipeline.core.strings import text
     from pipeline.output import folder as outputs
 
     ranks: RankScale = {}
@@ -209,20 +211,25 @@ def rank_scale(out: Path) -> RankScale | None:
         table = pq.ParquetFile(outputs.partition_path(out, "ratings", label)).read(
             columns=["rating", "rank", "rating_before", "rank_before"], use_threads=False
         )
-        pairs = pa.concat_tables(
-            [
-                pa.table(
-                    {"rating": table.column(r).cast(pa.float64()), "rank": table.column(k).cast(pa.string())}
-                )
-                for r, k in (("rating", "rank"), ("rating_before", "rank_before"))
-            ]
-        )
-        known = pc.and_(pc.is_valid(pairs.column("rank")), pc.invert(pc.is_nan(pairs.column("rating"))))
-        pairs = pairs.filter(known).group_by(["rating", "rank"], use_threads=False).aggregate([])
-        values = pairs.column("rating")
-        if pairs.num_rows and not pc.all(pc.equal(pc.subtract(values, pc.floor(values)), 0.0)).as_py():
+        values = stacked([table.column(r).cast(pa.float64()) for r in ("rating", "rating_before")])
+        names = stacked([table.column(k).cast(pa.string()) for k in ("rank", "rank_before")])
+        known = pc.and_(pc.is_valid(names), pc.invert(pc.is_nan(values)))
+        values, names = values.filter(known), names.filter(known)
+        if (
+            len(values)
+            and not pc.all(pc.and_(pc.is_finite(values), pc.equal(values, pc.floor(values)))).as_py()
+        ):
             return None  # (not whole numbers; an infinite one neither)
-        for rating, rank in zip(values.to_pylist(), pairs.column("rank").to_pylist(), strict=True):
+        pairs = pc.binary_join_element_wise(values.cast(pa.string()), names, text(" "))
+        if (
+            not pc.count_distinct(values).as_py()
+            == pc.count_distinct(names).as_py()
+            == pc.count_distinct(pairs).as_py()
+        ):
+            return None  # (a rating with two ranks, or a rank with two ratings)
+        distinct = pc.unique(values)  # (each with its one rank: that of its first row)
+        spelled = names.take(pc.index_in(distinct, value_set=values))
+        for rating, rank in zip(distinct.to_pylist(), spelled.to_pylist(), strict=True):
             if ranks.setdefault(rating, rank) != rank or ratings.setdefault(rank, rating) != rating:
                 return None
     return ranks or None
@@ -333,12 +340,11 @@ def _indexed_history(out: Path, names: list[str]) -> _Series | None:
     series: _Series = {}
     try:
         for name in names:
-            rows = player_rows.ratings_of(index, name, rated)
-            found = dict(
-                zip(rows["period"], zip(rows["rating_before"], rows["rating"], strict=True), strict=True)
-            )
+            rows = player_rows.ratings_table(index, name, rated).select(["period", "rating_before", "rating"])
+            periods, befores, ratings = (column.to_pylist() for column in rows.columns)
+            found = dict(zip(periods, zip(befores, ratings, strict=True), strict=True))
             points: list[tuple[dt.date, float]] = []
-            for label in rated[rated.index(rows["period"].iloc[0]) :] if len(rows) else []:
+            for label in rated[rated.index(periods[0]) :] if periods else []:
                 first, last = periods_mod.bounds(label)
                 before, rating = found.get(label, (None, points[-1][1] if points else None))
                 if not points and before is not None and before == before:

@@ -21,10 +21,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from pipeline.config.roster import Roster
 from pipeline.core.i18n import N_, _
+from pipeline.core.strings import text
 from pipeline.output import folder as outputs
 from pipeline.output.folder import ReportError
 from pipeline.reports import player_rows
@@ -99,14 +102,13 @@ def explain(out: Path, player: str, period: str | None = None, roster: Roster | 
             return _indexed(out, index, player, period, roster)
         except player_rows.Unreadable:
             pass  # (the tables read whole below give the same explanation)
-    games = outputs.read_games(out, columns=_GAMES_COLUMNS)
+    games = outputs.read_games_table(out, columns=_GAMES_COLUMNS)
     name = resolve_player(out, player, roster, games)
     rated = _rated_in(out, name)
     _check_rated(out, name, rated, None)
     period = period or active_period(out, name, rated)
     _check_rated(out, name, rated, period)
-    row = outputs.read_partition(out, "ratings", period)
-    rating = _clean(row[row["player"] == name].iloc[0].to_dict()) | {"period": period}
+    rating = _rows_of(outputs.read_partition_table(out, "ratings", period), name)[0] | {"period": period}
     return _explained(out, name, period, rating, games)
 
 
@@ -120,18 +122,16 @@ def _indexed(
     outputs.require_output(out)
     name = resolve_player(out, player, roster)
     everyone = outputs.rated_periods(out)
-    rows = player_rows.ratings_of(index, name, everyone)
-    rated = everyone[everyone.index(rows["period"].iloc[0]) :] if len(rows) else []
+    rows = [_clean(r) for r in player_rows.ratings_table(index, name, everyone).to_pylist()]
+    rated = everyone[everyone.index(rows[0]["period"]) :] if rows else []
     _check_rated(out, name, rated, None)
-    moved = rows.loc[rows["moved"].astype(bool), "period"]
-    period = period or (str(moved.iloc[-1]) if len(moved) else rated[-1])
+    moved = [str(r["period"]) for r in rows if r["moved"]]
+    period = period or (moved[-1] if moved else rated[-1])
     _check_rated(out, name, rated, period)
-    mine = rows[rows["period"] == period].drop(columns=["moved"])
-    if mine.empty:  # a period in which they did not move: their row as the partition holds it
-        table = outputs.read_partition(out, "ratings", period)
-        mine = table[table["player"] == name]
-    rating = _clean(mine.iloc[0].to_dict()) | {"period": period}
-    return _explained(out, name, period, rating, player_rows.games_of(index, name))
+    mine = [{k: v for k, v in r.items() if k != "moved"} for r in rows if r["period"] == period]
+    if not mine:  # a period in which they did not move: their row as the partition holds it
+        mine = _rows_of(outputs.read_partition_table(out, "ratings", period), name)
+    return _explained(out, name, period, mine[0] | {"period": period}, player_rows.games_table(index, name))
 
 
 def _check_rated(out: Path, name: str, rated: list[str], period: str | None) -> None:
@@ -151,25 +151,27 @@ def _check_rated(out: Path, name: str, rated: list[str], period: str | None) -> 
         )
 
 
-def _explained(out: Path, name: str, period: str, rating: Row, games: pd.DataFrame) -> Explanation:
+def _explained(out: Path, name: str, period: str, rating: Row, games: pa.Table) -> Explanation:
     """The explanation of ``name``'s ``rating`` row of ``period``; ``games`` their game records (or
     every record: only theirs are read)."""
     manifest = outputs.read_manifest(out)
     rule_set = str(manifest.get("rule_set", "unknown"))
-    changes = outputs.read_partition(out, "changes", period)
-    mine = (
-        changes[changes["player"] == name].sort_values(["seq", "color"], kind="stable")
-        if len(changes)
-        else changes
-    )
-    rows = [_clean(r) for r in mine.to_dict("records")]
-    awards = outputs.read_partition(out, "awards", period)
-    award_rows = (
-        [_clean(r) for r in awards[awards["player"] == name].to_dict("records")] if len(awards) else []
-    )
+    changes = _rows_of(outputs.read_partition_table(out, "changes", period), name, ["seq", "color"])
+    awards = _rows_of(outputs.read_partition_table(out, "awards", period), name)
     promotions = _promotions(out, name, period)
     excluded = _excluded(games, name, period, _cap(manifest))
-    return explanation(rule_set, name, rating, rows, award_rows, promotions, excluded)
+    return explanation(rule_set, name, rating, changes, awards, promotions, excluded)
+
+
+def _rows_of(table: pa.Table, name: str, order: Sequence[str] = ()) -> list[Row]:
+    """The rows of ``table`` whose ``player`` is ``name`` (none when it has no rows), sorted by the
+    columns ``order`` (stably: as written within a tie), missing values as None."""
+    if not table.num_rows:
+        return []
+    mine = table.filter(pc.equal(table.column("player"), text(name)))
+    if order:
+        mine = mine.sort_by([(column, "ascending") for column in order])
+    return [_clean(r) for r in mine.to_pylist()]
 
 
 def explanation(
@@ -208,20 +210,19 @@ def explanation(
     )
 
 
-def _excluded(games: pd.DataFrame, name: str, period: str, cap: int | None) -> list[Excluded]:
-    chosen = games[
-        (games["period"] == period)
-        & ~games["counted"].astype(bool)
-        & ((games["black_player"] == name) | (games["white_player"] == name))
-    ]
+def _excluded(games: pa.Table, name: str, period: str, cap: int | None) -> list[Excluded]:
+    black, white, who = games.column("black_player"), games.column("white_player"), text(name)
+    mine = pc.or_kleene(pc.equal(black, who), pc.equal(white, who))
+    uncounted = pc.and_kleene(pc.equal(games.column("period"), text(period)), pc.invert(games["counted"]))
+    chosen = games.filter(pc.and_kleene(uncounted, mine))
     found = []
-    for g in chosen.to_dict("records"):
+    for g in chosen.to_pylist():
         color = "B" if g["black_player"] == name else "W"
         opponent = g["white_player"] if color == "B" else g["black_player"]
         winner = g["winner"]
         result = "draw" if winner == "draw" else "no result" if winner not in ("B", "W") else ""
         result = result or ("win" if winner == color else "loss")
-        reasons = tuple(g["reasons"])
+        reasons = tuple(g["reasons"] or ())
         why = _("; ").join(reason_words(c, cap) for c in reasons)
         source = g["source_path"] if not g["game_index"] else f"{g['source_path']}#{g['game_index']}"
         speed = optional_text(g["speed_used"])
@@ -234,11 +235,10 @@ def active_period(out: Path, name: str, rated: list[str]) -> str:
     which ``name`` had a counted game or an award, or their rating or rank changed; the latest of
     ``rated`` when there is none (a player carried unchanged from a roster)."""
     for label in reversed(rated):
-        ratings = outputs.read_partition(out, "ratings", label)
-        row = ratings[ratings["player"] == name].iloc[0]
-        awards = outputs.read_partition(out, "awards", label, columns=["player"])
+        row = _rows_of(outputs.read_partition_table(out, "ratings", label), name)[0]
+        awards = outputs.read_partition_table(out, "awards", label, columns=["player"])
         moved = row["delta"] != 0 or str(row["rank"]) != str(row["rank_before"]) or row["games"] > 0
-        if moved or (awards["player"] == name).any():
+        if moved or _holds(awards, name):
             return label
     return rated[-1]
 
@@ -248,19 +248,24 @@ def _rated_in(out: Path, name: str) -> list[str]:
     return [
         p
         for p in outputs.rated_periods(out)
-        if (outputs.read_partition(out, "ratings", p)["player"] == name).any()
+        if _holds(outputs.read_partition_table(out, "ratings", p, columns=["player"]), name)
     ]
+
+
+def _holds(table: pa.Table, name: str) -> bool:
+    """Whether a row of ``table`` (a ``player`` column at least) is ``name``'s."""
+    return bool(table.num_rows) and bool(pc.any(pc.equal(table.column("player"), text(name))).as_py())
 
 
 def _promotions(out: Path, name: str, period: str) -> list[Row]:
     path = out / outputs.PROMOTIONS_FILE
     if not path.exists():
         return []
-    table = pd.read_parquet(path)
-    if not len(table) or "period" not in table:
+    table = outputs.with_dates(pq.ParquetFile(path).read())  # (pq.read_table imports pandas)
+    if not table.num_rows or "period" not in table.column_names:
         return []
-    mine = table[(table["player"] == name) & (table["period"] == period)].sort_values("date", kind="stable")
-    return [_clean(r) for r in mine.to_dict("records")]
+    table = table.filter(pc.equal(table.column("period").cast(pa.string()), text(period)))
+    return _rows_of(table, name, ["date"])
 
 
 def _cap(manifest: Mapping[str, Any]) -> int | None:

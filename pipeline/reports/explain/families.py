@@ -19,11 +19,10 @@ the output folder (:mod:`pipeline.reports.explain`).
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 from collections.abc import Callable, Mapping
 from typing import Any
-
-import pandas as pd
 
 from pipeline.core.i18n import N_, _, ngettext
 from pipeline.reports.explain.model import GameLine, Row
@@ -243,8 +242,13 @@ def _after_last_promotion(rows: list[Row], promotions: list[Row]) -> int:
     ids = [r["game_id"] for r in rows]
     if last.get("game_id") in ids:
         return ids.index(last["game_id"]) + 1
-    day = pd.Timestamp(last["date"])
-    return sum(1 for r in rows if pd.Timestamp(r["date"]) <= day)
+    day = _day(last["date"])
+    return sum(1 for r in rows if _day(r["date"]) <= day)
+
+
+def _day(value: dt.date) -> dt.date:
+    """The day of ``value``, a date or a timestamp (pandas' too: a datetime)."""
+    return value.date() if isinstance(value, dt.datetime) else value
 
 
 def _tga(

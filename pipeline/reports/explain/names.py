@@ -17,9 +17,9 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+import pyarrow as pa
 
 from pipeline.config.roster import Roster, name_key
 from pipeline.core.i18n import _
@@ -27,6 +27,9 @@ from pipeline.core.text import fold
 from pipeline.output import folder as outputs
 from pipeline.output.folder import ReportError
 from pipeline.reports import player_rows
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: The games columns :func:`resolve_player` reads.
 NAME_COLUMNS = ("black", "white", "black_player", "white_player")
@@ -42,7 +45,7 @@ class UnknownPlayer(ReportError):
 
 
 def resolve_player(
-    out: Path, name: str, roster: Roster | None = None, games: pd.DataFrame | None = None
+    out: Path, name: str, roster: Roster | None = None, games: pa.Table | pd.DataFrame | None = None
 ) -> str:
     """The canonical name of the player ``name`` spells in the output folder ``out``.
 
@@ -53,7 +56,8 @@ def resolve_player(
             spelled exactly as ``name`` (NFKC-folded) is meant (``Fish`` and ``fish`` both played).
         roster: the run's roster, for aliases no record used (None: the records' spellings only); only
             its entries for players of ``out`` count.
-        games: ``out``'s games table when already read (the :data:`NAME_COLUMNS` at least).
+        games: ``out``'s games table when already read (the :data:`NAME_COLUMNS` at least; an Arrow
+            table or a pandas frame).
 
     Returns:
         The player's canonical name, as the output tables write it.
@@ -66,7 +70,7 @@ def resolve_player(
         found = _indexed(out, name, roster)
         if found is not None:
             return found
-        games = outputs.read_games(out, columns=NAME_COLUMNS)
+        games = outputs.read_games_table(out, columns=NAME_COLUMNS)
     spellings = _spellings(out, games, roster)
     return _chosen(out, name, spellings.get(name_key(name), set()), lambda: spellings)
 
@@ -125,7 +129,7 @@ def _chosen(out: Path, name: str, found: set[str], spellings: Callable[[], dict[
     raise UnknownPlayer(said.format(name=name, out=out, names=", ".join(names)), names)
 
 
-def _spellings(out: Path, games: pd.DataFrame, roster: Roster | None) -> dict[str, set[str]]:
+def _spellings(out: Path, games: pa.Table | pd.DataFrame, roster: Roster | None) -> dict[str, set[str]]:
     """name_key of every spelling -> the canonical names it stands for: the records' spellings, the
     rated players' names, and the roster's names and aliases of those players (a roster entry of no
     player of the output, from another run's roster say, adds nothing)."""
@@ -136,13 +140,23 @@ def _spellings(out: Path, games: pd.DataFrame, roster: Roster | None) -> dict[st
             spellings.setdefault(name_key(spelling), set()).add(canonical)
 
     for side in ("black", "white"):
-        for raw, canonical in zip(games[side], games[f"{side}_player"], strict=True):
+        for raw, canonical in zip(_values(games, side), _values(games, f"{side}_player"), strict=True):
             add(raw, canonical)
             add(canonical, canonical)
     for label in outputs.rated_periods(out):
-        for rated in outputs.read_partition(out, "ratings", label, columns=["player"])["player"]:
+        for rated in _values(
+            outputs.read_partition_table(out, "ratings", label, columns=["player"]), "player"
+        ):
             add(rated, rated)
     return _with_roster(spellings, roster)
+
+
+def _values(table: pa.Table | pd.DataFrame, column: str) -> list[Any]:
+    """The values of ``table``'s ``column`` as Python objects, whether ``table`` is Arrow's or pandas'."""
+    if isinstance(table, pa.Table):
+        values: list[Any] = table.column(column).to_pylist()
+        return values
+    return list(table[column])
 
 
 def _with_roster(spellings: dict[str, set[str]], roster: Roster | None) -> dict[str, set[str]]:

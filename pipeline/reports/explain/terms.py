@@ -10,9 +10,8 @@ line per award and promotion; the summary sentence. Takes records as the output 
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
-
-import pandas as pd
 
 from pipeline.core.i18n import _, ngettext
 from pipeline.reports.explain.model import GameLine, Row
@@ -183,8 +182,8 @@ def summary(style: str, name: str, period: str, rating: Row, excluded: int) -> s
 
 
 def missing(value: Any) -> bool:
-    """Whether ``value`` is None or pandas' missing value (NaT, NaN)."""
-    return value is None or value is pd.NaT or (isinstance(value, float) and value != value)
+    """Whether ``value`` is None, NaN or pandas' NaT (a datetime unequal to itself, as NaN is)."""
+    return value is None or (isinstance(value, float | dt.datetime) and value != value)
 
 
 def optional_text(value: Any) -> str | None:

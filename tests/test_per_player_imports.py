@@ -1,0 +1,82 @@
+"""The commands that answer about one player read its rows through the player index without pandas
+(pipeline/reports/explain, player_rows, plots; pipeline/core/strings.py says why pandas would come in):
+pandas' import is a fifth of such a command's second. Each command runs in a fresh interpreter on a
+small rated season; the answers themselves are checked against the tables read whole in
+tests/test_player_index.py.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sgfmake import sgf
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+from pipeline.output.player_index import PlayerIndex
+
+pytestmark = pytest.mark.slow
+
+_RUN_THEN_LIST = """
+import sys
+from pipeline.cli import app
+sys.argv = ["ratings", *sys.argv[1:]]
+try:
+    app()
+finally:
+    print("pandas" in sys.modules, file=sys.stderr)
+"""
+SEASON = [
+    ("羽焰", "凝兰", "B+R", "2024-03-03"),
+    ("凝兰", "牛蛙", "W+3.5", "2024-03-09"),
+    ("牛蛙", "羽焰", "B+R", "2024-04-02"),
+    ("羽焰", "凝兰", None, "2024-04-05"),
+    ("凝兰", "羽焰", "B+R", "2024-05-11"),
+]
+
+
+@pytest.fixture(scope="module")
+def season(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The output folder of a small rated season (with its player index)."""
+    root = tmp_path_factory.mktemp("season")
+    for i, (black, white, result, date) in enumerate(SEASON):
+        path = root / "raw" / f"g{i:03d}.sgf"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(sgf(black, white, result, date, black_rank="1d", white_rank="2d", seed=i))
+    args = ["run", "--raw", str(root / "raw"), "--out", str(root / "out"), "--workers", "1"]
+    done = CliRunner().invoke(app, args)
+    assert done.exit_code == 0, done.output
+    assert PlayerIndex.of(root / "out") is not None
+    return root / "out"
+
+
+def pandas_imported(*args: str) -> bool:
+    """Whether ``ratings ARGS``, run to its end in a fresh interpreter, imported pandas."""
+    done = subprocess.run(
+        [sys.executable, "-c", _RUN_THEN_LIST, *args], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stderr.strip().splitlines()[-1] == "True"
+
+
+def test_explain_imports_no_pandas(season: Path) -> None:
+    assert not pandas_imported("explain", "羽焰", "--out", str(season))
+
+
+def test_explain_of_a_period_imports_no_pandas(season: Path) -> None:
+    assert not pandas_imported("explain", "凝兰", "--period", "2024-03", "--out", str(season))
+
+
+def test_plot_of_a_player_imports_no_pandas(season: Path, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    image = tmp_path / "history.png"
+    assert not pandas_imported("plot", "--player", "羽焰", "--image", str(image), "--out", str(season))
+    assert image.stat().st_size > 0
+
+
+def test_the_check_sees_pandas_when_a_command_imports_it(season: Path) -> None:
+    """The check itself: a command known to read pandas frames (the standings) is seen to."""
+    assert pandas_imported("show", "--out", str(season))
