@@ -8,7 +8,8 @@ most active (most game records), the one whose records are nearest 300 (issue 25
 has that many) and a typical one (the median number of records among the players with at least one
 counted game); and a day: the 15th of the latest rated month (or the middle of the latest rated
 period). Each command is then run ``--runs`` times (default 3) as a child process of the code tree
-``--code`` (default this checkout: ``PYTHONPATH=DIR``, the Python that runs this script), and measured
+``--code`` (default this checkout: ``PYTHONPATH=DIR``, the Python that runs this script; ``--code``
+repeated: the trees' runs alternate, a row each, for a before and after on a loaded machine), and measured
 by ``os.wait4`` (wall seconds, user + system CPU seconds) and GNU ``time`` (peak RSS: :func:`measured`
 says why); the medians are printed:
 
@@ -25,8 +26,8 @@ figures depend on the machine and its load (the project's machine has 2 cores, o
 seconds vary less than wall seconds there; quote the load). Prints a Markdown table and, with
 ``--json FILE``, writes the figures.
 
-Usage: python bench/player_bench.py [--n 100000] [--corpora] [--out DIR] [--code DIR] [--runs 3] [--json FILE]
-       [--only COMMAND]
+Usage: python bench/player_bench.py [--n 100000] [--corpora] [--out DIR] [--code DIR ...] [--runs 3]
+       [--json FILE] [--only COMMAND]
 """
 
 from __future__ import annotations
@@ -128,23 +129,30 @@ def commands(out: Path, chosen: dict[str, tuple[str, int]], image: Path) -> list
     return found
 
 
-def bench(out: Path, code: Path, runs: int, only: list[str] | None = None) -> list[dict[str, Any]]:
-    """The medians of ``runs`` measurements of every command on ``out`` (or of those named ``only``)."""
+def bench(out: Path, codes: list[Path], runs: int, only: list[str] | None = None) -> list[dict[str, Any]]:
+    """The medians of ``runs`` measurements of every command on ``out`` (or of those named ``only``), a row
+    per code tree of ``codes``; with two or more trees each command's runs alternate between them, so
+    that a change in the machine's load falls on both."""
     chosen = players(out)
     results = []
     with tempfile.TemporaryDirectory(prefix="player-bench-") as folder:
         for command, who, args in commands(out, chosen, Path(folder) / "chart.png"):
             if only and command not in only:
                 continue
-            found = [measured(args, code, Path(folder)) for _ in range(runs)]
-            row = {
-                "out": str(out),
-                "command": command,
-                "player": f"{who}: {chosen[who][0]} ({chosen[who][1]} records)" if who else "",
-            }
-            row |= {k: round(statistics.median(f[k] for f in found), 2) for k in found[0]}
-            print(json.dumps(row, ensure_ascii=False), file=sys.stderr)
-            results.append(row)
+            found: dict[Path, list[dict[str, float]]] = {code: [] for code in codes}
+            for _ in range(runs):
+                for code in codes:
+                    found[code].append(measured(args, code, Path(folder)))
+            for code, measures in found.items():
+                row = {
+                    "out": str(out),
+                    "code": str(code),
+                    "command": command,
+                    "player": f"{who}: {chosen[who][0]} ({chosen[who][1]} records)" if who else "",
+                }
+                row |= {k: round(statistics.median(f[k] for f in measures), 2) for k in measures[0]}
+                print(json.dumps(row, ensure_ascii=False), file=sys.stderr)
+                results.append(row)
     return results
 
 
@@ -154,7 +162,13 @@ def main() -> None:
     parser.add_argument("--corpora", action="store_true", help="rate ../shared/corpora with no configuration")
     parser.add_argument("--out", type=Path, action="append", default=[], help="an output folder")
     parser.add_argument("--bench-out", type=Path, default=ROOT / "bench" / "out")
-    parser.add_argument("--code", type=Path, default=ROOT, help="the code tree to run (default: this one)")
+    parser.add_argument(
+        "--code",
+        type=Path,
+        action="append",
+        default=[],
+        help="a code tree to run (default: this one); repeat to alternate several, run by run",
+    )
     parser.add_argument("--runs", type=int, default=3, help="measurements of each command (the median)")
     parser.add_argument("--json", type=Path, help="write the figures to this file")
     parser.add_argument("--only", action="append", help="measure only this command (floor, explain, ...)")
@@ -173,14 +187,16 @@ def main() -> None:
         outs.append(folder / "out")
     if not outs:
         parser.error("name an output folder (--out), an archive size (--n) or --corpora")
-    results = [r for out in outs for r in bench(out, options.code.resolve(), options.runs, options.only)]
+    codes = [c.resolve() for c in options.code] or [ROOT]
+    results = [r for out in outs for r in bench(out, codes, options.runs, options.only)]
     if options.json:
         options.json.write_text(json.dumps(results, indent=1, ensure_ascii=False))
-    print("| output | command | player | wall s | CPU s | peak MB |")
-    print("|---|---|---|---|---|---|")
+    print("| output | code | command | player | wall s | CPU s | peak MB |")
+    print("|---|---|---|---|---|---|---|")
     for r in results:
         print(
-            f"| {r['out']} | {r['command']} | {r['player']} | {r['wall_s']} | {r['cpu_s']} | {r['peak_mb']} |"
+            f"| {r['out']} | {r['code']} | {r['command']} | {r['player']} | {r['wall_s']} | {r['cpu_s']} "
+            f"| {r['peak_mb']} |"
         )
 
 
