@@ -26,6 +26,7 @@ from typer.testing import CliRunner
 from pipeline import reports
 from pipeline.cli import app
 from pipeline.core.activity import span_of
+from pipeline.core.activity_columns import start
 from pipeline.reports.export import standings_table
 from pipeline.site import build_site
 from pipeline.site.slugs import slugs
@@ -85,7 +86,7 @@ def _show(*args: str) -> tuple[int, str]:
 
 
 def test_the_span_of_a_month_period_starts_the_day_after_the_same_day_months_before() -> None:
-    assert span_of(SPAN).start(dt.date(2024, 3, 31)) == dt.date(2024, 2, 1)
+    assert start(span_of(SPAN), dt.date(2024, 3, 31)) == dt.date(2024, 2, 1)
 
 
 # --- the standings ------------------------------------------------------------------------------------------

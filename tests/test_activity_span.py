@@ -1,5 +1,6 @@
-"""The span of activity (pipeline/core/activity.py): how `[output] active_within` is read, the calendar
-arithmetic of a span, and the activity columns of a period's last counted days."""
+"""The span of activity (pipeline/core/activity.py): how `[output] active_within` is read; and its
+arithmetic (pipeline/core/activity_columns.py): the calendar arithmetic of a span, and the activity
+columns of a period's last counted days."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from pipeline.core.activity import NO_DAY, LastCounted, Span, SpanError, day_number, marks, span_of
+from pipeline.core.activity import Span, SpanError, day_number, span_of
+from pipeline.core.activity_columns import NO_DAY, LastCounted, after, marks, start
 
 
 def _days(*days: str) -> np.ndarray:
@@ -48,30 +50,30 @@ def test_the_span_is_recorded_in_english_words() -> None:
 
 
 def test_a_span_of_months_keeps_the_day_of_the_month() -> None:
-    assert _dates(span_of("24 months").after(_days("2022-05-15"))) == ["2024-05-15"]
+    assert _dates(after(span_of("24 months"), _days("2022-05-15"))) == ["2024-05-15"]
 
 
 def test_a_span_of_months_ends_on_the_last_day_of_a_shorter_month() -> None:
-    moved = span_of("1 month").after(_days("2024-01-31", "2023-01-31", "2024-03-31"))
+    moved = after(span_of("1 month"), _days("2024-01-31", "2023-01-31", "2024-03-31"))
     assert _dates(moved) == ["2024-02-29", "2023-02-28", "2024-04-30"]
 
 
 def test_a_span_of_years_from_the_29th_of_february_ends_on_the_28th() -> None:
-    assert _dates(span_of("1 year").after(_days("2024-02-29"))) == ["2025-02-28"]
+    assert _dates(after(span_of("1 year"), _days("2024-02-29"))) == ["2025-02-28"]
 
 
 def test_a_span_of_weeks_is_seven_days_each() -> None:
-    assert _dates(span_of("2 weeks").after(_days("2024-12-25"))) == ["2025-01-08"]
+    assert _dates(after(span_of("2 weeks"), _days("2024-12-25"))) == ["2025-01-08"]
 
 
 def test_a_span_of_a_year_ending_with_a_year_period_is_the_year() -> None:
-    assert span_of("1 year").start(dt.date(2024, 12, 31)) == dt.date(2024, 1, 1)
+    assert start(span_of("1 year"), dt.date(2024, 12, 31)) == dt.date(2024, 1, 1)
 
 
 def test_the_start_of_a_span_is_the_first_day_a_game_keeps_a_player_active() -> None:
     span, end = span_of("1 month"), dt.date(2024, 3, 30)
-    start = span.start(end)
-    found = marks(_days(str(start), str(start - dt.timedelta(days=1))), end, span)["active"]
+    first = start(span, end)
+    found = marks(_days(str(first), str(first - dt.timedelta(days=1))), end, span)["active"]
     assert found.to_pylist() == [True, False]
 
 
@@ -103,5 +105,5 @@ def test_many_days_move_as_each_day_moves_alone() -> None:
         day_number(dt.date(2005, 1, 1)), day_number(dt.date(2016, 1, 1)), 5000
     )
     span = span_of("1 month")
-    alone = np.concatenate([span.after(days[i : i + 1]) for i in range(len(days))])
-    assert (span.after(days.astype(np.int32)) == alone).all()
+    alone = np.concatenate([after(span, days[i : i + 1]) for i in range(len(days))])
+    assert (after(span, days.astype(np.int32)) == alone).all()

@@ -33,7 +33,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.core import activity, periods
+from pipeline.core import activity_columns, periods
 from pipeline.core.activity import Span, SpanError, span_of
 from pipeline.core.i18n import _
 from pipeline.core.provisional import Provisional
@@ -247,8 +247,8 @@ def _active_on(
     if before is not None and len(before):
         where = pc.index_in(_strings(table["player"]), value_set=_strings(before["player"]))
         carried = pa.array(before["last_counted"], pa.date32(), from_pandas=True).take(where)
-        days = np.maximum(days, activity.days_of(carried))
-    columns = activity.marks(days, day, span)
+        days = np.maximum(days, activity_columns.days_of(carried))
+    columns = activity_columns.marks(days, day, span)
     found = table.assign(**{name: found.to_pandas().set_axis(table.index) for name, found in columns.items()})
     rating = found["rating"].where(found["active"])
     return found.assign(rating_place=rating.rank(method="min", ascending=False).astype("Int32"))
@@ -256,8 +256,8 @@ def _active_on(
 
 def _latest(changes: pd.DataFrame, names: pd.Series) -> np.ndarray[Any, Any]:
     """The latest ``date`` of each of ``names`` in ``changes`` (with ``player``) as
-    :func:`pipeline.core.activity.days_of` gives them (grouped in Arrow: pandas aggregates dates, which
-    it holds as Python objects, one group at a time)."""
+    :func:`pipeline.core.activity_columns.days_of` gives them (grouped in Arrow: pandas aggregates
+    dates, which it holds as Python objects, one group at a time)."""
     rows = pa.table(
         {
             "player": _strings(changes["player"]),
@@ -266,7 +266,7 @@ def _latest(changes: pd.DataFrame, names: pd.Series) -> np.ndarray[Any, Any]:
     )
     latest = rows.group_by("player", use_threads=False).aggregate([("date", "max")])
     where = pc.index_in(_strings(names), value_set=latest.column("player"))
-    return activity.days_of(latest.column("date_max").take(where))
+    return activity_columns.days_of(latest.column("date_max").take(where))
 
 
 def _adds_up(table: pd.DataFrame, changes: pd.DataFrame, awards: pd.DataFrame) -> bool:

@@ -25,7 +25,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.core import periods
-from pipeline.core.activity import LastCounted, Span, days_of, marks
+from pipeline.core.activity import Span
+from pipeline.core.activity_columns import LastCounted, days_of, marks
 from pipeline.rules.base import Change, Game, PeriodOutcome
 
 #: The base columns of a change row; the rule set's own (``detail``) follow.
@@ -38,7 +39,7 @@ _CHANGE_BASE = ("period", "game_id", "date", "seq", "player", "opponent", "color
 class Activity:
     """What the ratings' activity columns need from one period to the next: the span
     (``[output] active_within``; None: everyone active) and each player's last counted day so far
-    (:class:`~pipeline.core.activity.LastCounted`, updated by every period's tables)."""
+    (:class:`~pipeline.core.activity_columns.LastCounted`, updated by every period's tables)."""
 
     span: Span | None = None
     last: LastCounted = field(default_factory=LastCounted)

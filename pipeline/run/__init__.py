@@ -24,7 +24,7 @@ from pipeline.audit.counts import Counts, Tally
 from pipeline.config import recorded
 from pipeline.core import setup_tables, tables
 from pipeline.core import store as store_
-from pipeline.core.activity import LastCounted
+from pipeline.core.activity_columns import LastCounted
 from pipeline.core.i18n import Said, _
 from pipeline.core.periods import year_of
 from pipeline.core.progress import SILENT, Steps
