@@ -8,7 +8,9 @@ is None for an output without an index (written before there was one, or a plain
 callers then read the tables whole; a file of the index that cannot be read raises
 :class:`~pipeline.output.player_index.Unreadable`, for which they do the same.
 
-Knows nothing of the questions asked of the rows, nor of how the index is laid out.
+The rows come as Arrow tables (:func:`games_table`, :func:`ratings_table`: for a command that imports no
+pandas) or as pandas frames (:func:`games_of`, :func:`changes_of`). Knows nothing of the questions asked
+of the rows, nor of how the index is laid out.
 """
 
 from __future__ import annotations
