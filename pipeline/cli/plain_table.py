@@ -16,6 +16,7 @@ a few). ``tests/test_plain_table.py`` checks that the lines are rich's, characte
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -44,22 +45,53 @@ class PlainTable:
         self._cells = cells
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        table = self._table
-        widths = [(c.width or 0) + 2 for c in table.columns]
-        shown = options.update(width=sum(widths) + len(widths) + 1, highlight=table.highlight, height=None)
-        if table.title:
-            title_style = Style.pick_first(table.title_style, "table.title")
-            yield from _annotation(console, shown, table.title, title_style, table.title_justify)
-        assert table.box is not None  # (checked by plain)
-        box = table.box.substitute(
-            shown, safe=table.safe_box if table.safe_box is not None else console.safe_box
-        )
-        for line in body_lines(box, table.columns, self._cells):
+        yield from _Part(self._table, "title").__rich_console__(console, options)
+        for line in self._lines(console):
             yield Segment(line)
             yield Segment.line()
-        if table.caption:
+        yield from _Part(self._table, "caption").__rich_console__(console, options)
+
+    def print(self, console: Console) -> None:
+        """Print the table on ``console`` as ``console.print(self)`` does: the title and caption by
+        rich, the box and the cells written to its file as they are (rich would measure each line
+        again to crop it to the console's width; :func:`plain` checked that they fit)."""
+        if self._table.title:
+            console.print(_Part(self._table, "title"))
+        console.file.write("".join(line + "\n" for line in self._lines(console)))
+        if self._table.caption:
+            console.print(_Part(self._table, "caption"))
+
+    def _lines(self, console: Console) -> Iterator[str]:
+        table = self._table
+        assert table.box is not None  # (checked by plain)
+        box = table.box.substitute(
+            _shown(table, console.options),
+            safe=table.safe_box if table.safe_box is not None else console.safe_box,
+        )
+        return body_lines(box, table.columns, self._cells)
+
+
+class _Part:
+    """A table's title or caption (``part``), rendered as rich's table renders it."""
+
+    def __init__(self, table: Table, part: str) -> None:
+        self._table = table
+        self._part = part
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        table, shown = self._table, _shown(self._table, options)
+        if self._part == "title" and table.title:
+            title_style = Style.pick_first(table.title_style, "table.title")
+            yield from _annotation(console, shown, table.title, title_style, table.title_justify)
+        if self._part == "caption" and table.caption:
             caption_style = Style.pick_first(table.caption_style, "table.caption")
             yield from _annotation(console, shown, table.caption, caption_style, table.caption_justify)
+
+
+def _shown(table: Table, options: ConsoleOptions) -> ConsoleOptions:
+    """The options a table's parts are rendered with: as wide as the table."""
+    widths = [(c.width or 0) + 2 for c in table.columns]
+    return options.update(width=sum(widths) + len(widths) + 1, highlight=table.highlight, height=None)
 
 
 def _annotation(
@@ -70,19 +102,29 @@ def _annotation(
     return console.render(rendered, options=options.update(justify=justify))
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def cells(text: str) -> int:
+    """The terminal cells ``text`` takes, as :func:`rich.cells.cell_len` counts them (remembered for
+    many more texts than rich remembers: a table of thousands of names measures each several times)."""
+    return len(text) if text.isascii() and text.isprintable() else cell_len(text)
+
+
 def plain(table: Table, console: Console) -> PlainTable | None:
     """``table`` (made by :func:`~pipeline.cli.tables.fitted`) as lines that ``console`` prints exactly
     as it would print the table, when ``console`` writes no styles; else None (rich draws it)."""
     if console.color_system is not None or not _fitted_layout(table):
         return None
-    cells: list[list[str]] = []
+    found: list[list[str]] = []
     for column in table.columns:
         texts = [column.header, *column.cells]
         width = column.width or 0
-        if not all(isinstance(t, str) and _plain_text(t, width, column.justify) for t in texts):
+        if not all(isinstance(t, str) for t in texts):
             return None
-        cells.append([t for t in texts if isinstance(t, str)])
-    return PlainTable(table, cells)
+        strings = [t for t in texts if isinstance(t, str)]
+        if not all(_plain_text(t, width, column.justify) for t in set(strings)):
+            return None
+        found.append(strings)
+    return PlainTable(table, found)
 
 
 def _fitted_layout(table: Table) -> bool:
@@ -126,13 +168,14 @@ def _plain_text(text: str, width: int, justify: str) -> bool:
         return False
     if ":" in text and _emoji_replace(text) != text:
         return False
-    return all(cell_len(line.rstrip() if justify != "left" else line) <= width for line in text.split("\n"))
+    return all(cells(line.rstrip() if justify != "left" else line) <= width for line in text.split("\n"))
 
 
 def body_lines(box: Box, columns: Sequence[Column], cells: list[list[str]]) -> Iterator[str]:
     """The lines of the table's box and cells (``cells[i]``: column ``i``'s header, then its cells)."""
     widths = [(c.width or 0) + 2 for c in columns]
     justify = [c.justify for c in columns]
+    drawn: list[dict[str, list[str]]] = [{} for _ in columns]  # each column's lines of a text, once
     rows = len(cells[0])
     yield box.get_top(widths)
     for k in range(rows):
@@ -142,13 +185,24 @@ def body_lines(box: Box, columns: Sequence[Column], cells: list[list[str]]) -> I
             left, divider, right = box.foot_left, box.foot_vertical, box.foot_right
         else:
             left, divider, right = box.mid_left, box.mid_vertical, box.mid_right
-        shown = [_cell_lines(cells[i][k], widths[i] - 2, justify[i]) for i in range(len(columns))]
+        shown = []
+        for i in range(len(columns)):
+            text = cells[i][k]
+            lines = drawn[i].get(text)
+            if lines is None:
+                lines = drawn[i][text] = _cell_lines(text, widths[i] - 2, justify[i])
+            shown.append(lines)
         height = max(len(lines) for lines in shown)
-        for i, lines in enumerate(shown):
-            blank = [" " * widths[i]] * (height - len(lines))
-            shown[i] = blank + lines if k == 0 else lines + blank  # a header at the bottom, a cell at the top
-        for n in range(height):
-            yield left + divider.join(lines[n] for lines in shown) + right
+        if height == 1:
+            yield left + divider.join(lines[0] for lines in shown) + right
+        else:
+            for i, lines in enumerate(shown):
+                blank = [" " * widths[i]] * (height - len(lines))
+                shown[i] = (
+                    blank + lines if k == 0 else lines + blank
+                )  # a header at the bottom, a cell at the top
+            for n in range(height):
+                yield left + divider.join(lines[n] for lines in shown) + right
         if k == 0:
             yield box.get_row(widths, "head", edge=True)
     yield box.get_bottom(widths)
@@ -159,10 +213,10 @@ def _cell_lines(text: str, width: int, justify: str) -> list[str]:
     found = []
     for line in text.split("\n"):
         if justify == "left":
-            line = line + " " * (width - cell_len(line))
+            line = line + " " * (width - cells(line))
         else:
             line = line.rstrip()
-            spare = width - cell_len(line)
+            spare = width - cells(line)
             line = (
                 " " * spare + line
                 if justify == "right"

@@ -68,14 +68,15 @@ def game_changes(changes: pd.DataFrame, games: pd.DataFrame) -> GameChanges:
     the counted ``games`` (rows with ``game_id`` and ``counted``), by game in the order of ``games``,
     each game's by ``color`` (Black's first, then as ``changes`` has them). Every row of ``games`` with
     the game id of a counted one gets its changes."""
-    ids = games["game_id"].to_numpy(dtype=object)
-    counted = set(ids[games["counted"].to_numpy(dtype=bool)].tolist())
-    chosen = changes[changes["game_id"].isin(counted).to_numpy(dtype=bool)]
-    places = pd.DataFrame({"game_id": ids, "_row": np.arange(len(ids), dtype=np.int64)})
-    found = chosen.merge(places, on="game_id", how="inner", sort=False)
+    ids = games["game_id"]
+    keep = games["counted"].to_numpy(dtype=bool)
+    if not ids.is_unique:  # (the rows of a counted game's id: a game id is one record's, in practice)
+        keep = ids.isin(set(ids[keep].tolist())).to_numpy(dtype=bool)
+    rows = np.flatnonzero(keep)
+    places = pd.DataFrame({"game_id": ids.to_numpy()[rows], "_row": rows.astype(np.int64)})
+    found = changes.merge(places, on="game_id", how="inner", sort=False)
     found = found.sort_values(["_row", "color"], kind="stable")
-    rows = found["_row"].to_numpy(dtype=np.int64)
     offsets = np.zeros(len(ids) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows, minlength=len(ids)), out=offsets[1:])
+    np.cumsum(np.bincount(found["_row"].to_numpy(dtype=np.int64), minlength=len(ids)), out=offsets[1:])
     table = pa.Table.from_pandas(found[list(CHANGE_KEYS)], preserve_index=False)
     return GameChanges(table.replace_schema_metadata(None), offsets)
