@@ -157,7 +157,7 @@ def _reasons_column(games: pd.DataFrame, kinds: Mapping[str, str]) -> list[str]:
     """:func:`reasons_text` of each game: a call for the games with reasons, notes or a parse error,
     nothing for the rest."""
     reasons, notes = games["reasons"].tolist(), games["notes"].tolist()
-    errors = games["parse_error"].to_numpy(dtype=object, na_value=None).tolist()
+    errors = pa.array(games["parse_error"], from_pandas=True).to_pylist()
     found = [""] * len(games)
     said = [k for k in range(len(games)) if len(reasons[k]) or len(notes[k]) or errors[k] is not None]
     if said:

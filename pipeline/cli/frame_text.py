@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 from pandas.api import types
 
 #: How :func:`json.dumps` writes a text (``ensure_ascii=False``).
@@ -63,9 +64,9 @@ def json_text(frame: pd.DataFrame, columns: list[list[Any]]) -> str:
         return ""
     if not columns:
         return ",\n".join([" {}"] * len(frame))
-    keys = [_TEXT(str(k)) + ": " for k in frame.columns]
-    texts = [[keys[k] + t for t in _json_column(frame.iloc[:, k], col)] for k, col in enumerate(columns)]
-    rows = ["{\n " + ",\n ".join(r) + "\n}" for r in zip(*texts, strict=True)]
+    keys = [(_TEXT(str(k)) + ": ").replace("{", "{{").replace("}", "}}") + "{}" for k in frame.columns]
+    row = "{{\n " + ",\n ".join(keys) + "\n}}"  # (a row's text: its values' texts put in)
+    rows = list(map(row.format, *(_json_column(frame.iloc[:, k], c) for k, c in enumerate(columns))))
     text = ",\n".join(rows)
     if _OTHER_BREAKS.search(text):
         return ",\n".join(textwrap.indent(r, " ") for r in rows)
@@ -138,9 +139,10 @@ def _plain_column(values: pd.Series[Any], plain: Callable[[Any], Any]) -> list[A
         found = values.to_numpy().tolist()
         return [None if v != v else v for v in found]
     if isinstance(dtype, pd.StringDtype):
-        return list(values.to_numpy(dtype=object, na_value=None).tolist())
-    boxed = dtype == np.dtype(object) or isinstance(dtype, pd.api.extensions.ExtensionDtype)
-    return [plain(_native(v) if boxed else v) for v in values]
+        return list(pa.array(values, from_pandas=True).to_pylist())
+    if dtype != np.dtype(object) and not isinstance(dtype, pd.api.extensions.ExtensionDtype):
+        return [plain(v) for v in values]
+    return [v if type(v) is str or v is None else plain(_native(v)) for v in values]
 
 
 def _native(value: Any) -> Any:

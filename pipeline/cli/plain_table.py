@@ -172,40 +172,65 @@ def _plain_text(text: str, width: int, justify: str) -> bool:
 
 
 def body_lines(box: Box, columns: Sequence[Column], cells: list[list[str]]) -> Iterator[str]:
-    """The lines of the table's box and cells (``cells[i]``: column ``i``'s header, then its cells)."""
+    """The lines of the table's box and cells (``cells[i]``: column ``i``'s header, then its cells).
+
+    A cell's lines are made once per distinct text of its column, and the rows between the header
+    and the last are drawn a line index at a time (the n-th line of every row at once)."""
     widths = [(c.width or 0) + 2 for c in columns]
     justify = [c.justify for c in columns]
-    drawn: list[dict[str, list[str]]] = [{} for _ in columns]  # each column's lines of a text, once
     rows = len(cells[0])
+    drawn = [_drawn(texts[1:], widths[i] - 2, justify[i]) for i, texts in enumerate(cells)]
     yield box.get_top(widths)
-    for k in range(rows):
-        if k == 0:
-            left, divider, right = box.head_left, box.head_vertical, box.head_right
-        elif k == rows - 1:
-            left, divider, right = box.foot_left, box.foot_vertical, box.foot_right
-        else:
-            left, divider, right = box.mid_left, box.mid_vertical, box.mid_right
-        shown = []
-        for i in range(len(columns)):
-            text = cells[i][k]
-            lines = drawn[i].get(text)
-            if lines is None:
-                lines = drawn[i][text] = _cell_lines(text, widths[i] - 2, justify[i])
-            shown.append(lines)
-        height = max(len(lines) for lines in shown)
-        if height == 1:
-            yield left + divider.join(lines[0] for lines in shown) + right
-        else:
-            for i, lines in enumerate(shown):
-                blank = [" " * widths[i]] * (height - len(lines))
-                shown[i] = (
-                    blank + lines if k == 0 else lines + blank
-                )  # a header at the bottom, a cell at the top
-            for n in range(height):
-                yield left + divider.join(lines[n] for lines in shown) + right
-        if k == 0:
-            yield box.get_row(widths, "head", edge=True)
+    head = [_cell_lines(texts[0], widths[i] - 2, justify[i]) for i, texts in enumerate(cells)]
+    yield from _row_lines(head, widths, (box.head_left, box.head_vertical, box.head_right), top=False)
+    yield box.get_row(widths, "head", edge=True)
+    if rows > 2:
+        yield from _middle_lines([d[: rows - 2] for d in drawn], widths, box)
+    if rows > 1:
+        last = [d[rows - 2] for d in drawn]
+        yield from _row_lines(last, widths, (box.foot_left, box.foot_vertical, box.foot_right), top=True)
     yield box.get_bottom(widths)
+
+
+def _drawn(texts: list[str], width: int, justify: str) -> list[list[str]]:
+    """:func:`_cell_lines` of each of a column's ``texts`` (made once per distinct text)."""
+    made = {t: _cell_lines(t, width, justify) for t in set(texts)}
+    return [made[t] for t in texts]
+
+
+def _row_lines(
+    shown: list[list[str]], widths: list[int], edges: tuple[str, str, str], top: bool
+) -> Iterator[str]:
+    """One row's lines: its cells' ``shown`` lines at the ``top`` of the row (else at its bottom, as a
+    header's), between the ``edges`` (left, divider, right)."""
+    left, divider, right = edges
+    height = max(len(lines) for lines in shown)
+    padded = [
+        lines + [" " * widths[i]] * (height - len(lines))
+        if top
+        else [" " * widths[i]] * (height - len(lines)) + lines
+        for i, lines in enumerate(shown)
+    ]
+    for n in range(height):
+        yield left + divider.join(lines[n] for lines in padded) + right
+
+
+def _middle_lines(drawn: list[list[list[str]]], widths: list[int], box: Box) -> Iterator[str]:
+    """The lines of the rows between the header and the last (``drawn[i][k]``: row ``k``'s lines in
+    column ``i``), each cell's at the top of its row."""
+    heights = [max(h) for h in zip(*([len(lines) for lines in column] for column in drawn), strict=True)]
+    line = (box.mid_left + box.mid_vertical.join(["{}"] * len(drawn)) + box.mid_right).replace("{}", "\0")
+    line = line.replace("{", "{{").replace("}", "}}").replace("\0", "{}")
+    by_index = []
+    for n in range(max(heights, default=0)):
+        blank = [" " * w for w in widths]
+        nth = [
+            [lines[n] if n < len(lines) else blank[i] for lines in column] for i, column in enumerate(drawn)
+        ]
+        by_index.append(list(map(line.format, *nth)))
+    for k, height in enumerate(heights):
+        for n in range(height):
+            yield by_index[n][k]
 
 
 def _cell_lines(text: str, width: int, justify: str) -> list[str]:

@@ -73,10 +73,19 @@ def game_changes(changes: pd.DataFrame, games: pd.DataFrame) -> GameChanges:
     if not ids.is_unique:  # (the rows of a counted game's id: a game id is one record's, in practice)
         keep = ids.isin(set(ids[keep].tolist())).to_numpy(dtype=bool)
     rows = np.flatnonzero(keep)
-    places = pd.DataFrame({"game_id": ids.to_numpy()[rows], "_row": rows.astype(np.int64)})
-    found = changes.merge(places, on="game_id", how="inner", sort=False)
-    found = found.sort_values(["_row", "color"], kind="stable")
+    places = pd.DataFrame({"game_id": ids.to_numpy(dtype=object)[rows], "_row": rows.astype(np.int64)})
+    keys = pd.DataFrame(
+        {
+            "game_id": changes["game_id"].to_numpy(dtype=object),
+            "color": changes["color"].to_numpy(dtype=object),
+            "_change": np.arange(len(changes), dtype=np.int64),
+        }
+    )
+    found = keys.merge(places, on="game_id", how="inner", sort=False).sort_values(
+        ["_row", "color"], kind="stable"
+    )
     offsets = np.zeros(len(ids) + 1, dtype=np.int64)
     np.cumsum(np.bincount(found["_row"].to_numpy(dtype=np.int64), minlength=len(ids)), out=offsets[1:])
-    table = pa.Table.from_pandas(found[list(CHANGE_KEYS)], preserve_index=False)
+    chosen = changes.iloc[found["_change"].to_numpy(dtype=np.int64)][list(CHANGE_KEYS)]
+    table = pa.Table.from_pandas(chosen, preserve_index=False)
     return GameChanges(table.replace_schema_metadata(None), offsets)
