@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json.encoder
-import re
 import textwrap
 from collections.abc import Callable
 from typing import Any
@@ -30,7 +29,7 @@ from pandas.api import types
 _TEXT: Callable[[str], str] = json.encoder.encode_basestring
 #: Characters other than ``\n`` at which :func:`textwrap.indent` starts a line (JSON leaves them as
 #: they are): a row holding one is indented by :func:`textwrap.indent` itself.
-_OTHER_BREAKS = re.compile("[\x85\u2028\u2029]")
+_OTHER_BREAKS = ("\x85", "\u2028", "\u2029")
 #: Values :meth:`pandas.DataFrame.to_dict` gives as they are (no number, boolean, numpy date or NA).
 _AS_THEY_ARE = (str, list, dict, tuple, dt.date)
 
@@ -52,7 +51,10 @@ def plain_columns(frame: pd.DataFrame, plain: Callable[[Any], Any]) -> list[list
 def csv_text(frame: pd.DataFrame, columns: list[list[Any]], cell: Callable[[Any], Any], header: bool) -> str:
     """``frame``'s rows as CSV (its header when ``header``), ``columns`` its values
     (:func:`plain_columns`), each through ``cell`` (lists and dicts as text)."""
-    cells = [col if _scalars(frame.iloc[:, k]) else [cell(v) for v in col] for k, col in enumerate(columns)]
+    cells = [
+        col if _scalars(frame.iloc[:, k]) else [v if v is None or type(v) is str else cell(v) for v in col]
+        for k, col in enumerate(columns)
+    ]
     flat = pd.DataFrame(list(zip(*cells, strict=True)), columns=frame.columns)
     return flat.to_csv(index=False, header=header)
 
@@ -68,7 +70,7 @@ def json_text(frame: pd.DataFrame, columns: list[list[Any]]) -> str:
     row = "{{\n " + ",\n ".join(keys) + "\n}}"  # (a row's text: its values' texts put in)
     rows = list(map(row.format, *(_json_column(frame.iloc[:, k], c) for k, c in enumerate(columns))))
     text = ",\n".join(rows)
-    if _OTHER_BREAKS.search(text):
+    if any(c in text for c in _OTHER_BREAKS):
         return ",\n".join(textwrap.indent(r, " ") for r in rows)
     return " " + text.replace("\n", "\n ")
 
@@ -142,7 +144,20 @@ def _plain_column(values: pd.Series[Any], plain: Callable[[Any], Any]) -> list[A
         return list(pa.array(values, from_pandas=True).to_pylist())
     if dtype != np.dtype(object) and not isinstance(dtype, pd.api.extensions.ExtensionDtype):
         return [plain(v) for v in values]
-    return [v if type(v) is str or v is None else plain(_native(v)) for v in values]
+    return [_plain_object(v, plain) for v in values]
+
+
+def _plain_object(value: Any, plain: Callable[[Any], Any]) -> Any:
+    """``plain`` of a value of an object or extension column as a row's dict holds it (texts, empty
+    lists and dates without a call)."""
+    kind = type(value)
+    if value is None or isinstance(value, str):
+        return value
+    if kind is list and not value:
+        return []
+    if kind is dt.date:
+        return value.isoformat()
+    return plain(_native(value))
 
 
 def _native(value: Any) -> Any:

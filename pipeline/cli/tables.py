@@ -24,7 +24,7 @@ from rich.console import JustifyMethod
 
 from pipeline.cli.common import Format, console
 from pipeline.cli.plain_table import cells as measured
-from pipeline.cli.wrapping import unglued, widest_piece, wrap
+from pipeline.cli.wrapping import unglued, widest_piece, words, wrap
 from pipeline.core import i18n
 from pipeline.core.i18n import _
 
@@ -255,8 +255,16 @@ def print_table(table: Table) -> None:
 
 
 def _column_cells(texts: list[str], column: Column, width: int) -> list[str]:
-    """:func:`_cell` of each of a column's ``texts`` (made once per distinct text)."""
-    made = {t: _cell(t, column, width) for t in set(texts)}
+    """:func:`_cell` of each of a column's ``texts``, made once per distinct text (and for names and
+    free text, each line wrapped once per distinct line: :func:`pipeline.cli.wrapping.wrap` wraps
+    a text's lines one by one)."""
+    if not column.breaks:
+        made = {t: unglued(t) for t in set(texts)}
+        return [made[t] for t in texts]
+    distinct = set(texts)
+    lines = {own for t in distinct for own in t.split("\n")}
+    wrapped = {own: "\n".join(wrap(own, width, column.paths)) for own in lines}
+    made = {t: "\n".join(wrapped[own] for own in t.split("\n")) if t else t for t in distinct}
     return [made[t] for t in texts]
 
 
@@ -293,7 +301,8 @@ def _least(column: Column, natural: int, rows: Sequence[Sequence[str]], i: int) 
     texts = {r[i] for r in rows}
     if not column.breaks:
         return max(header, _widest("", texts))
-    word = max((widest_piece(t, column.paths) for t in texts), default=1)
+    pieces = {w for t in texts for w in words(t)}  # (the widest word of all: of each distinct word once)
+    word = max((widest_piece(w, column.paths) for w in pieces), default=1)
     return max(header, word, min(natural, column.least or 0), 1)
 
 
