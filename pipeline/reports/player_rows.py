@@ -14,7 +14,6 @@ Knows nothing of the questions asked of the rows, nor of how the index is laid o
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
@@ -26,15 +25,11 @@ from pipeline.output.player_index import PlayerIndex, Unreadable
 __all__ = [
     "PlayerIndex",
     "Unreadable",
-    "change_records",
     "games_of",
     "index_of",
     "known_periods",
     "ratings_of",
 ]
-
-#: What the audit shows of each change of a game, in order.
-CHANGE_KEYS = ("player", "color", "delta", "points", "bonus", "bonus_rule")
 
 
 def index_of(out: Path) -> PlayerIndex | None:
@@ -83,19 +78,3 @@ def known_periods(index: PlayerIndex, out: Path) -> list[str]:
     :func:`pipeline.output.folder.game_periods` gives them)."""
     labels = [label for label in index.labels if label != UNDATED]
     return outputs.game_periods(out, pd.DataFrame({"period": labels}))
-
-
-def change_records(changes: pd.DataFrame, games: pd.Series) -> dict[str, list[dict[str, Any]]]:
-    """The rows of ``changes`` of the game ids ``games`` as :data:`CHANGE_KEYS` dicts, by game id, Black's
-    first (missing values as None)."""
-    found: dict[str, list[dict[str, Any]]] = {}
-    chosen = changes[changes["game_id"].isin(set(games))].sort_values(["game_id", "color"], kind="stable")
-    for row in chosen[["game_id", *CHANGE_KEYS]].to_dict("records"):
-        found.setdefault(str(row["game_id"]), []).append(
-            {k: None if _missing(row[k]) else row[k] for k in CHANGE_KEYS}
-        )
-    return found
-
-
-def _missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and value != value)
