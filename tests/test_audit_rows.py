@@ -3,14 +3,18 @@ row-by-row code gave: the changes of the counted games, Black's first, missing v
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.reports.audit_rows import CHANGE_KEYS, AuditRows, game_changes
+from pipeline.reports.queries import error_kinds
 
 
 def _old_records(changes: pd.DataFrame, games: pd.DataFrame) -> list[list[dict[str, Any]]]:
@@ -85,3 +89,29 @@ def test_the_audit_frame_has_the_changes_column_before_source_path() -> None:
     frame = AuditRows(games, game_changes(changes, games)).frame()
     assert list(frame.columns) == ["game_id", "counted", "changes", "source_path", "game_index"]
     assert frame["changes"].dtype == object
+
+
+def test_error_kinds_are_those_of_the_unreadable_records_across_row_groups(tmp_path: Path) -> None:
+    seq = list(range(40))
+    table = pa.table(
+        {
+            "seq": seq,
+            "game_id": [f"g{s}" for s in seq],
+            "error_kind": [("truncated" if s % 2 else "empty") if s % 3 == 0 else None for s in seq],
+        }
+    )
+    pq.write_table(table, tmp_path / "games.parquet", row_group_size=7)
+    games = pd.DataFrame(
+        {
+            "seq": [3, 6, 10, 33, 39],
+            "game_id": ["g3", "g6", "g10", "g33", "g39"],
+            "parse_error": ["bad", "bad", None, "bad", "bad"],
+        }
+    )
+    assert error_kinds(tmp_path, games) == {
+        "g3": "truncated",
+        "g6": "empty",
+        "g33": "truncated",
+        "g39": "truncated",
+    }
+    assert error_kinds(tmp_path, games.assign(parse_error=None)) == {}

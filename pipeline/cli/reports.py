@@ -333,10 +333,9 @@ def _audit_frame(rows: AuditRows, out: Path, fmt: Format) -> pd.DataFrame:
 def _error_kinds(out: Path, games: pd.DataFrame) -> dict[str, str]:
     """The ``error_kind`` of each unreadable record of ``games``, by game id (for the table in a
     language other than English, where the parser's English message is not shown)."""
-    if i18n.current() == i18n.ENGLISH or not games["parse_error"].notna().any():
-        return {}
-    kinds = reports.read_games(out, columns=["game_id", "error_kind"]).dropna()
-    return dict(zip(kinds["game_id"].astype(str), kinds["error_kind"].astype(str), strict=True))
+    from pipeline.reports.queries import error_kinds
+
+    return {} if i18n.current() == i18n.ENGLISH else error_kinds(out, games)
 
 
 def _report_name(name: str) -> str:

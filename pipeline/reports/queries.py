@@ -9,12 +9,16 @@ day are :mod:`pipeline.reports.asof`'s. Knows nothing of rendering.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.config.roster import Roster
 from pipeline.core.activity import Span
@@ -22,7 +26,14 @@ from pipeline.core.i18n import _
 from pipeline.core.provisional import Provisional
 from pipeline.core.reasons import REASONS
 from pipeline.output import folder as outputs
-from pipeline.output.folder import ReportError, check_period, game_periods, rated_periods, read_games
+from pipeline.output.folder import (
+    GAMES_FILE,
+    ReportError,
+    check_period,
+    game_periods,
+    rated_periods,
+    read_games,
+)
 from pipeline.reports import asof, player_rows
 from pipeline.reports.asof import STANDINGS_COLUMNS, DayStandings
 from pipeline.reports.audit_rows import CHANGE_KEYS, AuditRows, game_changes
@@ -286,6 +297,39 @@ def rule_set_report(out: Path, name: str, top: int | None = None) -> pd.DataFram
 def run_rule_set(out: Path) -> str:
     """The rule set named in ``out/manifest.json``, or ``unknown`` if it cannot be read."""
     return str(outputs.read_manifest(out).get("rule_set", "unknown"))
+
+
+def error_kinds(out: Path, games: pd.DataFrame) -> dict[str, str]:
+    """The ``error_kind`` (``games.parquet``) of each unreadable record of ``games`` (rows of
+    :func:`audit_games`: ``seq``, ``game_id``, ``parse_error``), by game id: read from the row groups
+    whose ``seq`` range holds one of those records, not from every record of the run."""
+    import pyarrow.parquet as pq
+
+    unreadable = games.loc[games["parse_error"].notna().to_numpy(dtype=bool), "seq"]
+    if not len(unreadable):
+        return {}
+    outputs.require_output(out)
+    seqs = sorted(set(unreadable.astype("int64").tolist()))
+    file = pq.ParquetFile(out / GAMES_FILE)
+    groups = [g for g in range(file.metadata.num_row_groups) if _holds(file.metadata.row_group(g), seqs)]
+    found = file.read_row_groups(groups, columns=["seq", "game_id", "error_kind"], use_threads=False)
+    found = found.filter(pc.is_in(found.column("seq"), pa.array(seqs, pa.int64())))
+    ids, kinds = found.column("game_id").to_pylist(), found.column("error_kind").to_pylist()
+    return {str(g): str(k) for g, k in zip(ids, kinds, strict=True) if g is not None and k is not None}
+
+
+def _holds(group: Any, seqs: list[int]) -> bool:
+    """Whether a row group of ``games.parquet`` may hold one of the (sorted) ``seqs``: its ``seq``
+    statistics say so, or it has none."""
+    for k in range(group.num_columns):
+        column = group.column(k)
+        if column.path_in_schema == "seq":
+            stats = column.statistics
+            if stats is None or not stats.has_min_max:
+                return True
+            at = bisect.bisect_left(seqs, stats.min)
+            return at < len(seqs) and seqs[at] <= stats.max
+    return True
 
 
 def _changes_of(out: Path, games: pd.DataFrame) -> pd.DataFrame:
