@@ -17,8 +17,10 @@ a few). ``tests/test_plain_table.py`` checks that the lines are rich's, characte
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import repeat
+from operator import itemgetter
+from typing import TYPE_CHECKING, cast
 
 from rich._emoji_replace import _emoji_replace
 from rich.cells import cell_len
@@ -118,9 +120,9 @@ def plain(table: Table, console: Console) -> PlainTable | None:
     for column in table.columns:
         texts = [column.header, *column.cells]
         width = column.width or 0
-        if not all(isinstance(t, str) for t in texts):
+        if not all(issubclass(kind, str) for kind in set(map(type, texts))):
             return None
-        strings = [t for t in texts if isinstance(t, str)]
+        strings = cast("list[str]", texts)
         if not all(_plain_text(t, width, column.justify) for t in set(strings)):
             return None
         found.append(strings)
@@ -217,20 +219,31 @@ def _row_lines(
 
 def _middle_lines(drawn: list[list[list[str]]], widths: list[int], box: Box) -> Iterator[str]:
     """The lines of the rows between the header and the last (``drawn[i][k]``: row ``k``'s lines in
-    column ``i``), each cell's at the top of its row."""
-    heights = [max(h) for h in zip(*([len(lines) for lines in column] for column in drawn), strict=True)]
+    column ``i``), each cell's at the top of its row: the n-th line of every row made at once, the
+    rows' texts then joined."""
     line = (box.mid_left + box.mid_vertical.join(["{}"] * len(drawn)) + box.mid_right).replace("{}", "\0")
     line = line.replace("{", "{{").replace("}", "}}").replace("\0", "{}")
-    by_index = []
+    lengths = [list(map(len, column)) for column in drawn]
+    heights = list(map(max, *lengths)) if len(lengths) > 1 else lengths[0]
+    texts: list[str] = []
     for n in range(max(heights, default=0)):
-        blank = [" " * w for w in widths]
-        nth = [
-            [lines[n] if n < len(lines) else blank[i] for lines in column] for i, column in enumerate(drawn)
-        ]
-        by_index.append(list(map(line.format, *nth)))
-    for k, height in enumerate(heights):
-        for n in range(height):
-            yield by_index[n][k]
+        nth: list[Iterable[str]] = []
+        for i, column in enumerate(drawn):
+            blank = " " * widths[i]
+            if n == 0:
+                nth.append(map(itemgetter(0), column))
+            elif max(lengths[i]) <= n:
+                nth.append(repeat(blank, len(column)))
+            else:
+                nth.append([lines[n] if n < len(lines) else blank for lines in column])
+        made = list(map(line.format, *nth))
+        texts = (
+            made
+            if n == 0
+            else [t + "\n" + m if h > n else t for t, m, h in zip(texts, made, heights, strict=True)]
+        )
+    if texts:
+        yield from "\n".join(texts).split("\n")
 
 
 def _cell_lines(text: str, width: int, justify: str) -> list[str]:

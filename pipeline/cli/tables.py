@@ -175,8 +175,8 @@ def fitted(
         header = "\n".join(wrap(c.name, widths[i]))
         table.add_column(header, justify=justify, width=widths[i], no_wrap=True)
     shown = [_column_cells([r[i] for r in rows], columns[i], widths[i]) for i in keep]
-    for k in range(len(rows)):
-        table.add_row(*(cells[k] for cells in shown), style=styles[k] if styles else None)
+    for k, cells in enumerate(zip(*shown, strict=True) if shown else [()] * len(rows)):
+        table.add_row(*cells, style=styles[k] if styles else None)
     hidden = [
         c.name for i, c in enumerate(columns) if i not in keep and not c.wide and any(r[i] for r in rows)
     ]
