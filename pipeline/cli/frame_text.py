@@ -1,15 +1,16 @@
 """cli.frame_text: a frame's rows as CSV or JSON text, made a column at a time.
 
-:func:`pipeline.cli.tables.print_frames` writes a frame as its rows' dicts would be written (every value
-as JSON holds it: :func:`~pipeline.cli.tables.plain`; CSV cells joined from lists and dicts:
-:func:`~pipeline.cli.tables.csv_cell`; JSON as :func:`json.dumps` with ``indent=1`` writes each row,
-indented a space). Made so a row at a time, an audit of thousands of games took seconds: here the
-values of a column of numbers, booleans or text are taken whole (Arrow and numpy give them as Python
-values), and only a column of other objects (dates, lists, dicts) goes value by value; each JSON value
-is written by the encoder's own rules (:func:`json_value`), a column's at a time, and the rows'
-texts joined. The text is byte for byte what the row-by-row writing gave (``tests/test_frame_text.py``).
+:func:`pipeline.cli.tables.print_frames` writes a frame as its rows' dicts would be written (each value
+as JSON holds it, by the ``plain`` function it is given; CSV cells joined from lists and dicts by its
+``cell`` function; JSON as :func:`json.dumps` with ``indent=1`` writes each row, indented a space).
+Written so a row at a time, an audit of thousands of games took seconds: here the values of a column
+of numbers, booleans or text are taken whole (numpy and Arrow give them as Python values), and only a
+column of other objects (dates, lists, dicts) goes value by value (texts, empty lists and dates without
+a call); each JSON value is written by the encoder's own rules (:func:`json_value`; a
+:class:`JsonText` as it is), a column at a time, and each row's text made by one ``str.format``. The
+text is byte for byte what the row-by-row writing gave (``tests/test_audit_frame_text.py``).
 
-Imports pandas: imported by :mod:`pipeline.cli.tables` when it is given a frame to print.
+Imports pandas and pyarrow: imported by :mod:`pipeline.cli.tables` when it is given a frame to print.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ print the DataFrame it returns: a table fitted to the terminal (:func:`pipeline.
 ratings and changes as the run's rule set writes them, :mod:`pipeline.reports.numbers`; the standings'
 table is :mod:`pipeline.cli.standings`), or every column in
 full as CSV or JSON (``--format``); they map :class:`~pipeline.reports.ReportError` to exit status 2.
+The audit's cells, points and changes are made a column at a time (:mod:`pipeline.cli.audit_cells`,
+from the query's rows with their changes by column: :func:`pipeline.reports.queries.audit_rows`).
 Knows nothing of how the output folder is laid out or read.
 """
 
@@ -317,7 +319,8 @@ def _report_column(name: str, texts: Sequence[str], numeric: bool) -> Column:
 
 def _audit_frame(rows: AuditRows, out: Path, fmt: Format) -> pd.DataFrame:
     """The audit rows for csv or json: every column (the record's ``source_path`` and ``game_index``
-    last); for csv the ``changes`` as a ``points`` text (``羽焰 +1;凝兰 -1``)."""
+    last); for csv the ``changes`` as a ``points`` text (``羽焰 +1;凝兰 -1``), for json as the
+    JSON text of their dicts (:func:`pipeline.cli.audit_cells.changes_json`)."""
     import pandas as pd
 
     from pipeline.cli import audit_cells
