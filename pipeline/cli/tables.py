@@ -24,7 +24,7 @@ from rich.console import JustifyMethod
 
 from pipeline.cli.common import Format, console
 from pipeline.cli.plain_table import cells as measured
-from pipeline.cli.wrapping import unglued, widest_piece, words, wrap
+from pipeline.cli.wrapping import pieces, unglued, widest_piece, words, wrap
 from pipeline.core import i18n
 from pipeline.core.i18n import _
 
@@ -301,8 +301,9 @@ def _least(column: Column, natural: int, rows: Sequence[Sequence[str]], i: int) 
     texts = {r[i] for r in rows}
     if not column.breaks:
         return max(header, _widest("", texts))
-    pieces = {w for t in texts for w in words(t)}  # (the widest word of all: of each distinct word once)
-    word = max((widest_piece(w, column.paths) for w in pieces), default=1)
+    # (widest_piece of each text: the widest part of every distinct word, each measured once)
+    parts = {p for w in {w for t in texts for w in words(t)} for p in pieces(w, column.paths)}
+    word = max(map(measured, parts), default=1)
     return max(header, word, min(natural, column.least or 0), 1)
 
 
