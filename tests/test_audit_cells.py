@@ -112,7 +112,7 @@ _GAME = st.fixed_dictionaries(
 _CHANGE = st.tuples(
     st.sampled_from(["羽焰", "凝兰", "bo"]),
     st.sampled_from(["B", "W"]),
-    st.sampled_from([0.0, 0.25, -0.25, 5.0, -5.0, 1.333, -12.5]),
+    st.sampled_from([0.0, -0.0, 0.25, -0.25, 5.0, -5.0, 1.333, -12.5]),
     st.one_of(st.none(), st.sampled_from([0.0, 2.5, 10.0])),
     st.one_of(st.none(), st.sampled_from(["team_win", "event_win"])),
 )
@@ -184,3 +184,15 @@ def test_a_games_changes_in_json_are_the_dicts_json_dumps_writes() -> None:
         json.dumps({"c": made}, ensure_ascii=False, indent=1)[8:-2] for made in rows.frame()["changes"]
     ]
     assert found == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(changes=st.lists(st.lists(_CHANGE, max_size=3), min_size=3, max_size=3))
+def test_each_games_changes_in_json_are_what_json_dumps_writes(changes: list[list[Any]]) -> None:
+    import json
+
+    rows = _rows([{**_GAME_ROW, "counted": True}] * 3, changes)
+    expected = [
+        json.dumps({"c": made}, ensure_ascii=False, indent=1)[8:-2] for made in rows.frame()["changes"]
+    ]
+    assert audit_cells.changes_json(rows.changes) == expected

@@ -13,6 +13,7 @@ Imported by :func:`pipeline.cli.reports.audit_command` when it runs (it imports 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
@@ -73,9 +74,7 @@ def changes_json(changes: GameChanges) -> list[JsonText]:
     table = changes.table
     if not len(table):
         return [JsonText("[]")] * (len(changes.offsets) - 1)
-    fields = [
-        pa.array(_looked_up(json_value, table.column(k).to_pylist()), pa.string()) for k in table.column_names
-    ]
+    fields = [pa.array(_json_texts(table.column(k).to_pylist()), pa.string()) for k in table.column_names]
     keyed = [
         pc.binary_join_element_wise(json_value(k) + ": ", f, "")
         for k, f in zip(table.column_names, fields, strict=True)
@@ -173,12 +172,27 @@ def _texts(values: pd.Series[Any]) -> list[str]:
     missing values blank)."""
     if isinstance(values.dtype, pd.StringDtype):
         return list(values.to_numpy(dtype=object, na_value=""))
-    return _looked_up(cell_text, values.tolist())
+    return [cell_text(v) for v in values.tolist()]
+
+
+def _json_texts(values: list[Any]) -> list[str]:
+    """:func:`~pipeline.cli.frame_text.json_value` of each of a column's ``values`` (None, numbers or
+    texts of one type), made once per distinct value (``0.0`` and ``-0.0`` apart)."""
+    said: dict[Any, str] = {}
+    found = []
+    for value in values:
+        key = (value, math.copysign(1.0, value)) if isinstance(value, float) else value
+        text = said.get(key)
+        if text is None:
+            text = said[key] = json_value(value)
+        found.append(text)
+    return found
 
 
 def _looked_up(text: Callable[..., str], *columns: list[Any]) -> list[str]:
     """``text`` of each row's values in ``columns``, made once per distinct values (those that cannot
-    be looked up, each time)."""
+    be looked up, each time): for values that equal ones are written alike (texts, booleans, None;
+    not ``0.0`` and ``-0.0``, nor ``1`` and ``True``)."""
     said: dict[tuple[Hashable, ...], str] = {}
     found = []
     for values in zip(*columns, strict=True):
