@@ -5,15 +5,17 @@ print the DataFrame it returns: a table fitted to the terminal (:func:`pipeline.
 ratings and changes as the run's rule set writes them, :mod:`pipeline.reports.numbers`; the standings'
 table is :mod:`pipeline.cli.standings`), or every column in
 full as CSV or JSON (``--format``); they map :class:`~pipeline.reports.ReportError` to exit status 2.
+The audit's cells, points and changes are made a column at a time (:mod:`pipeline.cli.audit_cells`,
+from the query's rows with their changes by column: :func:`pipeline.reports.queries.audit_rows`).
 Knows nothing of how the output folder is laid out or read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.cells import cell_len
@@ -21,7 +23,6 @@ from rich.cells import cell_len
 from pipeline import reports
 from pipeline.cli import boards, progress
 from pipeline.cli.common import (
-    ERROR_KINDS,
     ConfigOpt,
     Format,
     FormatOpt,
@@ -33,9 +34,7 @@ from pipeline.cli.common import (
     console,
     fail,
     output_folder,
-    reason_word,
     roster_of,
-    speed_word,
     worded,
 )
 from pipeline.cli.standings import AllOpt, DateOpt, parse_day, print_standings, show_day
@@ -46,19 +45,19 @@ from pipeline.cli.tables import (
     is_numeric,
     print_fitted,
     print_frame,
-    yes_no,
 )
 from pipeline.core import i18n
 from pipeline.core.i18n import N_, _, ngettext
-from pipeline.reports.numbers import NumberFormat, number_format
-from pipeline.reports.rule_words import bonus_words, column_words
+from pipeline.reports.numbers import number_format
+from pipeline.reports.rule_words import column_words
 
 if TYPE_CHECKING:
     import pandas as pd
 
-Row = Mapping[Hashable, Any]  # a DataFrame row as a dict
+    from pipeline.reports.audit_rows import AuditRows
 
-#: The audit table's columns (the values of :func:`_audit_cells`, in order).
+
+#: The audit table's columns (the values of :func:`pipeline.cli.audit_cells.audit_cells`, in order).
 AUDIT_TABLE = (
     Column(N_("date")),
     Column(N_("game"), drop=5),
@@ -113,11 +112,8 @@ REPORT_HEADERS = {
     "games": N_("games"),
     "period": N_("period"),
 }
-#: An event's stages (:meth:`pipeline.config.events.Events.stage`) as a person reads them.
-STAGES = {"qualifier": N_("qualifier"), "main": N_("main stage")}
 #: Report columns a narrow terminal does without first (the evidence and the date say them), by order.
 _REPORT_DROPS = {"period": 5, "event": 4, "threshold": 3, "value": 3, "games": 2}
-_SHORT_ID = 8  # hex digits of a game id in the table (csv and json have all 16)
 
 
 def audit_command(
@@ -152,9 +148,12 @@ def audit_command(
         fail(_("--counted and --excluded exclude each other: give one"), 2)
     folder = output_folder(out, config)
     codes = [code.strip() for given in reason or () for code in given.split(",") if code.strip()]
+    from pipeline.cli import audit_cells
+    from pipeline.reports.queries import audit_rows
+
     try:
         with progress.shown() as steps, steps.step(_("reading the games")):
-            games = reports.audit_games(
+            rows = audit_rows(
                 folder,
                 player=player,
                 period=period,
@@ -165,7 +164,7 @@ def audit_command(
     except reports.ReportError as e:
         fail(str(e), 2)
     if fmt is not Format.table:
-        print_frame(_audit_frame(games, folder, fmt), fmt)
+        print_frame(_audit_frame(rows, folder, fmt), fmt)
         return
     filters = {"player": player, "period": period, "reason": ",".join(codes) or None}
     title = _title(
@@ -176,14 +175,15 @@ def audit_command(
         **filters,
     )
     written = number_format(reports.run_rule_set(folder))
-    pairs = [cell_len(_points(c, written, bonus=False)) for changes in games["changes"] for c in changes]
-    columns = [replace(c, least=max(pairs, default=1)) if c.name == "points" else c for c in AUDIT_TABLE]
-    kinds = _error_kinds(folder, games)
-    rows = [_audit_cells(g, written, kinds) for g in games.to_dict("records")]
+    pairs = set(audit_cells.change_texts(rows.changes.table, written, bonus=False).to_pylist())
+    least = max((cell_len(p) for p in pairs), default=1)
+    columns = [replace(c, least=least) if c.name == "points" else c for c in AUDIT_TABLE]
+    games = rows.games
+    cells = audit_cells.audit_cells(rows, written, _error_kinds(folder, games))
     if counted or excluded:  # every row says the same, and the title says it
         shown = [i for i, c in enumerate(columns) if c.name != "counted"]
-        columns, rows = [columns[i] for i in shown], [[r[i] for i in shown] for r in rows]
-    print_fitted(title, columns, rows, wide)
+        columns, cells = [columns[i] for i in shown], [[r[i] for i in shown] for r in cells]
+    print_fitted(title, columns, cells, wide)
     n, counted_games = len(games), int(games["counted"].sum())
     summary = ngettext("{n} game, {counted} counted", "{n} games, {counted} counted", n)
     console().print(summary.format(n=n, counted=counted_games), markup=False)
@@ -317,89 +317,28 @@ def _report_column(name: str, texts: Sequence[str], numeric: bool) -> Column:
     return Column(header, wrap=wrap, right=numeric, drop=drop, wide=name == "game_id", names=name == "player")
 
 
-def _audit_cells(game: Row, written: NumberFormat, kinds: Mapping[str, str] | None = None) -> list[str]:
-    """The texts of :data:`AUDIT_TABLE` for one row of :func:`pipeline.reports.audit_games`."""
-    return [
-        cell_text(game["date"]),
-        str(game["game_id"])[:_SHORT_ID],
-        cell_text(game["period"]),
-        cell_text(game["black"]),
-        cell_text(game["white"]),
-        cell_text(game["result"]),
-        _speed(game),
-        _event(game),
-        yes_no(bool(game["counted"])),
-        _reasons(game, (kinds or {}).get(str(game["game_id"]))),
-        "\n".join(_points(c, written) for c in game["changes"]),
-        cell_text(game["source"]),
-    ]
-
-
-def _audit_frame(games: pd.DataFrame, out: Path, fmt: Format) -> pd.DataFrame:
+def _audit_frame(rows: AuditRows, out: Path, fmt: Format) -> pd.DataFrame:
     """The audit rows for csv or json: every column (the record's ``source_path`` and ``game_index``
-    last); for csv the ``changes`` as a ``points`` text (``羽焰 +1;凝兰 -1``)."""
-    frame = games.copy()
-    if fmt is Format.csv:
-        written = number_format(reports.run_rule_set(out))
-        frame["points"] = [";".join(_points(c, written) for c in changes) for changes in frame["changes"]]
-        frame = frame.drop(columns="changes")
-    return frame
+    last); for csv the ``changes`` as a ``points`` text (``羽焰 +1;凝兰 -1``), for json as the
+    JSON text of their dicts (:func:`pipeline.cli.audit_cells.changes_json`)."""
+    import pandas as pd
 
+    from pipeline.cli import audit_cells
 
-def _speed(game: Row) -> str:
-    if not isinstance(game["speed"], str):
-        return ""
-    speed = speed_word(game["speed"])
-    return speed if game["speed_known"] else _("{speed} (assumed)").format(speed=speed)
-
-
-def _event(game: Row) -> str:
-    if not isinstance(game["event"], str):
-        return ""
-    stage = f" / {_stage(game['stage'])}" if isinstance(game["stage"], str) else ""
-    if game["event_listed"]:
-        return f"{game['event']}{stage}"
-    return _("{event} (not an event of the run)").format(event=f"{game['event']}{stage}")
-
-
-def _reasons(game: Row, kind: str | None = None) -> str:
-    """The reasons of a game (codes in English, phrases in another language), the parser's error (in
-    English its message, in another language what ``kind`` of error it was) and the notes."""
-    lines = [reason_word(r) for r in game["reasons"]]
-    if isinstance(game["parse_error"], str):
-        error = game["parse_error"]
-        if i18n.current() != i18n.ENGLISH:
-            error = worded(kind, ERROR_KINDS) if kind else ""
-        lines = [
-            _("{reason}: {error} ({source})").format(
-                reason=reason_word("parse_error"), error=error, source=game["source"]
-            )
-        ]
-    lines += [_("note: ") + reason_word(n) for n in game["notes"]]
-    return "\n".join(lines)
+    if fmt is not Format.csv:
+        changes = pd.Series(audit_cells.changes_json(rows.changes), index=rows.games.index, dtype=object)
+        return rows.games.assign(changes=changes)[list(reports.AUDIT_COLUMNS)]
+    written = number_format(reports.run_rule_set(out))
+    texts = audit_cells.change_texts(rows.changes.table, written)
+    return rows.games.assign(points=audit_cells.points_texts(rows.changes, texts, ";"))
 
 
 def _error_kinds(out: Path, games: pd.DataFrame) -> dict[str, str]:
     """The ``error_kind`` of each unreadable record of ``games``, by game id (for the table in a
     language other than English, where the parser's English message is not shown)."""
-    if i18n.current() == i18n.ENGLISH or not games["parse_error"].notna().any():
-        return {}
-    kinds = reports.read_games(out, columns=["game_id", "error_kind"]).dropna()
-    return dict(zip(kinds["game_id"].astype(str), kinds["error_kind"].astype(str), strict=True))
+    from pipeline.reports.queries import error_kinds
 
-
-def _stage(stage: str) -> str:
-    """An event's stage (``qualifier``, ``main``) in the language spoken."""
-    return worded(stage, STAGES)
-
-
-def _points(change: dict[str, Any], written: NumberFormat, bonus: bool = True) -> str:
-    """``羽焰 +30`` or, with a bonus (when ``bonus``), ``羽焰 +30 (+10 team match win)``: the changes
-    as the rule set writes them (``written``)."""
-    text = f"{change['player']} {written.delta(float(change['delta']))}"
-    if change["bonus"] and bonus:
-        text += f" ({written.delta(float(change['bonus']))} {bonus_words(change['bonus_rule'])})"
-    return text
+    return {} if i18n.current() == i18n.ENGLISH else error_kinds(out, games)
 
 
 def _report_name(name: str) -> str:

@@ -20,11 +20,11 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.cells import cell_len
 from rich.console import JustifyMethod
 
 from pipeline.cli.common import Format, console
-from pipeline.cli.wrapping import unglued, widest_piece, wrap
+from pipeline.cli.plain_table import cells as measured
+from pipeline.cli.wrapping import pieces, unglued, widest_piece, words, wrap
 from pipeline.core import i18n
 from pipeline.core.i18n import _
 
@@ -43,25 +43,40 @@ def print_frame(frame: pd.DataFrame, fmt: Format) -> None:
 def print_frames(frames: Iterable[pd.DataFrame], fmt: Format) -> None:
     """The rows of ``frames`` (one table given in parts, each with the same columns) as
     :func:`print_frame` prints their concatenation, a part at a time: a table of millions of rows is
-    never held whole, as frames or as text."""
-    import pandas as pd
+    never held whole, as frames or as text. Each part is written a column at a time
+    (:mod:`pipeline.cli.frame_text`), as its rows' dicts would be."""
+    from pipeline.cli import frame_text
 
     first = True
     for frame in frames:
-        records = [{str(k): _plain(v) for k, v in row.items()} for row in frame.to_dict("records")]
-        if fmt is Format.json:
-            if records:
-                text = ",\n".join(
-                    textwrap.indent(json.dumps(r, ensure_ascii=False, indent=1), " ") for r in records
-                )
-                typer.echo(("[\n" if first else ",\n") + text, nl=False)
-                first = False
-            continue
-        flat = pd.DataFrame([{k: _csv_cell(v) for k, v in r.items()} for r in records], columns=frame.columns)
-        typer.echo(flat.to_csv(index=False, header=first), nl=False)
-        first = False
+        if not _labelled(frame):
+            text = _rows_text(frame, fmt, first)
+        elif fmt is Format.json:
+            text = frame_text.json_text(frame, frame_text.plain_columns(frame, _plain))
+        else:
+            text = frame_text.csv_text(frame, frame_text.plain_columns(frame, _plain), _csv_cell, first)
+        if text or fmt is not Format.json:
+            typer.echo(("[\n" if first else ",\n") + text if fmt is Format.json else text, nl=False)
+            first = False
     if fmt is Format.json:
         typer.echo("[]" if first else "\n]")
+
+
+def _labelled(frame: pd.DataFrame) -> bool:
+    """Whether ``frame``'s column labels are distinct texts (its rows' dicts have every column)."""
+    return frame.columns.is_unique and all(isinstance(c, str) for c in frame.columns)
+
+
+def _rows_text(frame: pd.DataFrame, fmt: Format, header: bool) -> str:
+    """``frame``'s rows as CSV or JSON text written a row at a time (a frame whose labels are not
+    distinct texts)."""
+    import pandas as pd
+
+    records = [{str(k): _plain(v) for k, v in row.items()} for row in frame.to_dict("records")]
+    if fmt is Format.json:
+        return ",\n".join(textwrap.indent(json.dumps(r, ensure_ascii=False, indent=1), " ") for r in records)
+    flat = pd.DataFrame([{k: _csv_cell(v) for k, v in r.items()} for r in records], columns=frame.columns)
+    return str(flat.to_csv(index=False, header=header))
 
 
 def _plain(value: Any) -> Any:
@@ -159,8 +174,8 @@ def fitted(
         justify: JustifyMethod = "right" if c.right else "left"
         header = "\n".join(wrap(c.name, widths[i]))
         table.add_column(header, justify=justify, width=widths[i], no_wrap=True)
-    for k, row in enumerate(rows):
-        cells = [_cell(row[i], columns[i], widths[i]) for i in keep]
+    shown = [_column_cells([r[i] for r in rows], columns[i], widths[i]) for i in keep]
+    for k, cells in enumerate(zip(*shown, strict=True) if shown else [()] * len(rows)):
         table.add_row(*cells, style=styles[k] if styles else None)
     hidden = [
         c.name for i, c in enumerate(columns) if i not in keep and not c.wide and any(r[i] for r in rows)
@@ -232,7 +247,25 @@ def print_table(table: Table) -> None:
 
     width = console().width
     shown = console(max(width, table_width(table)))
-    shown.print(plain(table, shown) or table)
+    lines = plain(table, shown)
+    if lines is None:
+        shown.print(table)
+    else:
+        lines.print(shown)
+
+
+def _column_cells(texts: list[str], column: Column, width: int) -> list[str]:
+    """:func:`_cell` of each of a column's ``texts``, made once per distinct text (and for names and
+    free text, each line wrapped once per distinct line: :func:`pipeline.cli.wrapping.wrap` wraps
+    a text's lines one by one)."""
+    if not column.breaks:
+        made = {t: unglued(t) for t in set(texts)}
+        return [made[t] for t in texts]
+    distinct = set(texts)
+    lines = {own for t in distinct for own in t.split("\n")}
+    wrapped = {own: "\n".join(wrap(own, width, column.paths)) for own in lines}
+    made = {t: "\n".join(wrapped[own] for own in t.split("\n")) if t else t for t in distinct}
+    return [made[t] for t in texts]
 
 
 def _cell(text: str, column: Column, width: int) -> str:
@@ -256,8 +289,8 @@ def table_width(table: Table) -> int:
 
 def _widest(header: str, cells: Any) -> int:
     """The widest line of ``header`` and ``cells``."""
-    lines = (line for t in (header, *cells) for line in t.split("\n"))
-    return max((cell_len(line) for line in lines), default=1) or 1
+    lines = {line for t in {header, *cells} for line in t.split("\n")}
+    return max((measured(line) for line in lines), default=1) or 1
 
 
 def _least(column: Column, natural: int, rows: Sequence[Sequence[str]], i: int) -> int:
@@ -265,9 +298,12 @@ def _least(column: Column, natural: int, rows: Sequence[Sequence[str]], i: int) 
     widest line; for names and free text, its widest word (or path part), at least its ``least``
     when it has one."""
     header = widest_piece(column.name)
+    texts = {r[i] for r in rows}
     if not column.breaks:
-        return max(header, _widest("", (r[i] for r in rows)))
-    word = max((widest_piece(r[i], column.paths) for r in rows), default=1)
+        return max(header, _widest("", texts))
+    # (widest_piece of each text: the widest part of every distinct word, each measured once)
+    parts = {p for w in {w for t in texts for w in words(t)} for p in pieces(w, column.paths)}
+    word = max(map(measured, parts), default=1)
     return max(header, word, min(natural, column.least or 0), 1)
 
 

@@ -16,7 +16,7 @@ of the rows, nor of how the index is laid out.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -33,16 +33,12 @@ if TYPE_CHECKING:
 __all__ = [
     "PlayerIndex",
     "Unreadable",
-    "change_records",
     "games_of",
     "games_table",
     "index_of",
     "known_periods",
     "ratings_table",
 ]
-
-#: What the audit shows of each change of a game, in order.
-CHANGE_KEYS = ("player", "color", "delta", "points", "bonus", "bonus_rule")
 
 
 def index_of(out: Path) -> PlayerIndex | None:
@@ -98,19 +94,3 @@ def known_periods(index: PlayerIndex, out: Path) -> list[str]:
     :func:`pipeline.output.folder.game_periods` gives them)."""
     labels = [label for label in index.labels if label != UNDATED]
     return outputs.in_order([*labels, *outputs.rated_periods(out)])
-
-
-def change_records(changes: pd.DataFrame, games: pd.Series) -> dict[str, list[dict[str, Any]]]:
-    """The rows of ``changes`` of the game ids ``games`` as :data:`CHANGE_KEYS` dicts, by game id, Black's
-    first (missing values as None)."""
-    found: dict[str, list[dict[str, Any]]] = {}
-    chosen = changes[changes["game_id"].isin(set(games))].sort_values(["game_id", "color"], kind="stable")
-    for row in chosen[["game_id", *CHANGE_KEYS]].to_dict("records"):
-        found.setdefault(str(row["game_id"]), []).append(
-            {k: None if _missing(row[k]) else row[k] for k in CHANGE_KEYS}
-        )
-    return found
-
-
-def _missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and value != value)

@@ -9,6 +9,7 @@ day are :mod:`pipeline.reports.asof`'s. Knows nothing of rendering.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import datetime as dt
 from collections.abc import Sequence
@@ -16,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.config.roster import Roster
 from pipeline.core.activity import Span
@@ -23,9 +26,17 @@ from pipeline.core.i18n import _
 from pipeline.core.provisional import Provisional
 from pipeline.core.reasons import REASONS
 from pipeline.output import folder as outputs
-from pipeline.output.folder import ReportError, check_period, game_periods, rated_periods, read_games
+from pipeline.output.folder import (
+    GAMES_FILE,
+    ReportError,
+    check_period,
+    game_periods,
+    rated_periods,
+    read_games,
+)
 from pipeline.reports import asof, player_rows
 from pipeline.reports.asof import STANDINGS_COLUMNS, DayStandings
+from pipeline.reports.audit_rows import CHANGE_KEYS, AuditRows, game_changes
 from pipeline.reports.explain.names import resolve_player
 from pipeline.reports.rule_sets import REPORT_FILES
 
@@ -92,6 +103,20 @@ def audit_games(
             ``period`` is not a period of the run, or ``player`` names two players.
         UnknownPlayer: if ``player`` names no player (the message suggests close names).
     """
+    return audit_rows(out, player, period, reasons, counted, roster).frame()
+
+
+def audit_rows(
+    out: Path,
+    player: str | None = None,
+    period: str | None = None,
+    reasons: Sequence[str] | None = None,
+    counted: bool | None = None,
+    roster: Roster | None = None,
+) -> AuditRows:
+    """:func:`audit_games`'s rows with the changes of their games by column (an Arrow table: no dict per
+    change); :meth:`~pipeline.reports.audit_rows.AuditRows.frame` is :func:`audit_games`'s frame. The
+    arguments and errors are :func:`audit_games`'s."""
     outputs.require_output(out)
     unknown = [r for r in reasons or () if r not in REASONS]
     if unknown:
@@ -125,17 +150,15 @@ def _indexed_audit(
     period: str | None,
     which: tuple[Sequence[str] | None, bool | None],
     roster: Roster | None,
-) -> pd.DataFrame:
-    """:func:`audit_games` of one ``player``, from the player index ``index``; ``which`` the reasons
+) -> AuditRows:
+    """:func:`audit_rows` of one ``player``, from the player index ``index``; ``which`` the reasons
     and ``counted`` filters."""
     if period is not None:
         check_period(period, player_rows.known_periods(index, out), out)
     name = resolve_player(out, player, roster)
     games = player_rows.games_of(index, name)
     chosen = _filtered(games, period, *which)
-    counted = chosen.loc[chosen["counted"].astype(bool), "game_id"]
-    changes = player_rows.changes_of(index, name, games)
-    return _audit_rows(chosen, player_rows.change_records(changes, counted))
+    return _audit_rows(chosen, player_rows.changes_of(index, name, games))
 
 
 def _filtered(
@@ -276,34 +299,64 @@ def run_rule_set(out: Path) -> str:
     return str(outputs.read_manifest(out).get("rule_set", "unknown"))
 
 
-def _changes_of(out: Path, games: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
-    """The changes rows of the counted ``games`` by game id, Black's row first."""
-    counted = games.loc[games["counted"], "game_id"]
-    found: dict[str, list[dict[str, Any]]] = {}
-    for label in sorted(set(games.loc[games["counted"], "period"].dropna())):
-        part = outputs.read_partition(out, "changes", label, columns=["game_id", *player_rows.CHANGE_KEYS])
-        found |= player_rows.change_records(part, counted)
-    return found
+def error_kinds(out: Path, games: pd.DataFrame) -> dict[str, str]:
+    """The ``error_kind`` (``games.parquet``) of each unreadable record of ``games`` (rows of
+    :func:`audit_games`: ``seq``, ``game_id``, ``parse_error``), by game id: read from the row groups
+    whose ``seq`` range holds one of those records, not from every record of the run."""
+    import pyarrow.parquet as pq
+
+    unreadable = games.loc[games["parse_error"].notna().to_numpy(dtype=bool), "seq"]
+    if not len(unreadable):
+        return {}
+    outputs.require_output(out)
+    seqs = sorted(set(unreadable.astype("int64").tolist()))
+    file = pq.ParquetFile(out / GAMES_FILE)
+    groups = [g for g in range(file.metadata.num_row_groups) if _holds(file.metadata.row_group(g), seqs)]
+    found = file.read_row_groups(groups, columns=["seq", "game_id", "error_kind"], use_threads=False)
+    found = found.filter(pc.is_in(found.column("seq"), pa.array(seqs, pa.int64())))
+    ids, kinds = found.column("game_id").to_pylist(), found.column("error_kind").to_pylist()
+    return {str(g): str(k) for g, k in zip(ids, kinds, strict=True) if g is not None and k is not None}
 
 
-def _audit_rows(games: pd.DataFrame, changes: dict[str, list[dict[str, Any]]]) -> pd.DataFrame:
-    """The :data:`AUDIT_COLUMNS` frame of ``games`` (rows of :func:`read_games`)."""
+def _holds(group: Any, seqs: list[int]) -> bool:
+    """Whether a row group of ``games.parquet`` may hold one of the (sorted) ``seqs``: its ``seq``
+    statistics say so, or it has none."""
+    for k in range(group.num_columns):
+        column = group.column(k)
+        if column.path_in_schema == "seq":
+            stats = column.statistics
+            if stats is None or not stats.has_min_max:
+                return True
+            at = bisect.bisect_left(seqs, stats.min)
+            return at < len(seqs) and seqs[at] <= stats.max
+    return True
+
+
+def _changes_of(out: Path, games: pd.DataFrame) -> pd.DataFrame:
+    """The changes rows (``game_id`` and :data:`CHANGE_KEYS`) of the periods of the counted ``games``."""
+    columns = ["game_id", *CHANGE_KEYS]
+    labels = sorted(set(games.loc[games["counted"].astype(bool), "period"].dropna()))
+    parts = [outputs.read_partition(out, "changes", label, columns=columns) for label in labels]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
+
+
+def _audit_rows(games: pd.DataFrame, changes: pd.DataFrame) -> AuditRows:
+    """The :class:`AuditRows` of ``games`` (rows of :func:`read_games`) and the ``changes`` rows of their
+    games (and maybe others'), by column."""
     parsed = games["parse_error"].isna()
+    paths, places = games["source_path"], games["game_index"]
     frame = pd.DataFrame(
         {
             "seq": games["seq"],
             "game_id": games["game_id"],
-            "source": [
-                p if i == 0 else f"{p}#{i}"
-                for p, i in zip(games["source_path"], games["game_index"], strict=True)
-            ],
+            "source": paths.where(places == 0, paths + "#" + places.astype(str)),
             "date": games["date"],
             "period": games["period"],
             "black": games["black_player"].fillna(games["black"]),
             "white": games["white_player"].fillna(games["white"]),
             "result": games["result"],
             "speed": games["speed_used"].where(parsed, None),
-            "speed_known": [s in ("slow", "fast") for s in games["speed"]],
+            "speed_known": games["speed"].isin(("slow", "fast")),
             "event": games["event_name"].fillna(games["event"]),
             "event_listed": games["event_name"].notna(),
             "stage": games["stage"],
@@ -311,11 +364,8 @@ def _audit_rows(games: pd.DataFrame, changes: dict[str, list[dict[str, Any]]]) -
             "reasons": games["reasons"],
             "notes": games["notes"],
             "parse_error": games["parse_error"],
-            "changes": pd.Series(
-                [changes.get(g, []) for g in games["game_id"]], index=games.index, dtype=object
-            ),
-            "source_path": games["source_path"],
-            "game_index": games["game_index"],
+            "source_path": paths,
+            "game_index": places,
         }
-    )
-    return frame.reset_index(drop=True)[list(AUDIT_COLUMNS)]
+    ).reset_index(drop=True)
+    return AuditRows(frame, game_changes(changes, frame))
