@@ -38,7 +38,6 @@ from pipeline.reports import asof, player_rows
 from pipeline.reports.asof import STANDINGS_COLUMNS, DayStandings
 from pipeline.reports.audit_rows import CHANGE_KEYS, AuditRows, game_changes
 from pipeline.reports.explain.names import resolve_player
-from pipeline.reports.rule_sets import REPORT_FILES
 
 #: The columns of :func:`audit_games`, in order.
 AUDIT_COLUMNS = (
@@ -290,6 +289,8 @@ def rule_set_report(out: Path, name: str, top: int | None = None) -> pd.DataFram
     """
     if top is not None and top < 1:
         raise ReportError(_("--top must be 1 or more, got {top}").format(top=top))
+    from pipeline.reports.rule_sets import REPORT_FILES  # (every rule set's record: not for the others)
+
     table = outputs.read_report(out, name, REPORT_FILES)
     return table if top is None else table.head(top)
 
