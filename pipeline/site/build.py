@@ -58,6 +58,7 @@ from pipeline.output.memory import release_unused_memory
 from pipeline.reports import REPORT_FILES, REPORT_RULE_SETS, rule_set_report
 from pipeline.site import boards, pages, periods, players, speech
 from pipeline.site import source as source_mod
+from pipeline.site.rows import NameIndex
 from pipeline.site.rules import rules_context
 from pipeline.site.slugs import period_file, slugs
 from pipeline.site.spill import Buckets, bucket_count
@@ -221,8 +222,9 @@ def _write_all(
     spill.mkdir()
     rows = pq.ParquetFile(source.out / outputs.GAMES_FILE).metadata.num_rows
     buckets = Buckets(spill, bucket_count(2 * rows))
-    done = periods.write_periods(source, links, page.write, buckets, steps)
-    page.write("index.html", "standings.html.j2", periods.standings_index(source, done.latest, links))
+    index = NameIndex(links)
+    done = periods.write_periods(source, index, page.write, buckets, steps)
+    page.write("index.html", "standings.html.j2", periods.standings_index(source, done.latest, index))
     files = {label: period_file(label) for label in source.rated}
     page.write(
         "periods.html",
@@ -243,7 +245,7 @@ def _write_all(
         )
     boards.write_boards(source, links, page.write, steps)
     promotions = outputs.read_report(source.out, "promotions", REPORT_FILES)
-    charts = players.write_players(source, links, page.write, buckets, done.latest, promotions, steps)
+    charts = players.write_players(source, index, page.write, buckets, done.latest, promotions, steps)
     shutil.rmtree(spill)
     _copy_static(folder / "static")
     return SiteSummary(folder, page.count, len(links), charts, len(source.rated))

@@ -118,9 +118,10 @@ class Picker:
 
 
 def write_periods(
-    source: Source, links: pages.Links, write: Write, buckets: Buckets, steps: Steps = SILENT
+    source: Source, index: rows_mod.NameIndex, write: Write, buckets: Buckets, steps: Steps = SILENT
 ) -> PeriodsWritten:
-    """Every period's standings and ledger pages through ``write``, the players' rows into ``buckets``."""
+    """Every period's standings and ledger pages through ``write`` (the players of ``index`` linked to
+    their pages), the players' rows into ``buckets``."""
     done = PeriodsWritten()
     rated, played = set(source.rated), set(source.played)
     standings_files = {label: period_file(label) for label in source.rated}
@@ -133,8 +134,8 @@ def write_periods(
     )
     cap = pages.cap_of(source.manifest)
     style = number_format(source.rule_set)
-    ledgers = _Ledgers(cap, links, write, pickers[1], done, buckets, style)
-    names = rows_mod.NameCells(links)
+    ledgers = _Ledgers(cap, index, write, pickers[1], done, buckets, style)
+    names = rows_mod.NameCells(index)
     with steps.step(gettext("writing the pages of each period"), total=len(source.periods)) as advance:
         for label in source.periods:
             changes = partition(source.out, "changes", label)
@@ -229,12 +230,12 @@ def standings_pages(
     return found
 
 
-def standings_index(source: Source, latest: pa.Table | None, links: pages.Links) -> dict[str, Any]:
+def standings_index(source: Source, latest: pa.Table | None, index: rows_mod.NameIndex) -> dict[str, Any]:
     """The context of ``index.html``: the latest rated period's standings (its first page)."""
     label = source.rated[-1] if source.rated else None
     pick = Picker(source.rated, {p: period_file(p) for p in source.rated}, "periods.html")
     style = number_format(source.rule_set)
-    names = rows_mod.NameCells(links)
+    names = rows_mod.NameCells(index)
     return standings_pages(latest, label, names, pick, style, activity_words(source))[0][1]
 
 
@@ -247,16 +248,15 @@ class _Ledgers:
     def __init__(
         self,
         cap: str,
-        links: pages.Links,
+        index: rows_mod.NameIndex,
         write: Write,
         pick: Picker,
         done: PeriodsWritten,
         buckets: Buckets,
         style: NumberFormat,
     ) -> None:
-        self.cap, self.links, self.write, self.pick, self.done, self.buckets = (
+        self.cap, self.write, self.pick, self.done, self.buckets = (
             cap,
-            links,
             write,
             pick,
             done,
@@ -264,7 +264,7 @@ class _Ledgers:
         )
         self.pending: list[tuple[str | None, pa.Table, pa.Table | None]] = []
         self.rows = 0
-        self.names, self.data = rows_mod.NameCells(links, "../"), rows_mod.NameData()
+        self.names, self.data = rows_mod.NameCells(index, "../"), rows_mod.NameData(index)
         self.style = style  # how the points are written: the rule set's
 
     def add(self, label: str | None, games: pa.Table, changes: pa.Table | None) -> None:

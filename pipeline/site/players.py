@@ -41,21 +41,22 @@ Write = Callable[[str, str, dict[str, Any]], None]
 
 def write_players(
     source: Source,
-    links: Mapping[str, str],
+    index: rows_mod.NameIndex,
     write: Write,
     buckets: Buckets,
     latest: pa.Table | None,
     promotions: pd.DataFrame,
     steps: Steps = SILENT,
 ) -> int:
-    """The page of every player of ``links`` (and the chart of each rated one) through ``write``, from
+    """The page of every player of ``index`` (and the chart of each rated one) through ``write``, from
     ``buckets``; ``latest`` the latest rated period's ratings, ``promotions`` the run's. Return the
     number of charts."""
     summaries = _Summaries(latest, source.rated[-1] if source.rated else "")
     promoted = _by_player(promotions, ["date"])
     order = {label: i for i, label in enumerate(source.rated)}
     charts = 0
-    names = rows_mod.NameCells(links, "../")
+    links = index.links
+    names = rows_mod.NameCells(index, "../")
     with steps.step(gettext("writing player pages"), total=len(links)) as advance:
         for tables in buckets.each(KINDS):
             games, missed = _sides(tables.get("games"), names)
