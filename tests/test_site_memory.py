@@ -1,11 +1,14 @@
-"""The site's memory helpers (issue 25): the allocator switched for a build, rows made a block at a time."""
+"""The site's memory helpers (issue 25): the allocator switched for a build, rows made a block at a time,
+the players' cells taken from columns made once."""
 
 from __future__ import annotations
 
 import pyarrow as pa
 import pytest
+from jinja2.utils import htmlsafe_json_dumps
+from markupsafe import escape
 
-from pipeline.site import players
+from pipeline.site import players, rows
 from pipeline.site.build import system_pool
 
 
@@ -23,3 +26,37 @@ def test_grouped_gives_each_player_their_rows_across_blocks(monkeypatch: pytest.
     grouped = players._Grouped(names, lambda start, stop: list(range(start, stop)))
     assert list(grouped) == ["ann", "bob", "cy"]
     assert [grouped.get(n) for n in ("cy", "ann", "bob", "dee")] == [[3, 4, 5], [0, 1], [2], []]
+
+
+def _index() -> rows.NameIndex:
+    return rows.NameIndex({"ann": "players/ann.html", "<b>&'": 'players/b".html'})
+
+
+def test_name_cells_link_a_name_with_a_page_under_the_root() -> None:
+    cells = rows.NameCells(_index(), "../")
+    assert cells(["ann", "ann"]).to_pylist() == ['<a href="../players/ann.html">ann</a>'] * 2
+
+
+def test_name_cells_escape_the_name_and_the_page() -> None:
+    cells = rows.NameCells(_index())
+    assert cells(["<b>&'"]).to_pylist() == ['<a href="players/b&#34;.html">&lt;b&gt;&amp;&#39;</a>']
+
+
+def test_name_cells_show_a_name_without_a_page_escaped_and_no_name_empty() -> None:
+    cells = rows.NameCells(_index())
+    assert cells(["ann", "x<y", ""]).to_pylist() == ['<a href="players/ann.html">ann</a>', "x&lt;y", ""]
+
+
+def test_name_data_is_each_names_json_as_jinja_writes_it_and_null_for_no_name() -> None:
+    data = rows.NameData(_index())
+    names = ["<b>&'", "ann", "zoë<", None, ""]
+    expected = [str(htmlsafe_json_dumps(n)) for n in names[:3]] + [None, None]
+    assert data(names).to_pylist() == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"), [("plain", "plain"), ("a&b<c>\"d'", "a&amp;b&lt;c&gt;&#34;d&#39;")]
+)
+def test_escaped_writes_the_five_special_characters_as_markupsafe_does(text: str, shown: str) -> None:
+    assert rows.escaped(pa.array([text, None])).to_pylist() == [shown, ""]
+    assert str(escape(text)) == shown
