@@ -13,10 +13,11 @@ template names, or of the players' pages.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from markupsafe import Markup, escape
@@ -127,7 +128,7 @@ def write_periods(
     standings_files = {label: period_file(label) for label in source.rated}
     ledger_files = {label: ledger_file(label) for label in source.played}
     stream = games_by_period(source.out)
-    seen: set[str] = set()
+    seen = np.zeros(len(index), dtype=bool)  # the players rated in a period before, by position
     pickers = (
         Picker(source.rated, standings_files, "periods.html"),
         Picker(source.played, ledger_files, "games.html"),
@@ -141,7 +142,7 @@ def write_periods(
             changes = partition(source.out, "changes", label)
             if label in rated:
                 done.latest = _standings(source, label, names, write, pickers[0], done)
-                _keep_ratings(done.latest, label, seen, buckets)
+                _keep_ratings(done.latest, label, index, seen, buckets)
             if label in played:
                 found, games = next(stream)
                 assert found == label, (found, label)  # both in time order
@@ -192,11 +193,11 @@ def standings_pages(
     pick: Picker,
     style: NumberFormat = rows_mod.TRIMMED,
     span: str = "",
-) -> list[tuple[str, dict[str, Any]]]:
+) -> Iterator[tuple[str, dict[str, Any]]]:
     """The standings pages (file, context) of the period ``label`` from its ratings ``table``, best
     first, the numbers written in ``style`` (the rule set's): the active players' rows, with how many
     inactive ones were left out (no counted game in the last ``span``, the run's span of activity in
-    words)."""
+    words). Each page's rows are made when it is asked: one page's are held at a time."""
     table, inactive = _listed(table)
     total = table.num_rows if table is not None else 0
     show_bonus = (
@@ -210,7 +211,6 @@ def standings_pages(
     first = pick.files[label] if label is not None else "index.html"
     size = PAGE_ROWS
     count = max(1, -(-total // size))
-    found = []
     for page in range(1, count + 1):
         part = table.slice((page - 1) * size, size) if table is not None else None
         html = rows_mod.standings_html(part, names, show_bonus, style) if part is not None else ""
@@ -226,8 +226,7 @@ def standings_pages(
             "show_bonus": show_bonus,
         }
         context |= {"inactive": inactive, "span": span, "show_deviation": show_deviation}
-        found.append((paged(first, page), context))
-    return found
+        yield paged(first, page), context
 
 
 def standings_index(source: Source, latest: pa.Table | None, index: rows_mod.NameIndex) -> dict[str, Any]:
@@ -236,7 +235,7 @@ def standings_index(source: Source, latest: pa.Table | None, index: rows_mod.Nam
     pick = Picker(source.rated, {p: period_file(p) for p in source.rated}, "periods.html")
     style = number_format(source.rule_set)
     names = rows_mod.NameCells(index)
-    return standings_pages(latest, label, names, pick, style, activity_words(source))[0][1]
+    return next(standings_pages(latest, label, names, pick, style, activity_words(source)))[1]
 
 
 class _Ledgers:
@@ -315,9 +314,12 @@ class _Ledgers:
             self.done.ledger += 1
 
 
-def _keep_ratings(table: pa.Table | None, label: str, seen: set[str], buckets: Buckets) -> None:
+def _keep_ratings(
+    table: pa.Table | None, label: str, index: rows_mod.NameIndex, seen: np.ndarray, buckets: Buckets
+) -> None:
     """The ratings rows of ``label`` a player's page reads: where the player moved (games, rating or
-    rank) or first appears (``seen``: the players of the periods before, updated)."""
+    rank) or first appears (``seen``: the players of ``index`` rated in the periods before, by
+    position, updated; a player outside ``index`` is kept as if new)."""
     if table is None or not table.num_rows:
         return
     rank, before = (pc.fill_null(table.column(c).cast(pa.string()), "") for c in ("rank", "rank_before"))
@@ -325,13 +327,14 @@ def _keep_ratings(table: pa.Table | None, label: str, seen: set[str], buckets: B
         pc.or_(pc.greater(table.column("games"), 0), pc.not_equal(table.column("delta"), 0)),
         pc.not_equal(rank, before),
     )
-    players = table.column("player").to_pylist()
-    new = pa.array([p not in seen for p in players], pa.bool_())
-    seen.update(players)
-    keep = pc.or_(moved, new)
-    kept = table.filter(keep).append_column(
-        "period", pa.array([label] * int(pc.sum(keep).as_py() or 0), pa.string())
-    )
+    where = index.where(table.column("player"))
+    known = where.drop_null().to_numpy()
+    new = np.ones(len(where), dtype=bool)
+    new[np.flatnonzero(where.is_valid().to_numpy(zero_copy_only=False))] = ~seen[known]
+    seen[known] = True
+    keep = pc.or_(moved, pa.array(new))
+    kept = table.filter(keep)
+    kept = kept.append_column("period", pa.array([label] * kept.num_rows, pa.string()))
     buckets.add("ratings", kept.append_column("moved", moved.filter(keep)))
 
 

@@ -34,16 +34,17 @@ _ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&#34;"), ("'", 
 
 class NameIndex:
     """The players with a page (``links``: name -> page, relative to the site's root) by position, made
-    once for a site: their names escaped for HTML, their pages and their names as JSON (for a
-    ``data-names`` attribute) as Arrow columns, and each name's position (:meth:`positions`). The cells
-    of a table are taken from these columns by the positions of its names (:class:`NameCells`,
-    :class:`NameData`), not made and kept per name as Python strings (a cell kept per name held 16 MB per
-    kind at 81,308 players: docs/design.md#site-memory)."""
+    once for a site: their names (as they are and escaped for HTML), their pages and their names as JSON
+    (for a ``data-names`` attribute) as Arrow columns, and each name's position (:meth:`positions`,
+    :meth:`where`). The cells of a table are taken from these columns by the positions of its names
+    (:class:`NameCells`, :class:`NameData`), not made and kept per name as Python strings (a cell kept
+    per name held 16 MB per kind at 81,308 players: docs/design.md#site-memory)."""
 
     def __init__(self, links: Mapping[str, str]) -> None:
         self.links = links
         self._position = {name: i for i, name in enumerate(links)}
-        self.shown = escaped(pa.array(list(links), pa.string()))
+        self.names = pa.array(list(links), pa.string())
+        self.shown = escaped(self.names)
         self.pages = _escaped_valid(pa.array(list(links.values()), pa.string()))
         self._data: pa.Array | None = None
 
@@ -54,6 +55,11 @@ class NameIndex:
         """The position of each of ``names`` (null for a name without a page, or None)."""
         get = self._position.get
         return pa.array([get(n) if n is not None else None for n in names], pa.int32())
+
+    def where(self, names: pa.ChunkedArray | pa.Array) -> pa.Array:
+        """:meth:`positions` of a column of names, found without making them Python strings."""
+        found = pc.index_in(names, value_set=self.names)
+        return found.combine_chunks() if isinstance(found, pa.ChunkedArray) else found
 
     @property
     def data(self) -> pa.Array:
