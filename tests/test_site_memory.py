@@ -3,12 +3,13 @@ the players' cells taken from columns made once."""
 
 from __future__ import annotations
 
+import numpy as np
 import pyarrow as pa
 import pytest
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import escape
 
-from pipeline.site import players, rows
+from pipeline.site import periods, players, rows
 from pipeline.site.build import system_pool
 
 
@@ -60,3 +61,35 @@ def test_name_data_is_each_names_json_as_jinja_writes_it_and_null_for_no_name() 
 def test_escaped_writes_the_five_special_characters_as_markupsafe_does(text: str, shown: str) -> None:
     assert rows.escaped(pa.array([text, None])).to_pylist() == [shown, ""]
     assert str(escape(text)) == shown
+
+
+def test_name_index_finds_a_column_of_names_and_null_for_a_name_without_a_page() -> None:
+    where = _index().where(pa.chunked_array([["<b>&'", "x"], ["ann"]]))
+    assert where.to_pylist() == [1, None, 0]
+
+
+class _Kept:
+    """Buckets that keep what is added, by kind."""
+
+    def __init__(self) -> None:
+        self.added: dict[str, list[pa.Table]] = {}
+
+    def add(self, kind: str, table: pa.Table) -> None:
+        self.added.setdefault(kind, []).append(table)
+
+
+def _ratings(rows: list[tuple[str, int, float, str]]) -> pa.Table:
+    names, games, delta, rank = (list(c) for c in zip(*rows, strict=True))
+    return pa.table({"player": names, "games": games, "delta": delta, "rank": rank, "rank_before": rank})
+
+
+def test_ratings_rows_are_kept_where_the_player_first_appears_or_moved() -> None:
+    index, kept = _index(), _Kept()
+    seen = np.zeros(len(index), dtype=bool)
+    still = [("ann", 0, 0.0, "1k"), ("<b>&'", 0, 0.0, "2k")]
+    periods._keep_ratings(_ratings(still), "2024-01", index, seen, kept)
+    periods._keep_ratings(_ratings([still[0], ("<b>&'", 2, 5.0, "2k")]), "2024-02", index, seen, kept)
+    first, second = kept.added["ratings"]
+    assert first.column("player").to_pylist() == ["ann", "<b>&'"]
+    assert second.column("player").to_pylist() == ["<b>&'"]
+    assert second.column("period").to_pylist() == ["2024-02"] and second.column("moved").to_pylist() == [True]
