@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 from markupsafe import Markup
@@ -232,8 +233,7 @@ def _write_all(
         {"section": "standings", "years": periods.archive(source.rated, files)},
     )
     page.write("games.html", "games.html.j2", _ledger_index(source, done))
-    rated = set(done.latest.column("player").to_pylist()) if done.latest is not None else set()
-    page.write("players.html", "players.html.j2", _players(links, rated))
+    page.write("players.html", "players.html.j2", _players(index, done.latest))
     page.write(
         "rules.html", "rules.html.j2", {"section": "rules"} | rules_context(source.rule_set, source.manifest)
     )
@@ -262,12 +262,16 @@ def _ledger_index(source: source_mod.Source, done: periods.PeriodsWritten) -> di
     return {"section": "games", "years": list(reversed(years.items())), "undated": undated, "total": total}
 
 
-def _players(links: dict[str, str], rated: set[str]) -> dict[str, Any]:
-    found = [(n, links[n]) for n in links]
+def _players(index: NameIndex, latest: pa.Table | None) -> dict[str, Any]:
+    """``players.html``: every player of ``index``, those of the ``latest`` standings as rated."""
+    rated = np.zeros(len(index), dtype=bool)
+    if latest is not None:
+        rated[index.where(latest.column("player")).drop_null().to_numpy()] = True
+    found = list(index.links.items())
     return {
         "section": "players",
-        "rated": [(n, link) for n, link in found if n in rated],
-        "unrated": [(n, link) for n, link in found if n not in rated],
+        "rated": [f for f, r in zip(found, rated, strict=True) if r],
+        "unrated": [f for f, r in zip(found, rated, strict=True) if not r],
     }
 
 

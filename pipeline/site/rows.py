@@ -51,6 +51,10 @@ class NameIndex:
     def __len__(self) -> int:
         return len(self._position)
 
+    def position(self, name: str) -> int | None:
+        """The position of ``name`` (None: a name without a page)."""
+        return self._position.get(name)
+
     def positions(self, names: Sequence[str | None]) -> pa.Array:
         """The position of each of ``names`` (null for a name without a page, or None)."""
         get = self._position.get
