@@ -93,3 +93,11 @@ def test_ratings_rows_are_kept_where_the_player_first_appears_or_moved() -> None
     assert first.column("player").to_pylist() == ["ann", "<b>&'"]
     assert second.column("player").to_pylist() == ["<b>&'"]
     assert second.column("period").to_pylist() == ["2024-02"] and second.column("moved").to_pylist() == [True]
+
+
+def test_joined_is_the_texts_of_a_slice_in_order() -> None:
+    assert rows.joined(pa.array(["<tr>a", "<tr>b", "<tr>c"]).slice(1, 2)) == "<tr>b<tr>c"
+
+
+def test_joined_of_no_texts_is_empty() -> None:
+    assert rows.joined(pa.array([], pa.string())) == ""

@@ -70,12 +70,6 @@ def paged(name: str, page: int) -> str:
     return name if page == 1 else name.removesuffix(".html") + f"-p{page}.html"
 
 
-def chunks(rows: Sequence[Any], size: int | None = None) -> list[Sequence[Any]]:
-    """``rows`` in pages of ``size`` (:data:`PAGE_ROWS` when None; one empty page for no rows)."""
-    size = size or PAGE_ROWS
-    return [rows[i : i + size] for i in range(0, len(rows), size)] or [rows[:0]]
-
-
 class Picker:
     """The period picker of a set of pages, one per period ``labels`` (in time order) at ``files``:
     a year (the select's options, written once per year shown), that year's periods, the periods
@@ -282,34 +276,41 @@ class _Ledgers:
         changes = pa.concat_tables(found, promote_options="permissive") if found else None
         frame = pages.game_frame(games, changes, self.cap, self.style)
         self.buckets.add("games", pages.player_sides(frame))
-        rows = rows_mod.ledger_html(frame, self.names, self.data)
-        codes, counted = list(frame["codes"]), frame["counted"].tolist()
-        players = [
-            {n for n in pair if isinstance(n, str) and n}
-            for pair in zip(frame["black"], frame["white"], strict=True)
-        ]
+        rows = rows_mod.ledger_cells(frame, self.names, self.data)
+        codes, counted = frame["codes"].to_numpy(), frame["counted"].to_numpy(dtype=bool)
+        sides = frame["black"].to_numpy(), frame["white"].to_numpy()
         start = 0
         for label, table, _ in self.pending:
             end = start + table.num_rows
-            self._pages(label, rows[start:end], codes[start:end], players[start:end])
-            self.done.counts[label] = (end - start, sum(counted[start:end]))
+            self._pages(
+                label, rows.slice(start, end - start), codes[start:end], [s[start:end] for s in sides]
+            )
+            self.done.counts[label] = (end - start, int(counted[start:end].sum()))
             start = end
         self.pending, self.rows = [], 0
         release_unused_memory()  # the batch's frames, kept by the allocators otherwise
 
-    def _pages(self, label: str | None, rows: list[str], codes: list[str], players: list[set[str]]) -> None:
+    def _pages(self, label: str | None, rows: pa.Array, codes: np.ndarray, sides: list[np.ndarray]) -> None:
+        """The ledger pages of ``label``: its games' ``rows``, their ``codes`` and the names of their
+        ``sides`` (Black's, White's), a page of :data:`PAGE_ROWS` at a time."""
         first = self.pick.files[label] if label is not None else UNDATED
         nav = self.pick(label, "../")
-        parts = chunks(rows)
-        shown = [(code, phrase(code)) for code in pages.reason_codes(codes)]
+        total, size = len(rows), PAGE_ROWS
+        count = max(1, -(-total // size))
+        shown = [(code, phrase(code)) for code in pages.reason_codes(list(codes))]
         words = speech.script_messages("filter.js")
-        size = PAGE_ROWS
-        for page, part in enumerate(parts, 1):
-            context: dict[str, Any] = {"section": "games", "period": label, "rows": Markup("".join(part))}
+        for page in range(1, count + 1):
+            part = rows.slice((page - 1) * size, size)
+            context: dict[str, Any] = {
+                "section": "games",
+                "period": label,
+                "rows": Markup(rows_mod.joined(part)),
+            }
             context |= {"shown": len(part), "picker": nav, "codes": shown, "root": "../"}
             context |= {"script_messages": words}
-            context |= {"pager": _pager(first, page, len(parts), "../"), "total": len(rows)}
-            context |= {"names": sorted(set().union(*players[(page - 1) * size : page * size]))}
+            context |= {"pager": _pager(first, page, count, "../"), "total": total}
+            named = {n for s in sides for n in s[(page - 1) * size : page * size] if isinstance(n, str) and n}
+            context |= {"names": sorted(named)}
             self.write(paged(first, page), "ledger.html.j2", context)
             self.done.ledger += 1
 

@@ -224,12 +224,22 @@ def _notes(values: pa.Array) -> pa.Array:
     return _note(speech.reason_cells(values), before, ")</span>", safe=True)
 
 
-def ledger_html(frame: pd.DataFrame, names: NameCells, data: NameData) -> list[str]:
+def joined(values: pa.Array) -> str:
+    """The texts of ``values`` (none missing) joined into one, without a Python string per value."""
+    if not len(values):
+        return ""
+    lists = pa.ListArray.from_arrays(pa.array([0, len(values)], pa.int32()), values)
+    found: str = pc.binary_join(lists, "")[0].as_py()
+    return found
+
+
+def ledger_cells(frame: pd.DataFrame, names: NameCells, data: NameData) -> pa.Array:
     """The ``<tr>`` row of each game of a :func:`pipeline.site.pages.game_frame`, as the ledger shows it:
     the data the filter reads, then date, period, black, white, result, counted, reasons (with notes and
-    the parse error), points, event and file."""
+    the parse error), points, event and file; as one Arrow array of text (a period's rows kept as one
+    buffer, not as Python strings: :func:`joined` makes a page of them)."""
     if not len(frame):
-        return []
+        return pa.array([], pa.string())
     black, white = ([v if isinstance(v, str) and v else None for v in frame[c]] for c in ("black", "white"))
     black_data, white_data = data(black), data(white)
     both = pc.binary_join_element_wise(black_data, white_data, ",")
@@ -274,7 +284,7 @@ def ledger_html(frame: pd.DataFrame, names: NameCells, data: NameData) -> list[s
         text["source"],
         "</td></tr>\n",
     ]
-    found: list[str] = pc.binary_join_element_wise(*parts, "").to_pylist()
+    found: pa.Array = pc.binary_join_element_wise(*parts, "")
     return found
 
 
