@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 from markupsafe import Markup
@@ -58,6 +59,7 @@ from pipeline.output.memory import release_unused_memory
 from pipeline.reports import REPORT_FILES, REPORT_RULE_SETS, rule_set_report
 from pipeline.site import boards, pages, periods, players, speech
 from pipeline.site import source as source_mod
+from pipeline.site.rows import NameIndex
 from pipeline.site.rules import rules_context
 from pipeline.site.slugs import period_file, slugs
 from pipeline.site.spill import Buckets, bucket_count
@@ -221,8 +223,9 @@ def _write_all(
     spill.mkdir()
     rows = pq.ParquetFile(source.out / outputs.GAMES_FILE).metadata.num_rows
     buckets = Buckets(spill, bucket_count(2 * rows))
-    done = periods.write_periods(source, links, page.write, buckets, steps)
-    page.write("index.html", "standings.html.j2", periods.standings_index(source, done.latest, links))
+    index = NameIndex(links)
+    done = periods.write_periods(source, index, page.write, buckets, steps)
+    page.write("index.html", "standings.html.j2", periods.standings_index(source, done.latest, index))
     files = {label: period_file(label) for label in source.rated}
     page.write(
         "periods.html",
@@ -230,8 +233,7 @@ def _write_all(
         {"section": "standings", "years": periods.archive(source.rated, files)},
     )
     page.write("games.html", "games.html.j2", _ledger_index(source, done))
-    rated = set(done.latest.column("player").to_pylist()) if done.latest is not None else set()
-    page.write("players.html", "players.html.j2", _players(links, rated))
+    page.write("players.html", "players.html.j2", _players(index, done.latest))
     page.write(
         "rules.html", "rules.html.j2", {"section": "rules"} | rules_context(source.rule_set, source.manifest)
     )
@@ -243,7 +245,7 @@ def _write_all(
         )
     boards.write_boards(source, links, page.write, steps)
     promotions = outputs.read_report(source.out, "promotions", REPORT_FILES)
-    charts = players.write_players(source, links, page.write, buckets, done.latest, promotions, steps)
+    charts = players.write_players(source, index, page.write, buckets, done.latest, promotions, steps)
     shutil.rmtree(spill)
     _copy_static(folder / "static")
     return SiteSummary(folder, page.count, len(links), charts, len(source.rated))
@@ -260,12 +262,16 @@ def _ledger_index(source: source_mod.Source, done: periods.PeriodsWritten) -> di
     return {"section": "games", "years": list(reversed(years.items())), "undated": undated, "total": total}
 
 
-def _players(links: dict[str, str], rated: set[str]) -> dict[str, Any]:
-    found = [(n, links[n]) for n in links]
+def _players(index: NameIndex, latest: pa.Table | None) -> dict[str, Any]:
+    """``players.html``: every player of ``index``, those of the ``latest`` standings as rated."""
+    rated = np.zeros(len(index), dtype=bool)
+    if latest is not None:
+        rated[index.where(latest.column("player")).drop_null().to_numpy()] = True
+    found = list(index.links.items())
     return {
         "section": "players",
-        "rated": [(n, link) for n, link in found if n in rated],
-        "unrated": [(n, link) for n, link in found if n not in rated],
+        "rated": [f for f, r in zip(found, rated, strict=True) if r],
+        "unrated": [f for f, r in zip(found, rated, strict=True) if not r],
     }
 
 

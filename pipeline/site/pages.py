@@ -2,7 +2,7 @@
 
 Text cells (numbers rounded, lists joined, dates ISO), the players' links (paths relative to the site's
 root). A period's games become one frame (:func:`game_frame`: the ledger's cells and the points each
-game gave) from which both the ledger rows (:func:`pipeline.site.rows.ledger_html`) and each player's
+game gave) from which both the ledger rows (:func:`pipeline.site.rows.ledger_cells`) and each player's
 side of every game (:func:`player_sides`, kept for their page) are taken. Knows nothing of HTML (the
 templates and :mod:`pipeline.site.rows`), of files (:mod:`pipeline.site.build`), or of how the run rated.
 """

@@ -13,10 +13,11 @@ template names, or of the players' pages.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from markupsafe import Markup, escape
@@ -69,12 +70,6 @@ def paged(name: str, page: int) -> str:
     return name if page == 1 else name.removesuffix(".html") + f"-p{page}.html"
 
 
-def chunks(rows: Sequence[Any], size: int | None = None) -> list[Sequence[Any]]:
-    """``rows`` in pages of ``size`` (:data:`PAGE_ROWS` when None; one empty page for no rows)."""
-    size = size or PAGE_ROWS
-    return [rows[i : i + size] for i in range(0, len(rows), size)] or [rows[:0]]
-
-
 class Picker:
     """The period picker of a set of pages, one per period ``labels`` (in time order) at ``files``:
     a year (the select's options, written once per year shown), that year's periods, the periods
@@ -118,29 +113,30 @@ class Picker:
 
 
 def write_periods(
-    source: Source, links: pages.Links, write: Write, buckets: Buckets, steps: Steps = SILENT
+    source: Source, index: rows_mod.NameIndex, write: Write, buckets: Buckets, steps: Steps = SILENT
 ) -> PeriodsWritten:
-    """Every period's standings and ledger pages through ``write``, the players' rows into ``buckets``."""
+    """Every period's standings and ledger pages through ``write`` (the players of ``index`` linked to
+    their pages), the players' rows into ``buckets``."""
     done = PeriodsWritten()
     rated, played = set(source.rated), set(source.played)
     standings_files = {label: period_file(label) for label in source.rated}
     ledger_files = {label: ledger_file(label) for label in source.played}
     stream = games_by_period(source.out)
-    seen: set[str] = set()
+    seen = np.zeros(len(index), dtype=bool)  # the players rated in a period before, by position
     pickers = (
         Picker(source.rated, standings_files, "periods.html"),
         Picker(source.played, ledger_files, "games.html"),
     )
     cap = pages.cap_of(source.manifest)
     style = number_format(source.rule_set)
-    ledgers = _Ledgers(cap, links, write, pickers[1], done, buckets, style)
-    names = rows_mod.NameCells(links)
+    ledgers = _Ledgers(cap, index, write, pickers[1], done, buckets, style)
+    names = rows_mod.NameCells(index)
     with steps.step(gettext("writing the pages of each period"), total=len(source.periods)) as advance:
         for label in source.periods:
             changes = partition(source.out, "changes", label)
             if label in rated:
                 done.latest = _standings(source, label, names, write, pickers[0], done)
-                _keep_ratings(done.latest, label, seen, buckets)
+                _keep_ratings(done.latest, label, index, seen, buckets)
             if label in played:
                 found, games = next(stream)
                 assert found == label, (found, label)  # both in time order
@@ -191,11 +187,11 @@ def standings_pages(
     pick: Picker,
     style: NumberFormat = rows_mod.TRIMMED,
     span: str = "",
-) -> list[tuple[str, dict[str, Any]]]:
+) -> Iterator[tuple[str, dict[str, Any]]]:
     """The standings pages (file, context) of the period ``label`` from its ratings ``table``, best
     first, the numbers written in ``style`` (the rule set's): the active players' rows, with how many
     inactive ones were left out (no counted game in the last ``span``, the run's span of activity in
-    words)."""
+    words). Each page's rows are made when it is asked: one page's are held at a time."""
     table, inactive = _listed(table)
     total = table.num_rows if table is not None else 0
     show_bonus = (
@@ -209,7 +205,6 @@ def standings_pages(
     first = pick.files[label] if label is not None else "index.html"
     size = PAGE_ROWS
     count = max(1, -(-total // size))
-    found = []
     for page in range(1, count + 1):
         part = table.slice((page - 1) * size, size) if table is not None else None
         html = rows_mod.standings_html(part, names, show_bonus, style) if part is not None else ""
@@ -225,17 +220,16 @@ def standings_pages(
             "show_bonus": show_bonus,
         }
         context |= {"inactive": inactive, "span": span, "show_deviation": show_deviation}
-        found.append((paged(first, page), context))
-    return found
+        yield paged(first, page), context
 
 
-def standings_index(source: Source, latest: pa.Table | None, links: pages.Links) -> dict[str, Any]:
+def standings_index(source: Source, latest: pa.Table | None, index: rows_mod.NameIndex) -> dict[str, Any]:
     """The context of ``index.html``: the latest rated period's standings (its first page)."""
     label = source.rated[-1] if source.rated else None
     pick = Picker(source.rated, {p: period_file(p) for p in source.rated}, "periods.html")
     style = number_format(source.rule_set)
-    names = rows_mod.NameCells(links)
-    return standings_pages(latest, label, names, pick, style, activity_words(source))[0][1]
+    names = rows_mod.NameCells(index)
+    return next(standings_pages(latest, label, names, pick, style, activity_words(source)))[1]
 
 
 class _Ledgers:
@@ -247,16 +241,15 @@ class _Ledgers:
     def __init__(
         self,
         cap: str,
-        links: pages.Links,
+        index: rows_mod.NameIndex,
         write: Write,
         pick: Picker,
         done: PeriodsWritten,
         buckets: Buckets,
         style: NumberFormat,
     ) -> None:
-        self.cap, self.links, self.write, self.pick, self.done, self.buckets = (
+        self.cap, self.write, self.pick, self.done, self.buckets = (
             cap,
-            links,
             write,
             pick,
             done,
@@ -264,7 +257,7 @@ class _Ledgers:
         )
         self.pending: list[tuple[str | None, pa.Table, pa.Table | None]] = []
         self.rows = 0
-        self.names, self.data = rows_mod.NameCells(links, "../"), rows_mod.NameData()
+        self.names, self.data = rows_mod.NameCells(index, "../"), rows_mod.NameData(index)
         self.style = style  # how the points are written: the rule set's
 
     def add(self, label: str | None, games: pa.Table, changes: pa.Table | None) -> None:
@@ -283,41 +276,51 @@ class _Ledgers:
         changes = pa.concat_tables(found, promote_options="permissive") if found else None
         frame = pages.game_frame(games, changes, self.cap, self.style)
         self.buckets.add("games", pages.player_sides(frame))
-        rows = rows_mod.ledger_html(frame, self.names, self.data)
-        codes, counted = list(frame["codes"]), frame["counted"].tolist()
-        players = [
-            {n for n in pair if isinstance(n, str) and n}
-            for pair in zip(frame["black"], frame["white"], strict=True)
-        ]
+        rows = rows_mod.ledger_cells(frame, self.names, self.data)
+        codes, counted = frame["codes"].to_numpy(), frame["counted"].to_numpy(dtype=bool)
+        sides = frame["black"].to_numpy(), frame["white"].to_numpy()
         start = 0
         for label, table, _ in self.pending:
             end = start + table.num_rows
-            self._pages(label, rows[start:end], codes[start:end], players[start:end])
-            self.done.counts[label] = (end - start, sum(counted[start:end]))
+            self._pages(
+                label, rows.slice(start, end - start), codes[start:end], [s[start:end] for s in sides]
+            )
+            self.done.counts[label] = (end - start, int(counted[start:end].sum()))
             start = end
         self.pending, self.rows = [], 0
         release_unused_memory()  # the batch's frames, kept by the allocators otherwise
 
-    def _pages(self, label: str | None, rows: list[str], codes: list[str], players: list[set[str]]) -> None:
+    def _pages(self, label: str | None, rows: pa.Array, codes: np.ndarray, sides: list[np.ndarray]) -> None:
+        """The ledger pages of ``label``: its games' ``rows``, their ``codes`` and the names of their
+        ``sides`` (Black's, White's), a page of :data:`PAGE_ROWS` at a time."""
         first = self.pick.files[label] if label is not None else UNDATED
         nav = self.pick(label, "../")
-        parts = chunks(rows)
-        shown = [(code, phrase(code)) for code in pages.reason_codes(codes)]
+        total, size = len(rows), PAGE_ROWS
+        count = max(1, -(-total // size))
+        shown = [(code, phrase(code)) for code in pages.reason_codes(list(codes))]
         words = speech.script_messages("filter.js")
-        size = PAGE_ROWS
-        for page, part in enumerate(parts, 1):
-            context: dict[str, Any] = {"section": "games", "period": label, "rows": Markup("".join(part))}
+        for page in range(1, count + 1):
+            part = rows.slice((page - 1) * size, size)
+            context: dict[str, Any] = {
+                "section": "games",
+                "period": label,
+                "rows": Markup(rows_mod.joined(part)),
+            }
             context |= {"shown": len(part), "picker": nav, "codes": shown, "root": "../"}
             context |= {"script_messages": words}
-            context |= {"pager": _pager(first, page, len(parts), "../"), "total": len(rows)}
-            context |= {"names": sorted(set().union(*players[(page - 1) * size : page * size]))}
+            context |= {"pager": _pager(first, page, count, "../"), "total": total}
+            named = {n for s in sides for n in s[(page - 1) * size : page * size] if isinstance(n, str) and n}
+            context |= {"names": sorted(named)}
             self.write(paged(first, page), "ledger.html.j2", context)
             self.done.ledger += 1
 
 
-def _keep_ratings(table: pa.Table | None, label: str, seen: set[str], buckets: Buckets) -> None:
+def _keep_ratings(
+    table: pa.Table | None, label: str, index: rows_mod.NameIndex, seen: np.ndarray, buckets: Buckets
+) -> None:
     """The ratings rows of ``label`` a player's page reads: where the player moved (games, rating or
-    rank) or first appears (``seen``: the players of the periods before, updated)."""
+    rank) or first appears (``seen``: the players of ``index`` rated in the periods before, by
+    position, updated; a player outside ``index`` is kept as if new)."""
     if table is None or not table.num_rows:
         return
     rank, before = (pc.fill_null(table.column(c).cast(pa.string()), "") for c in ("rank", "rank_before"))
@@ -325,13 +328,14 @@ def _keep_ratings(table: pa.Table | None, label: str, seen: set[str], buckets: B
         pc.or_(pc.greater(table.column("games"), 0), pc.not_equal(table.column("delta"), 0)),
         pc.not_equal(rank, before),
     )
-    players = table.column("player").to_pylist()
-    new = pa.array([p not in seen for p in players], pa.bool_())
-    seen.update(players)
-    keep = pc.or_(moved, new)
-    kept = table.filter(keep).append_column(
-        "period", pa.array([label] * int(pc.sum(keep).as_py() or 0), pa.string())
-    )
+    where = index.where(table.column("player"))
+    known = where.drop_null().to_numpy()
+    new = np.ones(len(where), dtype=bool)
+    new[np.flatnonzero(where.is_valid().to_numpy(zero_copy_only=False))] = ~seen[known]
+    seen[known] = True
+    keep = pc.or_(moved, pa.array(new))
+    kept = table.filter(keep)
+    kept = kept.append_column("period", pa.array([label] * kept.num_rows, pa.string()))
     buckets.add("ratings", kept.append_column("moved", moved.filter(keep)))
 
 

@@ -41,21 +41,22 @@ Write = Callable[[str, str, dict[str, Any]], None]
 
 def write_players(
     source: Source,
-    links: Mapping[str, str],
+    index: rows_mod.NameIndex,
     write: Write,
     buckets: Buckets,
     latest: pa.Table | None,
     promotions: pd.DataFrame,
     steps: Steps = SILENT,
 ) -> int:
-    """The page of every player of ``links`` (and the chart of each rated one) through ``write``, from
+    """The page of every player of ``index`` (and the chart of each rated one) through ``write``, from
     ``buckets``; ``latest`` the latest rated period's ratings, ``promotions`` the run's. Return the
     number of charts."""
-    summaries = _Summaries(latest, source.rated[-1] if source.rated else "")
+    summaries = _Summaries(latest, source.rated[-1] if source.rated else "", index)
     promoted = _by_player(promotions, ["date"])
     order = {label: i for i, label in enumerate(source.rated)}
     charts = 0
-    names = rows_mod.NameCells(links, "../")
+    links = index.links
+    names = rows_mod.NameCells(index, "../")
     with steps.step(gettext("writing player pages"), total=len(links)) as advance:
         for tables in buckets.each(KINDS):
             games, missed = _sides(tables.get("games"), names)
@@ -181,24 +182,27 @@ def _grouped(rows: list[dict[str, Any]], key: str) -> dict[Any, list[dict[str, A
 class _Summaries:
     """Each player's row of the latest period's standings, as text cells with the ``period``, made when
     their page asks (not every row at once as dicts of text, nor as Python values: the rows stay
-    columns, docs/design.md#site-summaries)."""
+    columns, docs/design.md#site-summaries), found by the player's position in ``index``."""
 
-    def __init__(self, latest: pa.Table | None, label: str) -> None:
-        self.label = label
+    def __init__(self, latest: pa.Table | None, label: str, index: rows_mod.NameIndex) -> None:
+        self.label, self.index = label, index
         self.columns: list[pa.ChunkedArray] = []
-        self.where: dict[str, int] = {}
+        self.row = np.full(len(index), -1, dtype=np.int64)  # each player's row of ``latest``, or -1
         self.since: pa.ChunkedArray | None = None
         if latest is None:
             return
         chosen = pages.with_deviation(latest).select(list(pages.STANDINGS_COLUMNS))
         self.columns = [c.combine_chunks() for c in chosen.columns]
-        self.where = {name: i for i, name in enumerate(chosen.column("player").to_pylist())}
+        where = index.where(chosen.column("player"))
+        rows = np.flatnonzero(where.is_valid().to_numpy(zero_copy_only=False))
+        self.row[where.drop_null().to_numpy()] = rows
         if "inactive_since" in latest.column_names:
             self.since = latest.column("inactive_since").combine_chunks()
 
     def get(self, name: str) -> dict[str, Any] | None:
-        where = self.where.get(name)
-        if where is None:
+        position = self.index.position(name)
+        where = int(self.row[position]) if position is not None else -1
+        if where < 0:
             return None
         since = self.since[where].as_py() if self.since is not None else None
         values = tuple(column[where].as_py() for column in self.columns)

@@ -12,7 +12,7 @@ the rows.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import pandas as pd
 import pyarrow as pa
@@ -27,29 +27,81 @@ from pipeline.site import speech
 #: How the site wrote every number before the rule sets had formats: two places, trailing zeros dropped.
 TRIMMED = NumberFormat(2, trim=True)
 
+#: The characters that :data:`_ESCAPES` replaces, as a pattern.
+_SPECIAL = "[&<>\"']"
 _ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&#34;"), ("'", "&#39;"))
 
 
-class NameCells:
-    """Each player's standings cell (a link to their page, or the name), escaped, made once per name."""
+class NameIndex:
+    """The players with a page (``links``: name -> page, relative to the site's root) by position, made
+    once for a site: their names (as they are and escaped for HTML), their pages and their names as JSON
+    (for a ``data-names`` attribute) as Arrow columns, and each name's position (:meth:`positions`,
+    :meth:`where`). The cells of a table are taken from these columns by the positions of its names
+    (:class:`NameCells`, :class:`NameData`), not made and kept per name as Python strings (a cell kept
+    per name held 16 MB per kind at 81,308 players: docs/design.md#site-memory)."""
 
-    def __init__(self, links: Mapping[str, str], root: str = "") -> None:
-        self.links, self.root = links, root
-        self._made: dict[str, str] = {}
+    def __init__(self, links: Mapping[str, str]) -> None:
+        self.links = links
+        self._position = {name: i for i, name in enumerate(links)}
+        self.names = pa.array(list(links), pa.string())
+        self.shown = escaped(self.names)
+        self.pages = _escaped_valid(pa.array(list(links.values()), pa.string()))
+        self._data: pa.Array | None = None
+
+    def __len__(self) -> int:
+        return len(self._position)
+
+    def position(self, name: str) -> int | None:
+        """The position of ``name`` (None: a name without a page)."""
+        return self._position.get(name)
+
+    def positions(self, names: Sequence[str | None]) -> pa.Array:
+        """The position of each of ``names`` (null for a name without a page, or None)."""
+        get = self._position.get
+        return pa.array([get(n) if n is not None else None for n in names], pa.int32())
+
+    def where(self, names: pa.ChunkedArray | pa.Array) -> pa.Array:
+        """:meth:`positions` of a column of names, found without making them Python strings."""
+        found = pc.index_in(names, value_set=self.names)
+        return found.combine_chunks() if isinstance(found, pa.ChunkedArray) else found
+
+    @property
+    def data(self) -> pa.Array:
+        """Each name as JSON (``"&lt;"`` and quotes escaped as Jinja's ``tojson`` does), made when first
+        asked."""
+        if self._data is None:
+            self._data = pa.array([str(htmlsafe_json_dumps(n)) for n in self.links], pa.string())
+        return self._data
+
+
+class NameCells:
+    """Each player's standings cell (a link to their page, ``root`` before it, or the name), escaped: the
+    cells of every name of ``index`` made once, as one column, and taken by position."""
+
+    def __init__(self, index: NameIndex, root: str = "") -> None:
+        self.index = index
+        self.cells = pc.binary_join_element_wise(
+            '<a href="' + str(escape(root)), index.pages, '">', index.shown, "</a>", ""
+        )
 
     def __call__(self, names: list[str]) -> pa.Array:
-        made = self._made
-        for name in names:
-            if name not in made:  # "" (no name) too: an empty cell
-                link = self.links.get(name)
-                shown = str(escape(name))
-                made[name] = f'<a href="{escape(self.root + link)}">{shown}</a>' if link else shown
-        return pa.array([made[n] for n in names], pa.string())
+        where = self.index.positions(names)
+        found: pa.Array = self.cells.take(where)
+        if where.null_count:  # a name without a page (or "", no name): the name alone
+            found = pc.if_else(pc.is_valid(where), found, escaped(pa.array(names, pa.string())))
+        return found
 
 
 def escaped(values: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
     """Text values escaped for HTML (missing values as empty text)."""
-    found = pc.fill_null(values.cast(pa.string()), "")
+    return _escaped_valid(pc.fill_null(values.cast(pa.string()), ""))
+
+
+def _escaped_valid(values: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
+    """Text values escaped for HTML, missing values left missing; one pass when none needs escaping."""
+    found = values
+    if not pc.any(pc.match_substring_regex(found, _SPECIAL)).as_py():
+        return found
     for old, new in _ESCAPES:
         found = pc.replace_substring(found, old, new)
     return found
@@ -139,17 +191,20 @@ def standings_html(
 
 class NameData:
     """Each name as JSON for a ``data-names`` attribute (``"&lt;"`` and quotes escaped as Jinja's
-    ``tojson`` does), made once per name."""
+    ``tojson`` does), null for no name: taken from ``index`` by position (a name without a page made
+    when asked)."""
 
-    def __init__(self) -> None:
-        self._made: dict[str, str] = {}
+    def __init__(self, index: NameIndex) -> None:
+        self.index = index
 
     def __call__(self, names: list[str | None]) -> pa.Array:
-        made = self._made
-        for name in names:
-            if name and name not in made:
-                made[name] = str(htmlsafe_json_dumps(name))
-        return pa.array([made[n] if n else None for n in names], pa.string())
+        names = [n or None for n in names]
+        where = self.index.positions(names)
+        found: pa.Array = self.index.data.take(where)
+        if where.null_count > names.count(None):  # a name without a page
+            made = pa.array([str(htmlsafe_json_dumps(n)) if n else None for n in names], pa.string())
+            found = pc.if_else(pc.is_valid(where), found, made)
+        return found
 
 
 def _yes_no(values: pa.Array) -> pa.Array:
@@ -169,12 +224,22 @@ def _notes(values: pa.Array) -> pa.Array:
     return _note(speech.reason_cells(values), before, ")</span>", safe=True)
 
 
-def ledger_html(frame: pd.DataFrame, names: NameCells, data: NameData) -> list[str]:
+def joined(values: pa.Array) -> str:
+    """The texts of ``values`` (none missing) joined into one, without a Python string per value."""
+    if not len(values):
+        return ""
+    lists = pa.ListArray.from_arrays(pa.array([0, len(values)], pa.int32()), values)
+    found: str = pc.binary_join(lists, "")[0].as_py()
+    return found
+
+
+def ledger_cells(frame: pd.DataFrame, names: NameCells, data: NameData) -> pa.Array:
     """The ``<tr>`` row of each game of a :func:`pipeline.site.pages.game_frame`, as the ledger shows it:
     the data the filter reads, then date, period, black, white, result, counted, reasons (with notes and
-    the parse error), points, event and file."""
+    the parse error), points, event and file; as one Arrow array of text (a period's rows kept as one
+    buffer, not as Python strings: :func:`joined` makes a page of them)."""
     if not len(frame):
-        return []
+        return pa.array([], pa.string())
     black, white = ([v if isinstance(v, str) and v else None for v in frame[c]] for c in ("black", "white"))
     black_data, white_data = data(black), data(white)
     both = pc.binary_join_element_wise(black_data, white_data, ",")
@@ -219,7 +284,7 @@ def ledger_html(frame: pd.DataFrame, names: NameCells, data: NameData) -> list[s
         text["source"],
         "</td></tr>\n",
     ]
-    found: list[str] = pc.binary_join_element_wise(*parts, "").to_pylist()
+    found: pa.Array = pc.binary_join_element_wise(*parts, "")
     return found
 
 

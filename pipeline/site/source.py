@@ -85,7 +85,7 @@ def player_names(source: Source) -> list[str]:
     (the name as written where the run gave none) and every player of the latest rated period (the
     replay carries every rated player into each later period, so the latest holds them all).
     ``games.parquet`` is read a row group at a time."""
-    file = pq.ParquetFile(_games(source.out))
+    file = _parquet(_games(source.out))
     found: set[str] = set()
     for index in range(file.num_row_groups):  # a row group at a time: never the whole column
         table = file.read_row_group(index, columns=["black", "white", "black_player", "white_player"])
@@ -107,7 +107,7 @@ def partition(out: Path, dataset: str, label: str, columns: Sequence[str] | None
     if not path.exists():
         return None
     wanted = None if columns is None else list(columns)
-    return pq.ParquetFile(path).read(columns=wanted, use_threads=False)
+    return _parquet(path).read(columns=wanted, use_threads=False)
 
 
 def games_by_period(
@@ -116,7 +116,7 @@ def games_by_period(
     """``out/games.parquet`` (``columns``, which must hold ``period`` and ``seq``) as ``(period, rows)``
     in period order, each period once and its rows in ``seq`` order; the records without a period last,
     as ``(None, rows)`` (nothing when there are none). ``date`` is read as a date."""
-    file = pq.ParquetFile(_games(out))
+    file = _parquet(_games(out))
     bounds = _period_bounds(file)
     later = [min((b for b in bounds[i:] if b is not None), default=None) for i in range(len(bounds) + 1)]
     waiting: dict[str, list[pa.Table]] = {}
@@ -135,6 +135,13 @@ def games_by_period(
     rest = [t for t in undated if t.num_rows]
     if rest:
         yield None, _in_order(rest)
+
+
+def _parquet(path: Path) -> pq.ParquetFile:
+    """``path`` opened to be read on this thread: its column chunks read as they are decoded, not
+    buffered ahead by Arrow's I/O threads (``pre_buffer``), whose allocator keeps what they read for
+    good (docs/design.md#site-memory)."""
+    return pq.ParquetFile(path, pre_buffer=False)
 
 
 def _period_bounds(file: pq.ParquetFile) -> list[str | None]:
