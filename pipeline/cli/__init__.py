@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
 import re
 import sys
 import typing
@@ -100,6 +101,10 @@ class _Group(typer.core.TyperGroup):
         from pipeline.cli.common import fail
         from pipeline.cli.language import LanguageChoiceError, chosen, click_speaks
 
+        # Arrow's tables from the C library's allocator (in this process and the workers it starts), unless
+        # the environment names one: read once, when pyarrow is first imported, which no command has done
+        # yet (docs/design.md#arrows-allocator).
+        os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
         given = list(sys.argv[1:] if args is None else args)
         try:
             language = chosen(given)
