@@ -5,38 +5,19 @@ the choice counts only before pyarrow is first imported."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from fresh import said_after
 
 pytestmark = pytest.mark.slow
-
-_RUN_THEN_POOL = """
-import sys
-from pipeline.cli import app
-sys.argv = ["ratings", *sys.argv[1:]]
-try:
-    app()
-finally:
-    import pyarrow
-    print(pyarrow.default_memory_pool().backend_name, file=sys.stderr)
-"""
 
 
 def pool_of_a_run(tmp_path: Path, environ: dict[str, str]) -> str:
     """The backend of Arrow's default pool after ``ratings run`` over an empty folder."""
     (tmp_path / "raw").mkdir()
     args = ["run", "--raw", str(tmp_path / "raw"), "--out", str(tmp_path / "out"), "--workers", "1"]
-    done = subprocess.run(
-        [sys.executable, "-c", _RUN_THEN_POOL, *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=environ,
-    )
-    return done.stderr.strip().splitlines()[-1]
+    return said_after("__import__('pyarrow').default_memory_pool().backend_name", args, environ)[1]
 
 
 def test_a_command_makes_arrows_tables_with_the_system_allocator(tmp_path: Path) -> None:

@@ -7,11 +7,10 @@ tests/test_player_index.py.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from fresh import said_after
 from sgfmake import sgf
 from typer.testing import CliRunner
 
@@ -20,15 +19,6 @@ from pipeline.output.player_index import PlayerIndex
 
 pytestmark = pytest.mark.slow
 
-_RUN_THEN_LIST = """
-import sys
-from pipeline.cli import app
-sys.argv = ["ratings", *sys.argv[1:]]
-try:
-    app()
-finally:
-    print("pandas" in sys.modules, file=sys.stderr)
-"""
 SEASON = [
     ("羽焰", "凝兰", "B+R", "2024-03-03"),
     ("凝兰", "牛蛙", "W+3.5", "2024-03-09"),
@@ -55,11 +45,9 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def pandas_imported(*args: str) -> bool:
     """Whether ``ratings ARGS``, run to its end in a fresh interpreter, imported pandas."""
-    done = subprocess.run(
-        [sys.executable, "-c", _RUN_THEN_LIST, *args], capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stderr.strip().splitlines()[-1] == "True"
+    status, said = said_after('"pandas" in sys.modules', list(args))
+    assert status == 0, said
+    return said == "True"
 
 
 def test_explain_imports_no_pandas(season: Path) -> None:
