@@ -120,12 +120,10 @@ def games_table(table: pa.Table) -> pa.Table:
 def games_frame(table: pa.Table) -> pd.DataFrame:
     """Rows of ``games.parquet`` (any of its columns) as :func:`read_games` gives them: in ``seq`` order,
     ``reasons``/``notes`` as lists, ``date`` as ``datetime.date``."""
-    games = as_frame(table)
+    games: pd.DataFrame = games_table(table).to_pandas()
     for name in ("reasons", "notes"):
         if name in games:
             games[name] = games[name].map(list)
-    if "seq" in games:
-        games = games.sort_values("seq", kind="stable").reset_index(drop=True)
     return games
 
 
