@@ -30,8 +30,8 @@ import pandas as pd
 
 from pipeline.core.i18n import _
 from pipeline.output import snapshots
-from pipeline.output.folder import GAMES_FILE, ReportError, read_games, read_manifest
-from pipeline.reports.diff.causes import _in_order, _latest, _own, _parser_changed, by_period, settings_causes
+from pipeline.output.folder import GAMES_FILE, ReportError, in_order, read_games, read_manifest
+from pipeline.reports.diff.causes import _latest, _own, _parser_changed, by_period, settings_causes
 from pipeline.reports.diff.tables import FILE_COLUMNS as FILE_COLUMNS
 from pipeline.reports.diff.tables import _files, _game_changes, _rating_changes
 
@@ -185,7 +185,7 @@ def _explained(
 ) -> pd.DataFrame:
     """``changes`` with each row's ``cause`` and ``files`` (see the module docstring), sorted: the causes
     are worked out once per period (:func:`by_period`) and merged onto the rows."""
-    labels = _in_order(changes["period"])
+    labels = in_order(changes["period"])
     periods = by_period(labels, _own(games, bool(causes), latest), causes)
     found = changes.merge(periods, on="period", how="left", validate="many_to_one")
     found = found.sort_values(

@@ -17,6 +17,7 @@ import pandas as pd
 from pipeline.core import periods as periods_mod
 from pipeline.core.i18n import N_, _
 from pipeline.output import snapshots
+from pipeline.output.folder import in_order
 
 
 def settings_causes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
@@ -59,7 +60,7 @@ def by_period(labels: list[str], own: pd.DataFrame, causes: list[str]) -> pd.Dat
     """For each of ``labels`` (in time order): ``period``, ``order``, ``cause`` (its own causes from
     ``own``, the cascade from the earliest earlier period of ``own``, then ``causes``; ``unexplained``
     when none) and ``files`` (its own changed files)."""
-    sources = _in_order(own.index)
+    sources = in_order(own.index)
     rows = []
     for order, label in enumerate(labels):
         first = next((q for q in sources if _start(q) < _start(label)), None)
@@ -97,12 +98,8 @@ def _own(games: pd.DataFrame, settings_changed: bool, latest: str | None) -> pd.
 
 def _latest(generation: Path) -> str | None:
     """The latest period ``generation`` rated (None: none)."""
-    found = _in_order(snapshots.partitions(generation, "ratings"))
+    found = in_order(snapshots.partitions(generation, "ratings"))
     return found[-1] if found else None
-
-
-def _in_order(labels: Any) -> list[str]:
-    return sorted({str(label) for label in labels}, key=_start)
 
 
 def _start(label: str) -> tuple[dt.date, str]:

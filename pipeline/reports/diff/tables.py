@@ -16,8 +16,7 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from pipeline.core.schema import GAMES_INGEST
-from pipeline.output.folder import GAMES_FILE
-from pipeline.reports.diff.causes import _in_order
+from pipeline.output.folder import GAMES_FILE, in_order
 
 FILE_COLUMNS = ("source_path", "change", "games", "counted", "periods")
 _TOLERANCE = 1e-9  # ratings closer than this are equal (the same sums in another order)
@@ -93,7 +92,7 @@ def _files(games: pd.DataFrame) -> pd.DataFrame:
         change=("change", "first"),
         games=("status", "size"),
         counted=("counted", "sum"),
-        periods=("periods", lambda p: ", ".join(_in_order(p.dropna().unique()))),
+        periods=("periods", lambda p: ", ".join(in_order(p.dropna().unique()))),
     )
     return found.reset_index()[list(FILE_COLUMNS)]
 
