@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -137,7 +138,10 @@ def _rows(games: list[dict[str, Any]], changes: list[list[Any]]) -> AuditRows:
         rows, columns=["game_id", "player", "color", "delta", "points", "bonus", "bonus_rule"]
     )
     table = table.astype({"delta": float, "points": float, "bonus": float})
-    return AuditRows(frame, game_changes(table, frame))
+    games_table = pa.Table.from_pandas(frame, preserve_index=False)
+    return AuditRows(
+        games_table, game_changes(pa.Table.from_pandas(table, preserve_index=False), games_table)
+    )
 
 
 @settings(max_examples=40, deadline=None)
@@ -151,7 +155,7 @@ def test_the_columnar_cells_are_the_cells_made_a_row_at_a_time(
     games: list[dict[str, Any]], changes: list[list[Any]], language: str, written: NumberFormat
 ) -> None:
     rows = _rows(games, changes)
-    kinds = {str(g): "truncated" for g in rows.games["game_id"]}
+    kinds = {str(g): "truncated" for g in rows.games.column("game_id").to_pylist()}
     frame = rows.frame()
     with i18n.speaking(language):
         found = audit_cells.audit_cells(rows, written, kinds)

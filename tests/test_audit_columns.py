@@ -6,6 +6,7 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.core.arrays import (
+    array,
     codes,
     groups,
     later_copies,
@@ -14,6 +15,8 @@ from pipeline.core.arrays import (
     mapped_together,
     nth_in_group,
     stacked,
+    text,
+    true,
 )
 
 
@@ -76,3 +79,23 @@ def test_listed_without_labels_gives_empty_lists() -> None:
 def test_stacked_puts_the_columns_one_after_another() -> None:
     got = stacked([pa.chunked_array([["a"], ["b"]]), pa.chunked_array([["c"]])])
     assert got.to_pylist() == ["a", "b", "c"]
+
+
+def test_a_column_of_no_chunks_is_an_empty_array_of_its_type() -> None:
+    found = array(pa.chunked_array([], pa.string()))
+    assert found.equals(pa.array([], pa.string()))
+
+
+def test_a_column_of_several_chunks_is_one_array() -> None:
+    found = array(pa.chunked_array([[1, 2], [3]], pa.int64()))
+    assert isinstance(found, pa.Array) and found.to_pylist() == [1, 2, 3]
+
+
+def test_text_decodes_a_dictionary_and_casts_a_column_of_nulls() -> None:
+    assert text(pa.array(["a", None, "a"]).dictionary_encode()).to_pylist() == ["a", None, "a"]
+    assert text(pa.nulls(2)).type == pa.string()
+
+
+def test_true_takes_a_null_for_false() -> None:
+    assert true(pa.array([True, None, False])).to_pylist() == [True, False, False]
+    assert true(pa.nulls(1)).to_pylist() == [False]

@@ -13,8 +13,8 @@ import pyarrow.parquet as pq
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline.reports.audit_query import error_kinds
 from pipeline.reports.audit_rows import CHANGE_KEYS, AuditRows, game_changes
-from pipeline.reports.queries import error_kinds
 
 
 def _old_records(changes: pd.DataFrame, games: pd.DataFrame) -> list[list[dict[str, Any]]]:
@@ -31,6 +31,10 @@ def _old_records(changes: pd.DataFrame, games: pd.DataFrame) -> list[list[dict[s
 
 def _missing(value: Any) -> bool:
     return value is None or (isinstance(value, float) and value != value)
+
+
+def _table(frame: pd.DataFrame) -> pa.Table:
+    return pa.Table.from_pandas(frame, preserve_index=False)
 
 
 def _changes(rows: list[tuple[str, str, str, float, float | None, float | None, str | None]]) -> pd.DataFrame:
@@ -60,14 +64,16 @@ _CHANGE = st.tuples(
 def test_the_columnar_changes_are_the_dicts_the_row_by_row_code_gave(
     changes: list[Any], ids: list[str], counted: list[bool]
 ) -> None:
-    games = pd.DataFrame({"game_id": ids, "counted": counted[: len(ids)]})
-    found = game_changes(_changes(changes), games).records()
+    games = pd.DataFrame({"game_id": ids, "counted": counted[: len(ids)]}, dtype=object)
+    found = game_changes(_table(_changes(changes)), _table(games)).records()
     assert repr(found) == repr(_old_records(_changes(changes), games))
 
 
 def test_a_missing_points_or_bonus_is_none_in_the_dicts() -> None:
     changes = _changes([("g1", "a", "W", 1.0, None, None, None), ("g1", "b", "B", -1.0, 2.0, np.nan, "x")])
-    found = game_changes(changes, pd.DataFrame({"game_id": ["g1"], "counted": [True]})).records()
+    found = game_changes(
+        _table(changes), _table(pd.DataFrame({"game_id": ["g1"], "counted": [True]}))
+    ).records()
     assert found == [
         [
             {"player": "b", "color": "B", "delta": -1.0, "points": 2.0, "bonus": None, "bonus_rule": "x"},
@@ -78,7 +84,9 @@ def test_a_missing_points_or_bonus_is_none_in_the_dicts() -> None:
 
 def test_a_game_not_counted_has_no_changes_though_the_table_has_rows_of_it() -> None:
     changes = _changes([("g1", "a", "B", 1.0, 1.0, None, None)])
-    found = game_changes(changes, pd.DataFrame({"game_id": ["g1", "g2"], "counted": [False, True]}))
+    found = game_changes(
+        _table(changes), _table(pd.DataFrame({"game_id": ["g1", "g2"], "counted": [False, True]}))
+    )
     assert found.records() == [[], []]
     assert found.offsets.tolist() == [0, 0, 0]
 
@@ -86,7 +94,7 @@ def test_a_game_not_counted_has_no_changes_though_the_table_has_rows_of_it() -> 
 def test_the_audit_frame_has_the_changes_column_before_source_path() -> None:
     games = pd.DataFrame({"game_id": ["g1"], "counted": [True], "source_path": ["a.sgf"], "game_index": [0]})
     changes = _changes([("g1", "a", "B", 1.0, 1.0, None, None)])
-    frame = AuditRows(games, game_changes(changes, games)).frame()
+    frame = AuditRows(_table(games), game_changes(_table(changes), _table(games))).frame()
     assert list(frame.columns) == ["game_id", "counted", "changes", "source_path", "game_index"]
     assert frame["changes"].dtype == object
 
@@ -101,7 +109,7 @@ def test_error_kinds_are_those_of_the_unreadable_records_across_row_groups(tmp_p
         }
     )
     pq.write_table(table, tmp_path / "games.parquet", row_group_size=7)
-    games = pd.DataFrame(
+    games = pa.table(
         {
             "seq": [3, 6, 10, 33, 39],
             "game_id": ["g3", "g6", "g10", "g33", "g39"],
@@ -114,4 +122,4 @@ def test_error_kinds_are_those_of_the_unreadable_records_across_row_groups(tmp_p
         "g33": "truncated",
         "g39": "truncated",
     }
-    assert error_kinds(tmp_path, games.assign(parse_error=None)) == {}
+    assert error_kinds(tmp_path, games.set_column(2, "parse_error", pa.nulls(5, pa.string()))) == {}

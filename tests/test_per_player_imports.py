@@ -1,5 +1,6 @@
 """The commands that answer about one player read its rows through the player index without pandas
-(pipeline/reports/explain, player_rows, plots; pipeline/core/strings.py says why pandas would come in):
+(pipeline/reports/explain, player_rows, plots, audit_query; pipeline/core/strings.py says why pandas would
+come in):
 pandas' import is a fifth of such a command's second. Each command runs in a fresh interpreter on a
 small rated season; the answers themselves are checked against the tables read whole in
 tests/test_player_index.py.
@@ -63,6 +64,15 @@ def test_plot_of_a_player_imports_no_pandas(season: Path, tmp_path: Path) -> Non
     image = tmp_path / "history.png"
     assert not pandas_imported("plot", "--player", "羽焰", "--image", str(image), "--out", str(season))
     assert image.stat().st_size > 0
+
+
+def test_audit_of_a_player_imports_no_pandas(season: Path) -> None:
+    assert not pandas_imported("audit", "--player", "羽焰", "--out", str(season))
+
+
+def test_audit_of_a_player_with_every_filter_imports_no_pandas(season: Path) -> None:
+    args = ["audit", "--player", "凝兰", "--period", "2024-04", "--reason", "no_result", "--excluded"]
+    assert not pandas_imported(*args, "--lang", "zh-Hans", "--out", str(season))
 
 
 def test_the_check_sees_pandas_when_a_command_imports_it(season: Path) -> None:

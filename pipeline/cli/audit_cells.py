@@ -8,28 +8,30 @@ Arrow (:func:`change_texts`, :func:`points_texts`), a game's from the changes ta
 :class:`~pipeline.reports.audit_rows.AuditRows`; only the games with reasons, notes or a parse error
 get a call each. The texts are those one row at a time gave (``tests/test_audit_cells.py``).
 
-Imported by :func:`pipeline.cli.reports.audit_command` when it runs (it imports pandas and pyarrow).
+Imported by :func:`pipeline.cli.reports.audit_command` when it runs (it imports pyarrow); the table's
+cells import no pandas (the JSON text of :func:`changes_json` is :mod:`pipeline.cli.frame_text`'s).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.cli.common import ERROR_KINDS, reason_word, speed_word, worded
-from pipeline.cli.frame_text import JsonText, json_value
-from pipeline.cli.tables import cell_text, yes_no
-from pipeline.core import i18n
+from pipeline.cli.tables import yes_no
+from pipeline.core import arrays, buffers, i18n, strings
 from pipeline.core.i18n import N_, _
 from pipeline.reports.audit_rows import AuditRows, GameChanges
 from pipeline.reports.numbers import NumberFormat
 from pipeline.reports.rule_words import bonus_words
+
+if TYPE_CHECKING:
+    from pipeline.cli.frame_text import JsonText
 
 #: An event's stages (:meth:`pipeline.config.events.Events.stage`) as a person reads them.
 STAGES = {"qualifier": N_("qualifier"), "main": N_("main stage")}
@@ -42,10 +44,10 @@ def change_texts(changes: pa.Table, written: NumberFormat, bonus: bool = True) -
     numbers as the rule set writes them (``written``)."""
     deltas = _numbers(changes.column("delta"))
     text = pc.binary_join_element_wise(
-        changes.column("player").cast(pa.string()), _each(deltas, written.delta), " "
+        changes.column("player").cast(pa.string()), _each(deltas, written.delta), strings.text(" ")
     )
     if not bonus or not len(changes):
-        return text.combine_chunks() if isinstance(text, pa.ChunkedArray) else text
+        return arrays.array(text)
     bonuses = _numbers(changes.column("bonus"))
     rules = changes.column("bonus_rule").to_pylist()
     given = np.flatnonzero(np.nan_to_num(bonuses, nan=0.0) != 0)
@@ -56,14 +58,13 @@ def change_texts(changes: pa.Table, written: NumberFormat, bonus: bool = True) -
         if key not in said:
             said[key] = f" ({written.delta(key[0])} {bonus_words(key[1])})"
         tails[k] = said[key]
-    joined = pc.binary_join_element_wise(text, pa.array(tails, pa.string()), "")
-    return joined.combine_chunks() if isinstance(joined, pa.ChunkedArray) else joined
+    return arrays.array(pc.binary_join_element_wise(text, strings.texts(tails), strings.text("")))
 
 
 def points_texts(changes: GameChanges, texts: pa.Array, separator: str) -> list[str]:
     """Each game's ``texts`` (one per change: :func:`change_texts`) joined by ``separator``, a text
     per game (empty for a game without changes)."""
-    joined = pc.binary_join(changes.grouped(texts), separator)
+    joined = pc.binary_join(changes.grouped(texts), strings.text(separator))
     return [t or "" for t in joined.to_pylist()]
 
 
@@ -71,10 +72,12 @@ def changes_json(changes: GameChanges) -> list[JsonText]:
     """Each game's changes (:meth:`~pipeline.reports.audit_rows.GameChanges.records`) as
     :func:`~pipeline.cli.frame_text.json_value` writes that list in a row (level 1), made a column at
     a time: each value's text once per distinct value, the dicts and lists joined by Arrow."""
+    from pipeline.cli.frame_text import JsonText, json_value
+
     table = changes.table
     if not len(table):
         return [JsonText("[]")] * (len(changes.offsets) - 1)
-    fields = [pa.array(_json_texts(table.column(k).to_pylist()), pa.string()) for k in table.column_names]
+    fields = [strings.texts(_json_texts(table.column(k).to_pylist())) for k in table.column_names]
     keyed = [
         pc.binary_join_element_wise(json_value(k) + ": ", f, "")
         for k, f in zip(table.column_names, fields, strict=True)
@@ -94,21 +97,24 @@ def audit_cells(
     the record's source."""
     games = rows.games
     points = points_texts(rows.changes, change_texts(rows.changes.table, written), "\n")
+
+    def values(name: str) -> list[Any]:
+        found: list[Any] = games.column(name).to_pylist()
+        return found
+
     columns = [
-        _texts(games["date"]),
-        [str(g)[:_SHORT_ID] for g in games["game_id"].tolist()],
-        _texts(games["period"]),
-        _texts(games["black"]),
-        _texts(games["white"]),
-        _texts(games["result"]),
-        _looked_up(speed_text, games["speed"].tolist(), games["speed_known"].tolist()),
-        _looked_up(
-            event_text, games["event"].tolist(), games["stage"].tolist(), games["event_listed"].tolist()
-        ),
-        _looked_up(lambda c: yes_no(bool(c)), games["counted"].tolist()),
+        _texts(values("date")),
+        [str(g)[:_SHORT_ID] for g in values("game_id")],
+        _texts(values("period")),
+        _texts(values("black")),
+        _texts(values("white")),
+        _texts(values("result")),
+        _looked_up(speed_text, values("speed"), values("speed_known")),
+        _looked_up(event_text, values("event"), values("stage"), values("event_listed")),
+        _looked_up(lambda c: yes_no(bool(c)), values("counted")),
         _reasons_column(games, kinds or {}),
         points,
-        _texts(games["source"]),
+        _texts(values("source")),
     ]
     return [list(r) for r in zip(*columns, strict=True)]
 
@@ -152,32 +158,32 @@ def reasons_text(
     return "\n".join(lines)
 
 
-def _reasons_column(games: pd.DataFrame, kinds: Mapping[str, str]) -> list[str]:
-    """:func:`reasons_text` of each game: a call for the games with reasons, notes or a parse error,
-    nothing for the rest."""
-    reasons, notes = games["reasons"].tolist(), games["notes"].tolist()
-    errors = pa.array(games["parse_error"], from_pandas=True).to_pylist()
-    found = [""] * len(games)
-    said = [k for k in range(len(games)) if len(reasons[k]) or len(notes[k]) or errors[k] is not None]
+def _reasons_column(games: pa.Table, kinds: Mapping[str, str]) -> list[str]:
+    """:func:`reasons_text` of each game (audit rows): a call for the games with reasons, notes or a
+    parse error, nothing for the rest."""
+    reasons, notes = games.column("reasons").to_pylist(), games.column("notes").to_pylist()
+    errors = games.column("parse_error").to_pylist()
+    found = [""] * games.num_rows
+    said = [k for k in range(games.num_rows) if reasons[k] or notes[k] or errors[k] is not None]
     if said:
-        ids, sources = games["game_id"].tolist(), games["source"].tolist()
+        ids, sources = games.column("game_id").to_pylist(), games.column("source").to_pylist()
         for k in said:
             kind = kinds.get(str(ids[k]))
             found[k] = reasons_text(reasons[k], notes[k], errors[k], sources[k], kind)
     return found
 
 
-def _texts(values: pd.Series[Any]) -> list[str]:
-    """Each of ``values`` as :func:`~pipeline.cli.tables.cell_text` writes it (a text column as it is,
-    missing values blank)."""
-    if isinstance(values.dtype, pd.StringDtype):
-        return list(values.to_numpy(dtype=object, na_value=""))
-    return [cell_text(v) for v in values.tolist()]
+def _texts(values: list[Any]) -> list[str]:
+    """Each of a column's ``values`` (texts or dates) as :func:`~pipeline.cli.tables.cell_text` writes
+    it: missing values blank."""
+    return ["" if v is None else str(v) for v in values]
 
 
 def _json_texts(values: list[Any]) -> list[str]:
     """:func:`~pipeline.cli.frame_text.json_value` of each of a column's ``values`` (None, numbers or
     texts of one type), made once per distinct value (``0.0`` and ``-0.0`` apart)."""
+    from pipeline.cli.frame_text import json_value
+
     said: dict[Any, str] = {}
     found = []
     for value in values:
@@ -207,13 +213,13 @@ def _looked_up(text: Callable[..., str], *columns: list[Any]) -> list[str]:
 
 def _numbers(column: pa.ChunkedArray | pa.Array) -> np.ndarray[Any, np.dtype[np.float64]]:
     """A numeric column's values as floats, missing ones NaN."""
-    return np.asarray(pc.cast(column, pa.float64()).to_numpy(zero_copy_only=False), dtype=np.float64)
+    return np.asarray(buffers.numpy_of(pc.cast(column, pa.float64())), dtype=np.float64)
 
 
 def _each(values: np.ndarray[Any, np.dtype[np.float64]], text: Callable[[float], str]) -> pa.Array:
     """``text`` of each of ``values``, made once per distinct value."""
     if not len(values):
-        return pa.array([], pa.string())
+        return strings.texts([])
     distinct, where = np.unique(values, return_inverse=True)
     said = np.array([text(float(v)) for v in distinct.tolist()], dtype=object)
-    return pa.array(said[where.reshape(-1)], pa.string())
+    return strings.texts(said[where.reshape(-1)].tolist())

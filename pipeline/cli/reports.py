@@ -6,7 +6,7 @@ ratings and changes as the run's rule set writes them, :mod:`pipeline.reports.nu
 table is :mod:`pipeline.cli.standings`), or every column in
 full as CSV or JSON (``--format``); they map :class:`~pipeline.reports.ReportError` to exit status 2.
 The audit's cells, points and changes are made a column at a time (:mod:`pipeline.cli.audit_cells`,
-from the query's rows with their changes by column: :func:`pipeline.reports.queries.audit_rows`).
+from the query's rows with their changes by column: :func:`pipeline.reports.audit_query.audit_rows`).
 Knows nothing of how the output folder is laid out or read.
 """
 
@@ -53,6 +53,7 @@ from pipeline.reports.rule_words import column_words
 
 if TYPE_CHECKING:
     import pandas as pd
+    import pyarrow as pa
 
     from pipeline.reports.audit_rows import AuditRows
 
@@ -149,7 +150,7 @@ def audit_command(
     folder = output_folder(out, config)
     codes = [code.strip() for given in reason or () for code in given.split(",") if code.strip()]
     from pipeline.cli import audit_cells
-    from pipeline.reports.queries import audit_rows
+    from pipeline.reports.audit_query import audit_rows
 
     try:
         with progress.shown() as steps, steps.step(_("reading the games")):
@@ -178,13 +179,12 @@ def audit_command(
     pairs = set(audit_cells.change_texts(rows.changes.table, written, bonus=False).to_pylist())
     least = max((cell_len(p) for p in pairs), default=1)
     columns = [replace(c, least=least) if c.name == "points" else c for c in AUDIT_TABLE]
-    games = rows.games
-    cells = audit_cells.audit_cells(rows, written, _error_kinds(folder, games))
+    cells = audit_cells.audit_cells(rows, written, _error_kinds(folder, rows.games))
     if counted or excluded:  # every row says the same, and the title says it
         shown = [i for i, c in enumerate(columns) if c.name != "counted"]
         columns, cells = [columns[i] for i in shown], [[r[i] for i in shown] for r in cells]
     print_fitted(title, columns, cells, wide)
-    n, counted_games = len(games), int(games["counted"].sum())
+    n, counted_games = rows.games.num_rows, rows.counted()
     summary = ngettext("{n} game, {counted} counted", "{n} games, {counted} counted", n)
     console().print(summary.format(n=n, counted=counted_games), markup=False)
 
@@ -325,18 +325,19 @@ def _audit_frame(rows: AuditRows, out: Path, fmt: Format) -> pd.DataFrame:
 
     from pipeline.cli import audit_cells
 
+    games = rows.games_frame()
     if fmt is not Format.csv:
-        changes = pd.Series(audit_cells.changes_json(rows.changes), index=rows.games.index, dtype=object)
-        return rows.games.assign(changes=changes)[list(reports.AUDIT_COLUMNS)]
+        changes = pd.Series(audit_cells.changes_json(rows.changes), index=games.index, dtype=object)
+        return games.assign(changes=changes)[list(reports.AUDIT_COLUMNS)]
     written = number_format(reports.run_rule_set(out))
     texts = audit_cells.change_texts(rows.changes.table, written)
-    return rows.games.assign(points=audit_cells.points_texts(rows.changes, texts, ";"))
+    return games.assign(points=audit_cells.points_texts(rows.changes, texts, ";"))
 
 
-def _error_kinds(out: Path, games: pd.DataFrame) -> dict[str, str]:
-    """The ``error_kind`` of each unreadable record of ``games``, by game id (for the table in a
-    language other than English, where the parser's English message is not shown)."""
-    from pipeline.reports.queries import error_kinds
+def _error_kinds(out: Path, games: pa.Table) -> dict[str, str]:
+    """The ``error_kind`` of each unreadable record of ``games`` (audit rows), by game id (for the table
+    in a language other than English, where the parser's English message is not shown)."""
+    from pipeline.reports.audit_query import error_kinds
 
     return {} if i18n.current() == i18n.ENGLISH else error_kinds(out, games)
 

@@ -1,5 +1,6 @@
 """columns: the columnar building blocks of the audit, over Arrow arrays and numpy.
 
+- :func:`array`, :func:`text` and :func:`true`: a column as one array, of text, of booleans without nulls;
 - :func:`distinct`, :func:`mapped` and :func:`mapped_together`: a column's distinct values with each row's
   place among them, and a Python function applied once per *distinct* value of a column, or combination
   of values of several (roster names, events, stages);
@@ -29,10 +30,27 @@ Codes = npt.NDArray[np.int64]
 
 
 def array(column: pa.Array | pa.ChunkedArray) -> pa.Array:
-    """``column`` as one contiguous array (a chunked array of one chunk is not copied)."""
+    """``column`` as one contiguous array (a chunked array of one chunk is not copied; of none, an empty
+    array made without ``combine_chunks``, which imports pandas for it)."""
     if isinstance(column, pa.ChunkedArray):
-        return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
+        if column.num_chunks < 2:
+            return column.chunk(0) if column.num_chunks else pa.nulls(0, column.type)
+        return column.combine_chunks()
     return column
+
+
+def text(column: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """``column`` as one array of text: a dictionary-encoded one decoded, another cast (a column of
+    nulls, say)."""
+    found = array(column)
+    return found.dictionary_decode() if pa.types.is_dictionary(found.type) else found.cast(pa.string())
+
+
+def true(column: pa.Array | pa.ChunkedArray) -> pa.BooleanArray:
+    """A boolean column (or one of nulls) as one boolean array, each null false."""
+    found = array(column).cast(pa.bool_())
+    flags: pa.BooleanArray = pc.and_kleene(found, pc.is_valid(found))
+    return flags
 
 
 def stacked(columns: Sequence[pa.ChunkedArray]) -> pa.ChunkedArray:

@@ -138,15 +138,21 @@ def rated_periods(out: Path) -> list[str]:
     return in_order(partition_labels(out, "ratings"))
 
 
-def game_periods(out: Path, games: pd.DataFrame | None = None) -> list[str]:
+def game_periods(out: Path, games: pa.Table | pd.DataFrame | None = None) -> list[str]:
     """Every period a game record in ``out`` falls in, or that was rated, in time order.
 
-    ``games`` is ``out``'s games table when already read (any columns including ``period``).
-    Raises ReportError if ``out`` holds no output.
+    ``games`` is ``out``'s games table when already read (any columns including ``period``; an Arrow
+    table or a pandas frame). Raises ReportError if ``out`` holds no output.
     """
     if games is None:
-        games = read_games(out, columns=["period"])
-    return in_order([*games["period"].dropna().unique(), *rated_periods(out)])
+        games = read_games_table(out, columns=["period"])
+    if isinstance(games, pa.Table):
+        column = games.column("period")
+        found = column.unique() if column.num_chunks else column.combine_chunks()
+        labels = [p for p in found.to_pylist() if p is not None]
+    else:
+        labels = list(games["period"].dropna().unique())
+    return in_order([*labels, *rated_periods(out)])
 
 
 def check_period(period: str, known: list[str], out: Path) -> None:
@@ -273,6 +279,11 @@ def read_manifest(out: Path) -> dict[str, Any]:
     except (OSError, ValueError):
         return {}
     return found if isinstance(found, dict) else {}
+
+
+def run_rule_set(out: Path) -> str:
+    """The rule set named in ``out/manifest.json``, or ``unknown`` if it cannot be read."""
+    return str(read_manifest(out).get("rule_set", "unknown"))
 
 
 def as_frame(table: pa.Table) -> pd.DataFrame:

@@ -41,7 +41,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from pipeline.core import store, strings
+from pipeline.core import buffers, store, strings
 from pipeline.output import folder, memory, snapshots
 
 FOLDER = "index"
@@ -223,7 +223,7 @@ class PlayerIndex:
 
         Raises Unreadable if a file of the index cannot be read."""
         found = list(self.rows_by_chunk(kind, value, chunks).values())
-        return pa.concat_tables(found) if found else self._schema(kind).empty_table()
+        return pa.concat_tables(found) if found else buffers.empty(self._schema(kind))
 
     def rows_by_chunk(
         self, kind: str, value: str, chunks: Iterable[str] | None = None
@@ -252,7 +252,7 @@ class PlayerIndex:
             found = [self._file(kind, c.name).read(columns=columns, use_threads=False) for c in self.chunks]
         except (OSError, pa.ArrowException) as e:
             raise Unreadable(str(e)) from e
-        return pa.concat_tables(found) if found else self._schema(kind).empty_table()
+        return pa.concat_tables(found) if found else buffers.empty(self._schema(kind))
 
     def _matching(self, kind: str, chunk: str, key: str, value: str) -> pa.Table | None:
         """The rows of ``chunk``'s file of ``kind`` whose ``key`` is ``value`` (None: none)."""

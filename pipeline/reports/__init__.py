@@ -30,17 +30,17 @@ if TYPE_CHECKING:
         game_periods,
         rated_periods,
         read_games,
+        run_rule_set,
     )
     from pipeline.reports.asof import STANDINGS_COLUMNS, DayStandings
+    from pipeline.reports.audit_query import AUDIT_COLUMNS
     from pipeline.reports.explain.names import UnknownPlayer, resolve_player
     from pipeline.reports.queries import (
-        AUDIT_COLUMNS,
         activity_span,
         audit_games,
         provisional_rule,
         provisional_threshold,
         rule_set_report,
-        run_rule_set,
         standings,
         standings_on,
     )
@@ -80,18 +80,18 @@ __getattr__ = lazy.exports(
             "game_periods",
             "rated_periods",
             "read_games",
+            "run_rule_set",
         ),
         "pipeline.reports.asof": ("STANDINGS_COLUMNS", "DayStandings"),
         "pipeline.reports.rule_sets": ("REPORT_FILES", "REPORT_RULE_SETS"),
         "pipeline.reports.explain.names": ("UnknownPlayer", "resolve_player"),
+        "pipeline.reports.audit_query": ("AUDIT_COLUMNS",),
         "pipeline.reports.queries": (
-            "AUDIT_COLUMNS",
             "activity_span",
             "audit_games",
             "provisional_rule",
             "provisional_threshold",
             "rule_set_report",
-            "run_rule_set",
             "standings",
             "standings_on",
         ),

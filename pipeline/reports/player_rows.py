@@ -8,8 +8,8 @@ is None for an output without an index (written before there was one, or a plain
 callers then read the tables whole; a file of the index that cannot be read raises
 :class:`~pipeline.output.player_index.Unreadable`, for which they do the same.
 
-The rows come as Arrow tables (:func:`games_table`, :func:`ratings_table`: for a command that imports no
-pandas) or as pandas frames (:func:`games_of`, :func:`changes_of`). Knows nothing of the questions asked
+The rows come as Arrow tables (:func:`games_table`, :func:`changes_table`, :func:`ratings_table`): a
+command that answers about one player imports no pandas. Knows nothing of the questions asked
 of the rows, nor of how the index is laid out.
 """
 
@@ -22,18 +22,18 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.config.roster import name_key
-from pipeline.core import strings
+from pipeline.core import arrays, strings
 from pipeline.core.periods import UNDATED
 from pipeline.output import folder as outputs
 from pipeline.output.player_index import PlayerIndex, Unreadable
 
 if TYPE_CHECKING:
-    import pandas as pd
+    pass
 
 __all__ = [
     "PlayerIndex",
     "Unreadable",
-    "games_of",
+    "changes_table",
     "games_table",
     "index_of",
     "known_periods",
@@ -66,18 +66,15 @@ def games_table(index: PlayerIndex, player: str) -> pa.Table:
     return outputs.games_table(rows.drop_columns(["player"]))
 
 
-def games_of(index: PlayerIndex, player: str) -> pd.DataFrame:
-    """:func:`games_table` in pandas, as :func:`~pipeline.output.folder.read_games` gives the records."""
-    rows = index.rows("games", player, chunks_of(index, player))
-    return outputs.games_frame(rows.drop_columns(["player"]))
-
-
-def changes_of(index: PlayerIndex, player: str, games: pd.DataFrame) -> pd.DataFrame:
+def changes_table(index: PlayerIndex, player: str, games: pa.Table) -> pa.Table:
     """The changes rows (:data:`~pipeline.output.player_index.CHANGE_COLUMNS`, ``period``, and the
-    ``game_id`` of ``games``, the player's records: :func:`games_of`) of every counted game of
-    ``player``: theirs and their opponents'."""
-    found = outputs.as_frame(index.rows("changes", player, chunks_of(index, player)).drop_columns(["key"]))
-    return found.assign(game_id=found["seq"].map(dict(zip(games["seq"], games["game_id"], strict=True))))
+    ``game_id`` of ``games``, the player's records: :func:`games_table`) of every counted game of
+    ``player``: theirs and their opponents'; a change of a game not among ``games`` has a null
+    ``game_id``."""
+    found = outputs.with_dates(index.rows("changes", player, chunks_of(index, player)).drop_columns(["key"]))
+    seqs = games.column("seq")
+    where = pc.index_in(found.column("seq").cast(seqs.type), value_set=arrays.array(seqs))
+    return found.append_column("game_id", arrays.array(games.column("game_id")).take(where))
 
 
 def ratings_table(index: PlayerIndex, player: str, rated: list[str]) -> pa.Table:

@@ -4,64 +4,32 @@ period's end or on a day, and the rule set's report tables, as pandas DataFrames
 Re-exported by :mod:`pipeline.reports` (the package's docstring says what these know and do not know).
 Reads the output folder through :mod:`pipeline.output.folder`, and one player's games and changes
 through its index by player (:mod:`pipeline.reports.player_rows`) when it has one; the standings on a
-day are :mod:`pipeline.reports.asof`'s. Knows nothing of rendering.
+day are :mod:`pipeline.reports.asof`'s, the audit's rows :mod:`pipeline.reports.audit_query`'s. Knows
+nothing of rendering.
 """
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from pipeline.config.roster import Roster
 from pipeline.core.activity import Span
 from pipeline.core.i18n import _
 from pipeline.core.provisional import Provisional
-from pipeline.core.reasons import REASONS
 from pipeline.output import folder as outputs
 from pipeline.output.folder import (
-    GAMES_FILE,
     ReportError,
     check_period,
-    game_periods,
     rated_periods,
-    read_games,
 )
-from pipeline.reports import asof, player_rows
+from pipeline.reports import asof
 from pipeline.reports.asof import STANDINGS_COLUMNS, DayStandings
-from pipeline.reports.audit_rows import CHANGE_KEYS, AuditRows, game_changes
-from pipeline.reports.explain.names import resolve_player
-
-#: The columns of :func:`audit_games`, in order.
-AUDIT_COLUMNS = (
-    "seq",
-    "game_id",
-    "source",
-    "date",
-    "period",
-    "black",
-    "white",
-    "result",
-    "speed",
-    "speed_known",
-    "event",
-    "event_listed",
-    "stage",
-    "counted",
-    "reasons",
-    "notes",
-    "parse_error",
-    "changes",
-    "source_path",
-    "game_index",
-)
+from pipeline.reports.audit_query import audit_rows
 
 
 def audit_games(
@@ -87,14 +55,15 @@ def audit_games(
         roster: the run's roster, for aliases no record used.
 
     Returns:
-        One row per record, columns :data:`AUDIT_COLUMNS`: ``black``/``white`` the canonical names (the
-        names as written when the run had none; None for a record that could not be parsed); ``source``
-        the file (``path#index`` for the second and later games of a collection); ``speed`` the speed
-        class used and ``speed_known`` False when it was assumed; ``event`` the configured event's name,
-        else the ``EV`` text, with ``event_listed`` saying which; ``reasons`` and ``notes`` lists of codes;
-        ``parse_error`` the parser's message or None; ``changes`` a list of dicts (keys ``player color
-        delta points bonus bonus_rule``, Black first) of what the game did to each rated player (empty
-        for a game not counted); ``source_path`` and ``game_index`` the file and the game's place in it
+        One row per record, columns :data:`~pipeline.reports.audit_query.AUDIT_COLUMNS`:
+        ``black``/``white`` the canonical names (the names as written when the run had none; None for
+        a record that could not be parsed); ``source`` the file (``path#index`` for the second and
+        later games of a collection); ``speed`` the speed class used and ``speed_known`` False when
+        it was assumed; ``event`` the configured event's name, else the ``EV`` text, with
+        ``event_listed`` saying which; ``reasons`` and ``notes`` lists of codes; ``parse_error`` the
+        parser's message or None; ``changes`` a list of dicts (keys ``player color delta points bonus
+        bonus_rule``, Black first) of what the game did to each rated player (empty for a game not
+        counted); ``source_path`` and ``game_index`` the file and the game's place in it
         (0 for the first), as ``games.parquet`` has them.
 
     Raises:
@@ -103,80 +72,6 @@ def audit_games(
         UnknownPlayer: if ``player`` names no player (the message suggests close names).
     """
     return audit_rows(out, player, period, reasons, counted, roster).frame()
-
-
-def audit_rows(
-    out: Path,
-    player: str | None = None,
-    period: str | None = None,
-    reasons: Sequence[str] | None = None,
-    counted: bool | None = None,
-    roster: Roster | None = None,
-) -> AuditRows:
-    """:func:`audit_games`'s rows with the changes of their games by column (an Arrow table: no dict per
-    change); :meth:`~pipeline.reports.audit_rows.AuditRows.frame` is :func:`audit_games`'s frame. The
-    arguments and errors are :func:`audit_games`'s."""
-    outputs.require_output(out)
-    unknown = [r for r in reasons or () if r not in REASONS]
-    if unknown:
-        raise ReportError(
-            _("unknown reason {reason!r} (reason codes: {codes})").format(
-                reason=unknown[0], codes=", ".join(REASONS)
-            )
-        )
-    index = player_rows.index_of(out) if player is not None else None
-    if index is not None and player is not None:
-        try:
-            return _indexed_audit(out, index, player, period, (reasons, counted), roster)
-        except player_rows.Unreadable:
-            pass  # (the tables read whole below give the same rows)
-    games = read_games(out)
-    if period is not None:
-        check_period(period, game_periods(out, games), out)
-    if player is not None:
-        name = resolve_player(out, player, roster, games)
-        games = games[
-            ((games["black_player"] == name) | (games["white_player"] == name)).to_numpy(dtype=bool)
-        ]
-    chosen = _filtered(games, period, reasons, counted)
-    return _audit_rows(chosen, _changes_of(out, chosen))
-
-
-def _indexed_audit(
-    out: Path,
-    index: player_rows.PlayerIndex,
-    player: str,
-    period: str | None,
-    which: tuple[Sequence[str] | None, bool | None],
-    roster: Roster | None,
-) -> AuditRows:
-    """:func:`audit_rows` of one ``player``, from the player index ``index``; ``which`` the reasons
-    and ``counted`` filters."""
-    if period is not None:
-        check_period(period, player_rows.known_periods(index, out), out)
-    name = resolve_player(out, player, roster)
-    games = player_rows.games_of(index, name)
-    chosen = _filtered(games, period, *which)
-    return _audit_rows(chosen, player_rows.changes_of(index, name, games))
-
-
-def _filtered(
-    games: pd.DataFrame, period: str | None, reasons: Sequence[str] | None, counted: bool | None
-) -> pd.DataFrame:
-    """The rows of ``games`` in ``period``, to which one of ``reasons`` applies, counted or not as
-    ``counted`` says (None: any period, reason, either)."""
-    keep = pd.Series(True, index=games.index)
-    if period is not None:
-        keep &= games["period"] == period
-    if reasons:
-        wanted = set(reasons)
-        applies = [
-            bool(wanted.intersection((*r, *n))) for r, n in zip(games["reasons"], games["notes"], strict=True)
-        ]
-        keep &= pd.Series(applies, index=games.index, dtype=bool)
-    if counted is not None:
-        keep &= games["counted"].astype(bool) == counted
-    return games[keep.to_numpy(dtype=bool)]
 
 
 def standings(
@@ -293,80 +188,3 @@ def rule_set_report(out: Path, name: str, top: int | None = None) -> pd.DataFram
 
     table = outputs.read_report(out, name, REPORT_FILES)
     return table if top is None else table.head(top)
-
-
-def run_rule_set(out: Path) -> str:
-    """The rule set named in ``out/manifest.json``, or ``unknown`` if it cannot be read."""
-    return str(outputs.read_manifest(out).get("rule_set", "unknown"))
-
-
-def error_kinds(out: Path, games: pd.DataFrame) -> dict[str, str]:
-    """The ``error_kind`` (``games.parquet``) of each unreadable record of ``games`` (rows of
-    :func:`audit_games`: ``seq``, ``game_id``, ``parse_error``), by game id: read from the row groups
-    whose ``seq`` range holds one of those records, not from every record of the run."""
-    import pyarrow.parquet as pq
-
-    unreadable = games.loc[games["parse_error"].notna().to_numpy(dtype=bool), "seq"]
-    if not len(unreadable):
-        return {}
-    outputs.require_output(out)
-    seqs = sorted(set(unreadable.astype("int64").tolist()))
-    file = pq.ParquetFile(out / GAMES_FILE)
-    groups = [g for g in range(file.metadata.num_row_groups) if _holds(file.metadata.row_group(g), seqs)]
-    found = file.read_row_groups(groups, columns=["seq", "game_id", "error_kind"], use_threads=False)
-    found = found.filter(pc.is_in(found.column("seq"), pa.array(seqs, pa.int64())))
-    ids, kinds = found.column("game_id").to_pylist(), found.column("error_kind").to_pylist()
-    return {str(g): str(k) for g, k in zip(ids, kinds, strict=True) if g is not None and k is not None}
-
-
-def _holds(group: Any, seqs: list[int]) -> bool:
-    """Whether a row group of ``games.parquet`` may hold one of the (sorted) ``seqs``: its ``seq``
-    statistics say so, or it has none."""
-    for k in range(group.num_columns):
-        column = group.column(k)
-        if column.path_in_schema == "seq":
-            stats = column.statistics
-            if stats is None or not stats.has_min_max:
-                return True
-            at = bisect.bisect_left(seqs, stats.min)
-            return at < len(seqs) and seqs[at] <= stats.max
-    return True
-
-
-def _changes_of(out: Path, games: pd.DataFrame) -> pd.DataFrame:
-    """The changes rows (``game_id`` and :data:`CHANGE_KEYS`) of the periods of the counted ``games``."""
-    columns = ["game_id", *CHANGE_KEYS]
-    labels = sorted(set(games.loc[games["counted"].astype(bool), "period"].dropna()))
-    parts = [outputs.read_partition(out, "changes", label, columns=columns) for label in labels]
-    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
-
-
-def _audit_rows(games: pd.DataFrame, changes: pd.DataFrame) -> AuditRows:
-    """The :class:`AuditRows` of ``games`` (rows of :func:`read_games`) and the ``changes`` rows of their
-    games (and maybe others'), by column."""
-    parsed = games["parse_error"].isna()
-    paths, places = games["source_path"], games["game_index"]
-    frame = pd.DataFrame(
-        {
-            "seq": games["seq"],
-            "game_id": games["game_id"],
-            "source": paths.where(places == 0, paths + "#" + places.astype(str)),
-            "date": games["date"],
-            "period": games["period"],
-            "black": games["black_player"].fillna(games["black"]),
-            "white": games["white_player"].fillna(games["white"]),
-            "result": games["result"],
-            "speed": games["speed_used"].where(parsed, None),
-            "speed_known": games["speed"].isin(("slow", "fast")),
-            "event": games["event_name"].fillna(games["event"]),
-            "event_listed": games["event_name"].notna(),
-            "stage": games["stage"],
-            "counted": games["counted"],
-            "reasons": games["reasons"],
-            "notes": games["notes"],
-            "parse_error": games["parse_error"],
-            "source_path": paths,
-            "game_index": places,
-        }
-    ).reset_index(drop=True)
-    return AuditRows(frame, game_changes(changes, frame))
