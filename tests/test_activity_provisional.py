@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pandas as pd
+import pyarrow as pa
 
 from pipeline.boards.leaderboards import leaderboards
 from pipeline.cli.standings import INACTIVE_MARK, PROVISIONAL_MARK, standings_cells
@@ -72,9 +73,9 @@ def test_an_inactive_provisional_player_is_marked_both_ways() -> None:
             "deviation": [200.0],
         }
     )
-    table = marked(ratings, Provisional(games=3, deviation=150.0))
-    assert list(table.columns) == list(STANDINGS_COLUMNS)
-    assert table["provisional"].tolist() == [True] and table["active"].tolist() == [False]
+    table = marked(pa.Table.from_pandas(ratings, preserve_index=False), Provisional(games=3, deviation=150.0))
+    assert table.column_names == list(STANDINGS_COLUMNS)
+    assert table.column("provisional").to_pylist() == [True] and table.column("active").to_pylist() == [False]
     cells = standings_cells(table, ["player", "rating"], number_format("glicko2"))
     assert cells[0][0] == f"a{PROVISIONAL_MARK}{INACTIVE_MARK}"
     assert cells[0][1] == "1500.00 ± 400.00"

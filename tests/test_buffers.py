@@ -67,7 +67,8 @@ def test_the_conversions_import_no_pandas() -> None:
     code = (
         "import sys; import numpy as np; from pipeline.core import buffers; "
         "a = buffers.numbers(np.arange(4)); f = buffers.flags(np.ones(3, bool)); "
-        "buffers.numpy_of(a); buffers.numpy_of(f); buffers.empty(__import__('pyarrow').schema([])); print('pandas' in sys.modules)"
+        "buffers.numpy_of(a); buffers.numpy_of(f); buffers.empty(__import__('pyarrow').schema([])); "
+        "print('pandas' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout.strip()) == (0, "False"), done.stderr

@@ -1,6 +1,6 @@
 """The commands that answer about one player read its rows through the player index without pandas
-(pipeline/reports/explain, player_rows, plots, audit_query; pipeline/core/strings.py says why pandas would
-come in):
+(pipeline/reports/explain, player_rows, plots, audit_query; the standings on a day: asof, partial;
+pipeline/core/strings.py says why pandas would come in):
 pandas' import is a fifth of such a command's second. Each command runs in a fresh interpreter on a
 small rated season; the answers themselves are checked against the tables read whole in
 tests/test_player_index.py.
@@ -75,6 +75,14 @@ def test_audit_of_a_player_with_every_filter_imports_no_pandas(season: Path) -> 
     assert not pandas_imported(*args, "--lang", "zh-Hans", "--out", str(season))
 
 
+def test_the_standings_on_a_day_import_no_pandas(season: Path) -> None:
+    assert not pandas_imported("show", "--date", "2024-04-04", "--all", "--out", str(season))
+
+
+def test_the_standings_on_a_day_after_the_last_period_import_no_pandas(season: Path) -> None:
+    assert not pandas_imported("show", "--date", "2024-09-01", "--top", "2", "--out", str(season))
+
+
 def test_the_check_sees_pandas_when_a_command_imports_it(season: Path) -> None:
-    """The check itself: a command known to read pandas frames (the standings) is seen to."""
-    assert pandas_imported("show", "--out", str(season))
+    """The check itself: a command known to write pandas frames (the standings as CSV) is seen to."""
+    assert pandas_imported("show", "--format", "csv", "--out", str(season))

@@ -269,7 +269,11 @@ def show_command(
     if shown is None:
         console().print(_("no rated period in {out}: no game was counted").format(out=folder), markup=False)
         return
-    print_standings(_("standings {period}: {out}").format(period=shown, out=folder), table, folder, wide)
+    import pyarrow as pa
+
+    rows = pa.Table.from_pandas(table, preserve_index=False)
+    title = _("standings {period}: {out}").format(period=shown, out=folder)
+    print_standings(title, rows, folder, wide, int(table.attrs.get("inactive", 0)))
 
 
 def _show_report(out: Path, name: str, period: str | None, top: int | None, fmt: Format, wide: bool) -> None:

@@ -14,7 +14,7 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -28,7 +28,7 @@ from pipeline.core.provisional import Provisional
 from pipeline.reports.numbers import NumberFormat, number_format
 
 if TYPE_CHECKING:
-    import pandas as pd
+    import pyarrow as pa
 
 #: The standings table's columns, by the standings column each shows.
 STANDINGS_TABLE = {
@@ -97,7 +97,8 @@ def show_day(
         title = _("standings on {day} (the end of {period}): {folder}")
     else:
         title = _("standings on {day} ({period} up to that day): {folder}")
-    print_standings(title.format(day=day, period=found.period, folder=folder), found.table, folder, wide)
+    title = title.format(day=day, period=found.period, folder=folder)
+    print_standings(title, found.rows, folder, wide, found.inactive or 0)
 
 
 def _nothing_on(day: dt.date, folder: Path, found: reports.DayStandings) -> str:
@@ -121,26 +122,26 @@ def parse_day(text: str) -> dt.date:
     fail(_("--date must be a day written YYYY-MM-DD (such as 2024-06-15), got {text!r}").format(text=text), 2)
 
 
-def print_standings(title: str, table: pd.DataFrame, folder: Path, wide: bool) -> None:
-    """Print standings (:data:`pipeline.reports.STANDINGS_COLUMNS`) as a fitted table, provisional and
-    inactive players marked, with the legend of a mark when someone has it, and how many inactive
-    players were left out (the table's ``attrs["inactive"]``, :func:`pipeline.reports.asof.listed`)."""
-    inactive = ~table["active"].to_numpy(dtype=bool)
+def print_standings(title: str, rows: pa.Table, folder: Path, wide: bool, hidden: int = 0) -> None:
+    """Print standings ``rows`` (:data:`pipeline.reports.STANDINGS_COLUMNS`) as a fitted table,
+    provisional and inactive players marked, with the legend of a mark when someone has it, and how
+    many inactive players were left out (``hidden``: :func:`pipeline.reports.asof.listed`)."""
+    values = {name: rows.column(name).to_pylist() for name in ("active", "draws", "bonus", "deviation")}
+    inactive = sum(1 for a in values["active"] if not a)
     names = [
         c
         for c in STANDINGS_TABLE
-        if (c not in ("draws", "bonus") or (table[c] != 0).any())
-        and (c != "inactive_since" or inactive.any())
+        if (c not in ("draws", "bonus") or any(v != 0 for v in values[c]))
+        and (c != "inactive_since" or inactive)
     ]
     fmt = number_format(reports.run_rule_set(folder))
-    rows = standings_cells(table, names, fmt)
-    print_fitted(title, [STANDINGS_TABLE[n] for n in names], rows, wide)
-    if "deviation" in table.columns and table["deviation"].notna().any():
+    print_fitted(title, [STANDINGS_TABLE[n] for n in names], standings_cells(rows, names, fmt), wide)
+    if any(d is not None and d == d for d in values["deviation"]):
         legend = _("± twice the rating deviation: a range that holds the strength 19 times out of 20")
         console().print(legend, markup=False)
-    if table["provisional"].any():
+    if any(rows.column("provisional").to_pylist()):
         console().print(provisional_legend(reports.provisional_rule(folder), fmt), markup=False)
-    _activity_legend(folder, int(inactive.sum()), int(table.attrs.get("inactive", 0)))
+    _activity_legend(folder, inactive, hidden)
 
 
 def provisional_legend(rule: Provisional, fmt: NumberFormat) -> str:
@@ -175,33 +176,36 @@ def _activity_legend(folder: Path, shown: int, hidden: int) -> None:
         console().print(note.format(n=hidden, span=span_words(span)), markup=False)
 
 
-def standings_cells(standings: pd.DataFrame, names: Sequence[str], fmt: NumberFormat) -> list[list[str]]:
+def standings_cells(standings: pa.Table, names: Sequence[str], fmt: NumberFormat) -> list[list[str]]:
     """The texts of the standings columns ``names``, row by row: ratings and changes as the rule set
     writes them (``fmt``, :mod:`pipeline.reports.numbers`), changes signed, a rank that moved with the
     one before it (``3d→4d``), a provisional player's name followed by :data:`PROVISIONAL_MARK`, an
     inactive one's by :data:`INACTIVE_MARK` (and no place)."""
-    texts = {n: column_texts(standings[n]) for n in names}
+
+    def values(name: str) -> list[Any]:
+        found: list[Any] = standings.column(name).to_pylist()
+        return found
+
+    texts = {n: column_texts(standings.column(n)) for n in names}
     for n in set(names) & _RATINGS:
-        texts[n] = [fmt.rating(float(v)) for v in standings[n]]
-    if "rating" in texts and "deviation" in standings.columns:
+        texts[n] = [fmt.rating(float(v)) for v in values(n)]
+    if "rating" in texts and "deviation" in standings.column_names:
         texts["rating"] = [
-            t if d != d or d is None else f"{t} ± {fmt.rating(2 * float(d))}"
-            for t, d in zip(texts["rating"], standings["deviation"], strict=True)
+            t if d is None or d != d else f"{t} ± {fmt.rating(2 * float(d))}"
+            for t, d in zip(texts["rating"], values("deviation"), strict=True)
         ]
     for n in set(names) & _CHANGES:
-        texts[n] = [fmt.delta(float(v)) for v in standings[n]]
+        texts[n] = [fmt.delta(float(v)) for v in values(n)]
     if "bonus" in texts:
-        texts["bonus"] = [
-            "" if v == 0 else t for v, t in zip(standings["bonus"], texts["bonus"], strict=True)
-        ]
+        texts["bonus"] = ["" if v == 0 else t for v, t in zip(values("bonus"), texts["bonus"], strict=True)]
     if "player" in texts:
         texts["player"] = [
             f"{t}{PROVISIONAL_MARK if p else ''}{'' if a else INACTIVE_MARK}"
-            for t, p, a in zip(texts["player"], standings["provisional"], standings["active"], strict=True)
+            for t, p, a in zip(texts["player"], values("provisional"), values("active"), strict=True)
         ]
     if "rank" in texts:
         texts["rank"] = [
             f"{b}→{r}" if isinstance(b, str) and b != r else t
-            for r, b, t in zip(standings["rank"], standings["rank_before"], texts["rank"], strict=True)
+            for r, b, t in zip(values("rank"), values("rank_before"), texts["rank"], strict=True)
         ]
-    return [[texts[n][i] for n in names] for i in range(len(standings))]
+    return [[texts[n][i] for n in names] for i in range(standings.num_rows)]

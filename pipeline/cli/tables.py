@@ -31,6 +31,7 @@ from pipeline.core.i18n import _
 _SAMPLE = 200  # rows whose lines decide where spare cells go (evenly spread over a longer table)
 if TYPE_CHECKING:
     import pandas as pd
+    import pyarrow as pa
     from rich.table import Table
 
 
@@ -370,16 +371,30 @@ def _height(lines: dict[int, list[int]]) -> int:
     return sum(max(cells) for cells in zip(*lines.values(), strict=True)) if lines else 0
 
 
-def column_texts(values: pd.Series[Any], signed: bool = False) -> list[str]:
+def column_texts(values: pd.Series[Any] | pa.Array | pa.ChunkedArray, signed: bool = False) -> list[str]:
     """A column's cells as text: numbers with two decimals when any of them has a fraction (else
-    whole), signed when ``signed``; booleans yes/no; missing values blank."""
+    whole), signed when ``signed``; booleans yes/no; missing values blank. The column is a pandas
+    series or an Arrow array (read without pandas)."""
+    if hasattr(values, "to_pylist"):  # (an Arrow column)
+        import pyarrow as pa
+
+        kind, items = values.type, values.to_pylist()
+        if pa.types.is_boolean(kind):
+            return [yes_no(bool(v)) for v in items]
+        if pa.types.is_integer(kind) or pa.types.is_floating(kind):
+            return _number_texts([float("nan") if v is None else float(v) for v in items], signed)
+        return ["" if v is None else str(v) for v in items]
     import pandas as pd
 
     if pd.api.types.is_bool_dtype(values):
         return [yes_no(bool(v)) for v in values]
     if not is_numeric(values):
         return [cell_text(v) for v in values]
-    numbers = [float("nan") if missing(v) else float(v) for v in values]
+    return _number_texts([float("nan") if missing(v) else float(v) for v in values], signed)
+
+
+def _number_texts(numbers: list[float], signed: bool) -> list[str]:
+    """Numbers as :func:`column_texts` writes them (NaN: blank)."""
     places = 2 if any(round(v, 2) != round(v) for v in numbers if v == v) else 0
     spec = f"{'+' if signed else ''}.{places}f"
     return ["" if v != v else unsigned_zero(f"{v:{spec}}") for v in numbers]

@@ -17,6 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.core import buffers
 from pipeline.core.activity import EPOCH, Span, day_number
 
 #: The day of a player with no counted game (Arrow's ``date32`` of a null): the least ``int32``.
@@ -64,12 +65,13 @@ def marks(last: np.ndarray[Any, Any], end: dt.date, span: Span | None) -> dict[s
     :data:`NO_DAY` for none): ``last_counted`` (``date32``, null for none), ``active`` (bool: everyone
     when ``span`` is None) and ``inactive_since`` (``date32``: the day the span ran out, null for an
     active player or one with no counted game)."""
+    last = np.asarray(last, np.int32)
     known = last != NO_DAY
-    counted = pa.array(last, pa.int32(), mask=~known).cast(pa.date32())
+    counted = buffers.numbers(last, valid=known).cast(pa.date32())
     if span is None:
         return {
             "last_counted": counted,
-            "active": pa.array(np.ones(len(last), np.bool_)),
+            "active": buffers.flags(np.ones(len(last), np.bool_)),
             "inactive_since": pa.nulls(len(last), pa.date32()),
         }
     since = np.full(len(last), NO_DAY, np.int32)
@@ -77,14 +79,15 @@ def marks(last: np.ndarray[Any, Any], end: dt.date, span: Span | None) -> dict[s
     active = known & (since > day_number(end))
     return {
         "last_counted": counted,
-        "active": pa.array(active),
-        "inactive_since": pa.array(since, pa.int32(), mask=active | ~known).cast(pa.date32()),
+        "active": buffers.flags(active),
+        "inactive_since": buffers.numbers(since, valid=~(active | ~known)).cast(pa.date32()),
     }
 
 
 def days_of(dates: pa.Array | pa.ChunkedArray) -> np.ndarray[Any, Any]:
-    """A ``date32`` column as ``int32`` days, :data:`NO_DAY` for a null."""
-    return np.asarray(pc.fill_null(dates.cast(pa.date32()).cast(pa.int32()), NO_DAY).to_numpy(), np.int32)
+    """A ``date32`` column (or a timestamp one) as ``int32`` days, :data:`NO_DAY` for a null."""
+    days = buffers.numpy_of(dates.cast(pa.date32()).cast(pa.int32()))
+    return np.where(np.isnan(days), NO_DAY, days).astype(np.int32) if days.dtype.kind == "f" else days
 
 
 def _no_days() -> np.ndarray[Any, Any]:

@@ -1,6 +1,7 @@
 """columns: the columnar building blocks of the audit, over Arrow arrays and numpy.
 
 - :func:`array`, :func:`text` and :func:`true`: a column as one array, of text, of booleans without nulls;
+  :func:`positions`: each value's position among others (``index_in``, -1 for none);
 - :func:`distinct`, :func:`mapped` and :func:`mapped_together`: a column's distinct values with each row's
   place among them, and a Python function applied once per *distinct* value of a column, or combination
   of values of several (roster names, events, stages);
@@ -24,6 +25,8 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
+
+from pipeline.core import buffers
 
 Flags = npt.NDArray[np.bool_]
 Codes = npt.NDArray[np.int64]
@@ -51,6 +54,16 @@ def true(column: pa.Array | pa.ChunkedArray) -> pa.BooleanArray:
     found = array(column).cast(pa.bool_())
     flags: pa.BooleanArray = pc.and_kleene(found, pc.is_valid(found))
     return flags
+
+
+def positions(values: pa.Array | pa.ChunkedArray, among: pa.Array) -> Codes:
+    """The position in ``among`` of each of ``values`` (-1: not there), as ``int64``: ``index_in`` read
+    into numpy without pandas (:mod:`pipeline.core.buffers`)."""
+    found = buffers.numpy_of(pc.index_in(values, value_set=among))
+    if found.dtype.kind == "f":  # (some not found: NaN)
+        found = np.where(np.isnan(found), -1.0, found)
+    placed: Codes = found.astype(np.int64)
+    return placed
 
 
 def stacked(columns: Sequence[pa.ChunkedArray]) -> pa.ChunkedArray:

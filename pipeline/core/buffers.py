@@ -34,16 +34,18 @@ _NUMPY = {
 _ARROW = {np.dtype(kind): arrow for arrow, kind in _NUMPY.items()}
 
 
-def numbers(values: np.ndarray[Any, Any]) -> pa.Array:
-    """A one-dimensional numpy array of integers or floats as the Arrow array of its type (no nulls;
-    NaN stays a value), as ``pa.array(values)`` gives it.
+def numbers(values: np.ndarray[Any, Any], valid: np.ndarray[Any, Any] | None = None) -> pa.Array:
+    """A one-dimensional numpy array of integers or floats as the Arrow array of its type (NaN stays a
+    value), as ``pa.array(values)`` gives it; with ``valid`` (booleans), null where it is False, as
+    ``pa.array(values, mask=~valid)`` gives it.
 
     Raises TypeError naming the type if it is not a number type Arrow shares with numpy."""
     kind = _ARROW.get(values.dtype)
     if kind is None:
         raise TypeError(f"no Arrow number type for numpy {values.dtype}")
     data = np.ascontiguousarray(values)
-    return pa.Array.from_buffers(kind, len(data), [None, pa.py_buffer(data)])
+    bitmap = None if valid is None else pa.py_buffer(np.packbits(np.asarray(valid, bool), bitorder="little"))
+    return pa.Array.from_buffers(kind, len(data), [bitmap, pa.py_buffer(data)])
 
 
 def empty(schema: pa.Schema) -> pa.Table:
@@ -61,11 +63,16 @@ def flags(values: np.ndarray[Any, Any]) -> pa.BooleanArray:
 def numpy_of(column: pa.Array | pa.ChunkedArray) -> np.ndarray[Any, Any]:
     """A numeric or boolean Arrow column's values as numpy's array of its type (a copy); a numeric one
     with nulls as floats with NaN for each null (as ``to_numpy(zero_copy_only=False)`` gives an integer
-    column with nulls).
+    column with nulls), a column of the null type as NaN.
 
     Raises TypeError naming the type if it is not a number type Arrow shares with numpy, ValueError if
     a boolean column has nulls."""
-    array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    if isinstance(column, pa.ChunkedArray) and column.num_chunks != 1:  # (combine_chunks of none: pandas)
+        array = column.combine_chunks() if column.num_chunks else pa.nulls(0, column.type)
+    else:
+        array = column.chunk(0) if isinstance(column, pa.ChunkedArray) else column
+    if pa.types.is_null(array.type):  # (a column of nulls only: a partition that is missing)
+        return np.full(len(array), np.nan)
     if pa.types.is_boolean(array.type):
         if array.null_count:
             raise ValueError(f"a boolean column with {array.null_count} nulls has no numpy booleans")

@@ -17,6 +17,11 @@ Only the active players are listed (the ratings' ``active``: a counted game with
 active_within`` before the period's end; on a day inside a period, before that day), unless every
 player is asked for.
 
+The standings are Arrow tables (:class:`DayStandings` ``rows``, :func:`stored_rows`), made with compute
+functions and numpy without importing pandas (``ratings show --date`` needs none); :func:`frame` gives
+them as the pandas frames :mod:`pipeline.reports.queries` returns. The arithmetic of a period up to a
+day is :mod:`pipeline.reports.partial`'s.
+
 Knows nothing of the rule sets (only of the sums of the tables they wrote), of the configuration (the
 threshold is read from the run's manifest) and of rendering.
 """
@@ -24,22 +29,26 @@ threshold is read from the run's manifest) and of rendering.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.core import activity_columns, periods
-from pipeline.core.activity import Span, SpanError, span_of
+from pipeline.core import activity_columns, buffers, periods
+from pipeline.core.activity import EPOCH, Span, SpanError, span_of
 from pipeline.core.i18n import _
 from pipeline.core.provisional import Provisional
 from pipeline.output import folder as outputs
+from pipeline.reports import partial
 
-#: The columns of the standings (:func:`stored_standings`, :func:`standings_on`), in order.
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: The columns of the standings (:func:`stored_rows`, :func:`standings_on`), in order.
 STANDINGS_COLUMNS = (
     "rating_place",
     "player",
@@ -61,31 +70,50 @@ STANDINGS_COLUMNS = (
     "last_counted",
     "inactive_since",
 )
-#: The activity columns of an output written before they existed: everyone active, no day known.
-_UNKNOWN_ACTIVITY = {"active": True, "last_counted": None, "inactive_since": None}
-#: How far a period's rating may be from its start plus its changes and awards and still count as their
-#: sum: half the unit of the ratings shown (two decimals); the tables round each change to 6 places.
-TOLERANCE = 0.005
-_SCORES = {"wins": 1.0, "losses": 0.0, "draws": 0.5}
 
 
 @dataclass(frozen=True, slots=True)
 class DayStandings:
     """The standings on ``day``.
 
-    ``table``: columns :data:`STANDINGS_COLUMNS`, best first (empty when nothing was rated by then);
+    ``rows``: columns :data:`STANDINGS_COLUMNS`, best first (no rows when nothing was rated by then);
     ``period``: the rating period they belong to (None: nothing rated by ``day``); ``complete``: True
     when ``period`` had ended by ``day`` (its standings as written), False for its games up to ``day``;
     ``note``: why a period not over on ``day`` is not shown up to it ("" when it is); ``first_day``: the
-    day of the run's first rated game (None: none).
+    day of the run's first rated game (None: none); ``inactive``: how many inactive players were left
+    out (None: every player is listed, or there are no standings). :attr:`table` is ``rows`` in pandas.
     """
 
     day: dt.date
     period: str | None
     complete: bool
-    table: pd.DataFrame
+    rows: pa.Table
     note: str = ""
     first_day: dt.date | None = None
+    inactive: int | None = None
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """:attr:`rows` as a pandas frame (:func:`frame`)."""
+        return frame(self.rows, self.inactive)
+
+
+def frame(rows: pa.Table, inactive: int | None = None) -> pd.DataFrame:
+    """Standings ``rows`` as pandas gives them to a caller of :mod:`pipeline.reports`: days as
+    ``datetime.date``, a column of nulls as objects, places (``int32``) as pandas' nullable ``Int32``
+    (as the ratings files' pandas metadata has them); ``attrs["inactive"]`` the players left out when
+    ``inactive`` is not None."""
+    found: pd.DataFrame = rows.to_pandas()
+    if "rating_place" in rows.column_names and rows.schema.field("rating_place").type == pa.int32():
+        found["rating_place"] = found["rating_place"].astype("Int32")
+    if inactive is not None:
+        found.attrs["inactive"] = inactive
+    return found
+
+
+def no_standings() -> pa.Table:
+    """Standings without rows (and of no types: what a run that rated nothing has)."""
+    return pa.Table.from_arrays([pa.nulls(0) for _ in STANDINGS_COLUMNS], names=list(STANDINGS_COLUMNS))
 
 
 def run_provisional(out: Path) -> Provisional:
@@ -111,47 +139,54 @@ def run_span(out: Path) -> Span | None:
         return None
 
 
-def marked(table: pd.DataFrame, threshold: Provisional) -> pd.DataFrame:
+def marked(table: pa.Table, threshold: Provisional, keep: Sequence[str] = ()) -> pa.Table:
     """``table`` (with ``games_total``, and ``deviation`` when its output has one) with its ``provisional``
-    column (``threshold``'s marks) and the columns of :data:`STANDINGS_COLUMNS` (``deviation`` null when
-    the output has none; the activity columns of an output written before they existed: everyone active,
-    no day known)."""
-    deviation = table["deviation"] if "deviation" in table.columns else None
-    provisional = threshold.marks(table["games_total"], deviation)
-    missing: dict[str, Any] = {
-        name: value for name, value in _UNKNOWN_ACTIVITY.items() if name not in table.columns
-    }
-    if deviation is None:
-        missing["deviation"] = float("nan")
-    found = table.assign(provisional=provisional, **missing)
-    return found.astype({"provisional": bool, "active": bool})[list(STANDINGS_COLUMNS)]
+    column (``threshold``'s marks), as the columns of :data:`STANDINGS_COLUMNS` and then those named
+    ``keep`` (``deviation`` NaN when the output has none; the activity columns of an output written
+    before they existed: everyone active, no day known)."""
+    n = table.num_rows
+    deviation = buffers.numpy_of(table.column("deviation")) if "deviation" in table.column_names else None
+    columns = {name: table.column(name) for name in table.column_names}
+    columns["provisional"] = buffers.flags(
+        threshold.marks(buffers.numpy_of(columns["games_total"]), deviation)
+    )
+    columns.setdefault("active", buffers.flags(np.ones(n, np.bool_)))
+    columns.setdefault("last_counted", pa.nulls(n))
+    columns.setdefault("inactive_since", pa.nulls(n))
+    columns.setdefault("deviation", buffers.numbers(np.full(n, np.nan)))
+    names = [*STANDINGS_COLUMNS, *keep]
+    return pa.Table.from_arrays([columns[name] for name in names], names=names)
 
 
-def listed(table: pd.DataFrame, everyone: bool = False) -> pd.DataFrame:
+def listed(table: pa.Table, everyone: bool = False) -> tuple[pa.Table, int | None]:
     """The rows of standings ``table`` a list shows: the active players (every player when ``everyone``),
-    in the same order, with a fresh index; ``attrs["inactive"]`` says how many were left out."""
+    in the same order; and how many were left out (None with ``everyone``)."""
     if everyone:
-        return table
-    active = table["active"].to_numpy(dtype=bool)
-    found = table[active].reset_index(drop=True)
-    found.attrs["inactive"] = int((~active).sum())
-    return found
+        return table, None
+    active = buffers.numpy_of(table.column("active"))
+    return table.filter(buffers.flags(active)), int((~active).sum())
 
 
-def stored_standings(out: Path, period: str, threshold: Provisional, everyone: bool = False) -> pd.DataFrame:
-    """``period``'s standings as the run wrote them, marked (:func:`marked`), by rating (highest
-    first, then name): the active players, or ``everyone``; a partition that is missing reads as no
-    rows."""
-    table = outputs.read_partition(out, "ratings", period)
-    if table.empty:
-        return pd.DataFrame(columns=list(STANDINGS_COLUMNS))
+def stored_rows(
+    out: Path, period: str, threshold: Provisional, everyone: bool = False
+) -> tuple[pa.Table, int | None]:
+    """``period``'s standings as the run wrote them, marked (:func:`marked`), by rating (highest first,
+    then name): the active players, or ``everyone``, with how many were left out (:func:`listed`); a
+    partition that is missing reads as no standings (None left out)."""
+    table = outputs.read_partition_table(out, "ratings", period)
+    if not table.num_rows:
+        return no_standings(), None
     return listed(marked(_ordered(table), threshold), everyone)
 
 
-def _ordered(table: pd.DataFrame) -> pd.DataFrame:
-    """``table`` by rating (highest first, then name), with a fresh index."""
-    table = table.sort_values(["rating", "player"], ascending=[False, True], kind="stable")
-    return table.reset_index(drop=True)
+def stored_standings(out: Path, period: str, threshold: Provisional, everyone: bool = False) -> pd.DataFrame:
+    """:func:`stored_rows` as a pandas frame (:func:`frame`)."""
+    return frame(*stored_rows(out, period, threshold, everyone))
+
+
+def _ordered(table: pa.Table) -> pa.Table:
+    """``table`` by rating (highest first, then name; a stable sort)."""
+    return table.take(pc.sort_indices(table, sort_keys=[("rating", "descending"), ("player", "ascending")]))
 
 
 def standings_on(out: Path, day: dt.date, threshold: Provisional, everyone: bool = False) -> DayStandings:
@@ -166,168 +201,35 @@ def standings_on(out: Path, day: dt.date, threshold: Provisional, everyone: bool
     """
     rated = outputs.rated_periods(out)
     if not rated:
-        return DayStandings(day, None, False, pd.DataFrame(columns=list(STANDINGS_COLUMNS)))
+        return DayStandings(day, None, False, no_standings())
     first_day = _first_day(out, rated[0])
     label = periods.period_of(day, periods.kind_of(rated[0]))
     ended = [p for p in rated if periods.bounds(p)[1] <= day]
     note = ""
     if label in rated and label not in ended:
-        partial = _partial(out, label, day, ended[-1] if ended else None)
-        if partial is not None and not partial.empty:
-            table = listed(marked(_ordered(partial), threshold), everyone)
-            return DayStandings(day, label, False, table, first_day=first_day)
-        if partial is None:
+        found = partial.up_to(out, label, day, ended[-1] if ended else None, run_span(out))
+        if found is not None and found.num_rows:
+            rows, inactive = listed(marked(_ordered(found), threshold), everyone)
+            return DayStandings(day, label, False, rows, first_day=first_day, inactive=inactive)
+        if found is None:
             note = _(
                 "{period} is not over on {day}, and its ratings are not the sum of its games' changes "
                 "(the rule set decides them at the period's end, {end})"
             ).format(period=label, day=day, end=periods.bounds(label)[1])
     if not ended:
-        return DayStandings(day, None, False, pd.DataFrame(columns=list(STANDINGS_COLUMNS)), note, first_day)
-    table = stored_standings(out, ended[-1], threshold, everyone)
-    return DayStandings(day, ended[-1], True, table, note, first_day)
+        return DayStandings(day, None, False, no_standings(), note, first_day)
+    rows, inactive = stored_rows(out, ended[-1], threshold, everyone)
+    return DayStandings(day, ended[-1], True, rows, note, first_day, inactive)
 
 
 def _first_day(out: Path, label: str) -> dt.date | None:
     """The first day of a change or an award in the period ``label`` (None: neither)."""
     days = [
-        *outputs.read_partition(out, "changes", label, columns=["date"])["date"],
-        *outputs.read_partition(out, "awards", label, columns=["date"])["date"],
+        activity_columns.days_of(
+            outputs.read_partition_table(out, name, label, columns=["date"]).column("date")
+        )
+        for name in ("changes", "awards")
     ]
-    return min(days, default=None)
-
-
-def _partial(out: Path, label: str, day: dt.date, before: str | None) -> pd.DataFrame | None:
-    """The standings of ``label`` up to ``day`` (unsorted, ``rating_place`` by rating), of the players rated
-    by then: in the period ``before`` (the rated period before it), or with a change or award in
-    ``label`` on or before ``day``, or with none in ``label`` at all. None when the period's ratings are
-    not its start plus its changes and awards."""
-    table = outputs.read_partition(out, "ratings", label)
-    columns = ["date", "player", "score", "delta", "bonus"] + (
-        ["deviation"] if "deviation" in table.columns else []
-    )
-    changes = outputs.read_partition(out, "changes", label, columns)
-    awards = outputs.read_partition(out, "awards", label, columns=["date", "player", "points"])
-    if not _adds_up(table, changes, awards):
-        return None
-    active = [changes["player"], awards["player"]]
-    seen = [changes.loc[changes["date"] <= day, "player"], awards.loc[awards["date"] <= day, "player"]]
-    if before is not None:
-        seen.append(outputs.read_partition(out, "ratings", before, ["player"])["player"])
-    keep = _among(table["player"], seen) | ~_among(table["player"], active)
-    later = (changes[changes["date"] > day], awards[awards["date"] > day])
-    kept = table[keep].reset_index(drop=True)
-    found = _without(kept[["player", *(c for c in kept.columns if c != "player")]], *later)
-    if "last_counted" not in found.columns:  # (an output written before the activity columns)
-        return found
-    carried = outputs.read_partition(out, "ratings", before, ["player", "last_counted"]) if before else None
-    return _active_on(found, changes[changes["date"] <= day], carried, day, run_span(out))
-
-
-def _among(names: pd.Series, found: list[pd.Series]) -> np.ndarray[Any, Any]:
-    """Whether each of ``names`` is one of ``found`` (columnar: pandas' ``isin`` of Arrow strings makes a
-    Python object of each value looked for)."""
-    values = pa.concat_arrays([_strings(f) for f in found])
-    among: np.ndarray[Any, Any] = pc.is_in(_strings(names), value_set=values).to_numpy(zero_copy_only=False)
-    return among
-
-
-def _strings(names: pd.Series) -> pa.Array:
-    """``names`` as an Arrow string array."""
-    found = pa.array(names, from_pandas=True)
-    return (found.combine_chunks() if isinstance(found, pa.ChunkedArray) else found).cast(pa.string())
-
-
-def _active_on(
-    table: pd.DataFrame, changes: pd.DataFrame, before: pd.DataFrame | None, day: dt.date, span: Span | None
-) -> pd.DataFrame:
-    """``table`` (standings up to ``day``) with its activity on ``day``: each player's last counted day
-    the later of the one at the end of the period ``before`` (its ratings, None: none) and the latest of
-    their ``changes`` (those up to ``day``), and the place among the active players."""
-    days = _latest(changes, table["player"])
-    if before is not None and len(before):
-        where = pc.index_in(_strings(table["player"]), value_set=_strings(before["player"]))
-        carried = pa.array(before["last_counted"], pa.date32(), from_pandas=True).take(where)
-        days = np.maximum(days, activity_columns.days_of(carried))
-    columns = activity_columns.marks(days, day, span)
-    found = table.assign(**{name: found.to_pandas().set_axis(table.index) for name, found in columns.items()})
-    rating = found["rating"].where(found["active"])
-    return found.assign(rating_place=rating.rank(method="min", ascending=False).astype("Int32"))
-
-
-def _latest(changes: pd.DataFrame, names: pd.Series) -> np.ndarray[Any, Any]:
-    """The latest ``date`` of each of ``names`` in ``changes`` (with ``player``) as
-    :func:`pipeline.core.activity_columns.days_of` gives them (grouped in Arrow: pandas aggregates
-    dates, which it holds as Python objects, one group at a time)."""
-    rows = pa.table(
-        {
-            "player": _strings(changes["player"]),
-            "date": pa.array(changes["date"], pa.date32(), from_pandas=True),
-        }
-    )
-    latest = rows.group_by("player", use_threads=False).aggregate([("date", "max")])
-    where = pc.index_in(_strings(names), value_set=latest.column("player"))
-    return activity_columns.days_of(latest.column("date_max").take(where))
-
-
-def _adds_up(table: pd.DataFrame, changes: pd.DataFrame, awards: pd.DataFrame) -> bool:
-    """Whether every rating of ``table`` is its ``rating_before`` plus its changes and awards."""
-    names = pd.Index(table["player"])
-    added = _sums(_positions(names, changes), changes["delta"], len(names))
-    added += _sums(_positions(names, awards), awards["points"], len(names))
-    found = table["rating_before"].to_numpy(float) + added
-    return bool((np.abs(found - table["rating"].to_numpy(float)) <= TOLERANCE).all())
-
-
-def _positions(names: pd.Index, rows: pd.DataFrame) -> np.ndarray[Any, Any]:
-    """The position in ``names`` of each of ``rows``' ``player`` (-1: not among them): one look-up, where
-    a reindex per column would convert the players' Arrow strings to Python objects each time."""
-    if not len(rows):
-        return np.empty(0, np.intp)
-    found: np.ndarray[Any, Any] = names.get_indexer(pd.Index(rows["player"]))
-    return found
-
-
-def _sums(where: np.ndarray[Any, Any], values: pd.Series, size: int) -> np.ndarray[Any, Any]:
-    """The sum of ``values`` at each of ``size`` positions (``where``: each value's, -1 for none; 0.0 at a
-    position with none): pandas' sum of each player's values, in their order (missing ones skipped),
-    grouped by position rather than by name."""
-    found = np.zeros(size)
-    kept = where >= 0
-    if kept.any():
-        sums = values[kept].groupby(where[kept]).sum().astype(float)
-        found[sums.index.to_numpy()] = sums.to_numpy()
-    return found
-
-
-def _without(table: pd.DataFrame, changes: pd.DataFrame, awards: pd.DataFrame) -> pd.DataFrame:
-    """``table`` (the period's ratings, a row a player) without the ``changes`` and ``awards`` given
-    (those after the day), each found by its player's position (:func:`_positions`): rating, delta,
-    games, wins, losses, draws, bonus and games_total less theirs, the rank at the start of the period,
-    the deviation their games were rated from (when the changes carry one), and the place by rating. A
-    player with nothing after the day keeps the rating as written."""
-    index = pd.Index(table["player"])
-    where = _positions(index, changes)
-    mine = where >= 0
-    played = np.bincount(where[mine], minlength=len(index))
-    awarded = _sums(_positions(index, awards), awards["points"], len(index))
-    rating = table["rating"] - _sums(where, changes["delta"], len(index)) - awarded
-    scores = changes["score"].to_numpy()
-    counts = {
-        name: table[name] - np.bincount(where[mine & (scores == score)], minlength=len(index))
-        for name, score in _SCORES.items()
-    }
-    if "deviation" in changes.columns and "deviation" in table.columns:
-        first = changes["deviation"][mine].groupby(where[mine]).first()
-        rated_from = np.full(len(index), np.nan)
-        rated_from[first.index.to_numpy()] = first.to_numpy(float)
-        table = table.assign(deviation=table["deviation"].where(played == 0, rated_from))
-    return table.assign(
-        rating=rating,
-        delta=rating - table["rating_before"],
-        games=table["games"] - played,
-        bonus=table["bonus"] - _sums(where, changes["bonus"], len(index)) - awarded,
-        games_total=table["games_total"] - played,
-        rank=table["rank_before"].where(table["rank_before"].notna(), table["rank"]),
-        rating_place=rating.rank(method="min", ascending=False).astype(int),
-        **counts,
-    )
+    found = np.concatenate(days)
+    found = found[found != activity_columns.NO_DAY]
+    return EPOCH + dt.timedelta(days=int(found.min())) if len(found) else None

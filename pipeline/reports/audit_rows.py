@@ -125,8 +125,7 @@ def _decoded(table: pa.Table) -> pa.Table:
 def _pairs(ids: pa.Array, change_ids: pa.Array) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     """Each (place in ``ids``, place in ``change_ids``) of equal ids, as two arrays: one look-up when
     ``ids`` are distinct, else each change paired with every place holding its id."""
-    found_at = buffers.numpy_of(pc.index_in(change_ids, value_set=ids))  # (NaN: none)
-    where = np.nan_to_num(found_at.astype(np.float64), nan=-1.0).astype(np.int64)
+    where = arrays.positions(change_ids, ids)
     if pc.count_distinct(ids).as_py() == len(ids):
         found = np.flatnonzero(where >= 0)
         return where[found].astype(np.int64), found.astype(np.int64)

@@ -1,5 +1,6 @@
 """reports.queries: which games of a finished output folder counted and why not, its standings at a
-period's end or on a day, and the rule set's report tables, as pandas DataFrames.
+period's end or on a day, and the rule set's report tables, as pandas DataFrames (made when asked for:
+importing this module imports no pandas, which ``audit --player`` and ``show --date`` do without).
 
 Re-exported by :mod:`pipeline.reports` (the package's docstring says what these know and do not know).
 Reads the output folder through :mod:`pipeline.output.folder`, and one player's games and changes
@@ -14,8 +15,7 @@ import dataclasses
 import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from pipeline.config.roster import Roster
 from pipeline.core.activity import Span
@@ -28,8 +28,11 @@ from pipeline.output.folder import (
     rated_periods,
 )
 from pipeline.reports import asof
-from pipeline.reports.asof import STANDINGS_COLUMNS, DayStandings
+from pipeline.reports.asof import DayStandings
 from pipeline.reports.audit_query import audit_rows
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def audit_games(
@@ -108,7 +111,7 @@ def standings(
     rated = rated_periods(out)
     if period is None:
         if not rated:
-            return pd.DataFrame(columns=list(STANDINGS_COLUMNS))
+            return asof.frame(asof.no_standings())
         period = rated[-1]
     check_period(period, rated, out)
     table = asof.stored_standings(out, period, threshold, everyone)
@@ -134,7 +137,7 @@ def standings_on(
         ReportError: if ``out`` holds no output, or ``top`` or ``provisional_games`` is less than 1 or 0.
     """
     found = asof.standings_on(out, day, _threshold(out, top, provisional_games), everyone)
-    return found if top is None else dataclasses.replace(found, table=found.table.head(top))
+    return found if top is None else dataclasses.replace(found, rows=found.rows.slice(0, top))
 
 
 def activity_span(out: Path) -> Span | None:

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 from openpyxl import Workbook
 
 from pipeline import reports
@@ -250,8 +251,9 @@ def standings_table(out: Path) -> pd.DataFrame:
     ratings = ratings.sort_values(
         ["_order", "rating", "player"], ascending=[True, False, True], kind="stable"
     ).reset_index(drop=True)
-    standings = asof.marked(ratings, asof.run_provisional(out)).assign(period=ratings["period"])
-    return asof.listed(standings)[columns]
+    table = pa.Table.from_pandas(ratings.drop(columns=["_order"]), preserve_index=False)
+    standings = asof.marked(table, asof.run_provisional(out), keep=["period"])
+    return asof.frame(asof.listed(standings)[0])[columns]
 
 
 def _has(frame: pd.DataFrame, column: str) -> bool:
