@@ -251,9 +251,12 @@ def standings_table(out: Path) -> pd.DataFrame:
     ratings = ratings.sort_values(
         ["_order", "rating", "player"], ascending=[True, False, True], kind="stable"
     ).reset_index(drop=True)
-    table = pa.Table.from_pandas(ratings.drop(columns=["_order"]), preserve_index=False)
-    standings = asof.marked(table, asof.run_provisional(out), keep=["period"])
-    return asof.frame(asof.listed(standings)[0])[columns]
+    table = pa.Table.from_pandas(ratings.drop(columns=["_order", "period"]), preserve_index=False)
+    standings = asof.marked(table, asof.run_provisional(out))
+    listed = asof.listed(standings)[0]
+    active = standings.column("active").to_numpy()
+    period = ratings["period"][active].reset_index(drop=True)  # (its dtype as read)
+    return asof.frame(listed).assign(period=period)[columns]
 
 
 def _has(frame: pd.DataFrame, column: str) -> bool:
