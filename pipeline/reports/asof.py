@@ -29,7 +29,6 @@ threshold is read from the run's manifest) and of rendering.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -139,11 +138,11 @@ def run_span(out: Path) -> Span | None:
         return None
 
 
-def marked(table: pa.Table, threshold: Provisional, keep: Sequence[str] = ()) -> pa.Table:
+def marked(table: pa.Table, threshold: Provisional) -> pa.Table:
     """``table`` (with ``games_total``, and ``deviation`` when its output has one) with its ``provisional``
-    column (``threshold``'s marks), as the columns of :data:`STANDINGS_COLUMNS` and then those named
-    ``keep`` (``deviation`` NaN when the output has none; the activity columns of an output written
-    before they existed: everyone active, no day known)."""
+    column (``threshold``'s marks), as the columns of :data:`STANDINGS_COLUMNS` (``deviation`` NaN when
+    the output has none; the activity columns of an output written before they existed: everyone
+    active, no day known)."""
     n = table.num_rows
     deviation = buffers.numpy_of(table.column("deviation")) if "deviation" in table.column_names else None
     columns = {name: table.column(name) for name in table.column_names}
@@ -154,8 +153,7 @@ def marked(table: pa.Table, threshold: Provisional, keep: Sequence[str] = ()) ->
     columns.setdefault("last_counted", pa.nulls(n))
     columns.setdefault("inactive_since", pa.nulls(n))
     columns.setdefault("deviation", buffers.numbers(np.full(n, np.nan)))
-    names = [*STANDINGS_COLUMNS, *keep]
-    return pa.Table.from_arrays([columns[name] for name in names], names=names)
+    return pa.Table.from_arrays([columns[name] for name in STANDINGS_COLUMNS], names=list(STANDINGS_COLUMNS))
 
 
 def listed(table: pa.Table, everyone: bool = False) -> tuple[pa.Table, int | None]:
