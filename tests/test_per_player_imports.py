@@ -70,6 +70,11 @@ def test_audit_of_a_player_imports_no_pandas(season: Path) -> None:
     assert not pandas_imported("audit", "--player", "羽焰", "--out", str(season))
 
 
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+def test_audit_of_a_player_as_csv_or_json_imports_no_pandas(season: Path, fmt: str) -> None:
+    assert not pandas_imported("audit", "--player", "羽焰", "--format", fmt, "--out", str(season))
+
+
 def test_audit_of_a_player_with_every_filter_imports_no_pandas(season: Path) -> None:
     args = ["audit", "--player", "凝兰", "--period", "2024-04", "--reason", "no_result", "--excluded"]
     assert not pandas_imported(*args, "--lang", "zh-Hans", "--out", str(season))

@@ -9,7 +9,7 @@ Arrow (:func:`change_texts`, :func:`points_texts`), a game's from the changes ta
 get a call each. The texts are those one row at a time gave (``tests/test_audit_cells.py``).
 
 Imported by :func:`pipeline.cli.reports.audit_command` when it runs (it imports pyarrow); the table's
-cells import no pandas (the JSON text of :func:`changes_json` is :mod:`pipeline.cli.frame_text`'s).
+cells, CSV and JSON import no pandas (:func:`audit_columns`; JSON written by :mod:`pipeline.cli.row_text`).
 """
 
 from __future__ import annotations
@@ -26,12 +26,12 @@ from pipeline.cli.common import ERROR_KINDS, reason_word, speed_word, worded
 from pipeline.cli.tables import yes_no
 from pipeline.core import arrays, buffers, i18n, strings
 from pipeline.core.i18n import N_, _
-from pipeline.reports.audit_rows import AuditRows, GameChanges
+from pipeline.reports.audit_rows import AFTER_CHANGES, CHANGES, AuditRows, GameChanges
 from pipeline.reports.numbers import NumberFormat
 from pipeline.reports.rule_words import bonus_words
 
 if TYPE_CHECKING:
-    from pipeline.cli.frame_text import JsonText
+    from pipeline.cli.row_text import JsonText
 
 #: An event's stages (:meth:`pipeline.config.events.Events.stage`) as a person reads them.
 STAGES = {"qualifier": N_("qualifier"), "main": N_("main stage")}
@@ -70,21 +70,48 @@ def points_texts(changes: GameChanges, texts: pa.Array, separator: str) -> list[
 
 def changes_json(changes: GameChanges) -> list[JsonText]:
     """Each game's changes (:meth:`~pipeline.reports.audit_rows.GameChanges.records`) as
-    :func:`~pipeline.cli.frame_text.json_value` writes that list in a row (level 1), made a column at
+    :func:`~pipeline.cli.row_text.json_value` writes that list in a row (level 1), made a column at
     a time: each value's text once per distinct value, the dicts and lists joined by Arrow."""
-    from pipeline.cli.frame_text import JsonText, json_value
+    from pipeline.cli.row_text import JsonText, json_value
 
     table = changes.table
     if not len(table):
         return [JsonText("[]")] * (len(changes.offsets) - 1)
     fields = [strings.texts(_json_texts(table.column(k).to_pylist())) for k in table.column_names]
     keyed = [
-        pc.binary_join_element_wise(json_value(k) + ": ", f, "")
+        pc.binary_join_element_wise(strings.text(json_value(k) + ": "), f, strings.text(""))
         for k, f in zip(table.column_names, fields, strict=True)
     ]
-    dicts = pc.binary_join_element_wise(*keyed, ",\n   ")
-    lists = pc.binary_join(changes.grouped(dicts), "\n  },\n  {\n   ")
+    dicts = pc.binary_join_element_wise(*keyed, strings.text(",\n   "))
+    lists = pc.binary_join(changes.grouped(dicts), strings.text("\n  },\n  {\n   "))
     return [JsonText("[\n  {\n   " + t + "\n  }\n ]" if t else "[]") for t in lists.to_pylist()]
+
+
+def audit_columns(rows: AuditRows, written: NumberFormat, as_json: bool) -> tuple[list[str], list[list[Any]]]:
+    """The audit's columns for csv or json, each value as a row's dict holds it (days as ISO text):
+    every column (the record's ``source_path`` and ``game_index`` last); for csv the changes as a
+    ``points`` text (``羽焰 +1;凝兰 -1``) after them, for json as the JSON text of their dicts
+    (:func:`changes_json`) before ``source_path``. Their names, and the columns."""
+    games = rows.games
+    names = list(games.column_names)
+    columns = [_plain(games.column(name)) for name in names]
+    if as_json:
+        at = names.index(AFTER_CHANGES)
+        return [*names[:at], CHANGES, *names[at:]], [
+            *columns[:at],
+            list(changes_json(rows.changes)),
+            *columns[at:],
+        ]
+    texts = change_texts(rows.changes.table, written)
+    return [*names, "points"], [*columns, points_texts(rows.changes, texts, ";")]
+
+
+def _plain(column: pa.ChunkedArray) -> list[Any]:
+    """A column's values as Python's (days as ISO text)."""
+    values: list[Any] = column.to_pylist()
+    if pa.types.is_date(column.type):
+        return [None if v is None else v.isoformat() for v in values]
+    return values
 
 
 def audit_cells(
@@ -180,9 +207,9 @@ def _texts(values: list[Any]) -> list[str]:
 
 
 def _json_texts(values: list[Any]) -> list[str]:
-    """:func:`~pipeline.cli.frame_text.json_value` of each of a column's ``values`` (None, numbers or
+    """:func:`~pipeline.cli.row_text.json_value` of each of a column's ``values`` (None, numbers or
     texts of one type), made once per distinct value (``0.0`` and ``-0.0`` apart)."""
-    from pipeline.cli.frame_text import json_value
+    from pipeline.cli.row_text import json_value
 
     said: dict[Any, str] = {}
     found = []

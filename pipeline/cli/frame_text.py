@@ -7,8 +7,8 @@ Written so a row at a time, an audit of thousands of games took seconds: here th
 of numbers, booleans or text are taken whole (numpy and Arrow give them as Python values), and only a
 column of other objects (dates, lists, dicts) goes value by value (texts, empty lists and dates without
 a call); each JSON value is written by the encoder's own rules (:func:`json_value`; a
-:class:`JsonText` as it is), a column at a time, and each row's text made by one ``str.format``. The
-text is byte for byte what the row-by-row writing gave (``tests/test_audit_frame_text.py``).
+:class:`JsonText` as it is), a column at a time, and the rows by :func:`pipeline.cli.row_text.json_rows`.
+The text is byte for byte what the row-by-row writing gave (``tests/test_audit_frame_text.py``).
 
 Imports pandas and pyarrow: imported by :mod:`pipeline.cli.tables` when it is given a frame to print.
 """
@@ -16,8 +16,6 @@ Imports pandas and pyarrow: imported by :mod:`pipeline.cli.tables` when it is gi
 from __future__ import annotations
 
 import datetime as dt
-import json.encoder
-import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -26,21 +24,12 @@ import pandas as pd
 import pyarrow as pa
 from pandas.api import types
 
-#: How :func:`json.dumps` writes a text (``ensure_ascii=False``).
-_TEXT: Callable[[str], str] = json.encoder.encode_basestring
-#: Characters other than ``\n`` at which :func:`textwrap.indent` starts a line (JSON leaves them as
-#: they are): a row holding one is indented by :func:`textwrap.indent` itself.
-_OTHER_BREAKS = ("\x85", "\u2028", "\u2029")
+from pipeline.cli.row_text import JSON_STRING, JsonText, json_rows, json_value
+
+__all__ = ["JsonText", "csv_text", "json_text", "json_value", "plain_columns"]
+
 #: Values :meth:`pandas.DataFrame.to_dict` gives as they are (no number, boolean, numpy date or NA).
 _AS_THEY_ARE = (str, list, dict, tuple, dt.date)
-
-
-class JsonText(str):
-    """A value already written as JSON at a row's level (as :func:`json_value` writes it at level 1):
-    :func:`json_text` writes it as it is. A frame's column of them (``dtype=object``) is JSON made by
-    column by its maker (the audit's changes: :mod:`pipeline.cli.audit_cells`)."""
-
-    __slots__ = ()
 
 
 def plain_columns(frame: pd.DataFrame, plain: Callable[[Any], Any]) -> list[list[Any]]:
@@ -63,74 +52,8 @@ def csv_text(frame: pd.DataFrame, columns: list[list[Any]], cell: Callable[[Any]
 def json_text(frame: pd.DataFrame, columns: list[list[Any]]) -> str:
     """``frame``'s rows as :func:`json.dumps` writes each row's dict (``ensure_ascii=False, indent=1``),
     each indented a space and joined by ``,\\n``; ``columns`` its values (:func:`plain_columns`)."""
-    if not len(frame):
-        return ""
-    if not columns:
-        return ",\n".join([" {}"] * len(frame))
-    keys = [(_TEXT(str(k)) + ": ").replace("{", "{{").replace("}", "}}") + "{}" for k in frame.columns]
-    row = "{{\n " + ",\n ".join(keys) + "\n}}"  # (a row's text: its values' texts put in)
-    rows = list(map(row.format, *(_json_column(frame.iloc[:, k], c) for k, c in enumerate(columns))))
-    text = ",\n".join(rows)
-    if any(c in text for c in _OTHER_BREAKS):
-        return ",\n".join(textwrap.indent(r, " ") for r in rows)
-    return " " + text.replace("\n", "\n ")
-
-
-def json_value(value: Any, level: int = 0) -> str:
-    """``value`` (None, a boolean, a number, a text, or a list or dict of them) as :func:`json.dumps`
-    writes it with ``ensure_ascii=False, indent=1``, at nesting ``level`` (its own lines, after the
-    first, indented so). Raises TypeError for another value, as :func:`json.dumps` does."""
-    if isinstance(value, str):
-        return value if type(value) is JsonText else _TEXT(value)
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, int):
-        return int.__repr__(value)
-    if isinstance(value, float):
-        return _float(value)
-    inner = "\n" + " " * (level + 1)
-    if isinstance(value, list | tuple):
-        if not value:
-            return "[]"
-        return (
-            "["
-            + inner
-            + ("," + inner).join(json_value(v, level + 1) for v in value)
-            + "\n"
-            + " " * level
-            + "]"
-        )
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        items = (_key(k) + ": " + json_value(v, level + 1) for k, v in value.items())
-        return "{" + inner + ("," + inner).join(items) + "\n" + " " * level + "}"
-    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
-
-
-def _key(key: Any) -> str:
-    """A dict's key as :func:`json.dumps` writes it."""
-    if isinstance(key, str):
-        return _TEXT(key)
-    if isinstance(key, float):
-        return _TEXT(_float(key))
-    if key is True or key is False or key is None:
-        return _TEXT(json_value(key))
-    if isinstance(key, int):
-        return _TEXT(int.__repr__(key))
-    raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
-
-
-def _float(value: float) -> str:
-    if value != value:
-        return "NaN"
-    if value in (float("inf"), float("-inf")):
-        return "Infinity" if value > 0 else "-Infinity"
-    return float.__repr__(value)
+    texts = [_json_column(frame.iloc[:, k], c) for k, c in enumerate(columns)]
+    return json_rows([str(k) for k in frame.columns], texts, len(frame))
 
 
 def _plain_column(values: pd.Series[Any], plain: Callable[[Any], Any]) -> list[Any]:
@@ -188,7 +111,7 @@ def _scalars(values: pd.Series[Any]) -> bool:
 def _json_column(values: pd.Series[Any], column: list[Any]) -> list[str]:
     """:func:`json_value` of each of a column's values (``column``, of ``values``), at level 1."""
     if isinstance(values.dtype, pd.StringDtype):
-        return ["null" if v is None else _TEXT(v) for v in column]
+        return ["null" if v is None else JSON_STRING(v) for v in column]
     if values.dtype == np.dtype(bool):
         return ["true" if v else "false" for v in column]
     if isinstance(values.dtype, np.dtype) and values.dtype.kind in "iu":

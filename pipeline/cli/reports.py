@@ -43,6 +43,7 @@ from pipeline.cli.tables import (
     cell_text,
     column_texts,
     is_numeric,
+    print_columns,
     print_fitted,
     print_frame,
 )
@@ -54,8 +55,6 @@ from pipeline.reports.rule_words import column_words
 if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
-
-    from pipeline.reports.audit_rows import AuditRows
 
 
 #: The audit table's columns (the values of :func:`pipeline.cli.audit_cells.audit_cells`, in order).
@@ -165,7 +164,8 @@ def audit_command(
     except reports.ReportError as e:
         fail(str(e), 2)
     if fmt is not Format.table:
-        print_frame(_audit_frame(rows, folder, fmt), fmt)
+        written = number_format(reports.run_rule_set(folder))
+        print_columns(*audit_cells.audit_columns(rows, written, fmt is Format.json), fmt)
         return
     filters = {"player": player, "period": period, "reason": ",".join(codes) or None}
     title = _title(
@@ -319,23 +319,6 @@ def _report_column(name: str, texts: Sequence[str], numeric: bool) -> Column:
     drop = _REPORT_DROPS.get(name, 0)
     header = worded(name, REPORT_HEADERS)
     return Column(header, wrap=wrap, right=numeric, drop=drop, wide=name == "game_id", names=name == "player")
-
-
-def _audit_frame(rows: AuditRows, out: Path, fmt: Format) -> pd.DataFrame:
-    """The audit rows for csv or json: every column (the record's ``source_path`` and ``game_index``
-    last); for csv the ``changes`` as a ``points`` text (``羽焰 +1;凝兰 -1``), for json as the
-    JSON text of their dicts (:func:`pipeline.cli.audit_cells.changes_json`)."""
-    import pandas as pd
-
-    from pipeline.cli import audit_cells
-
-    games = rows.games_frame()
-    if fmt is not Format.csv:
-        changes = pd.Series(audit_cells.changes_json(rows.changes), index=games.index, dtype=object)
-        return games.assign(changes=changes)[list(reports.AUDIT_COLUMNS)]
-    written = number_format(reports.run_rule_set(out))
-    texts = audit_cells.change_texts(rows.changes.table, written)
-    return games.assign(points=audit_cells.points_texts(rows.changes, texts, ";"))
 
 
 def _error_kinds(out: Path, games: pa.Table) -> dict[str, str]:

@@ -63,6 +63,22 @@ def print_frames(frames: Iterable[pd.DataFrame], fmt: Format) -> None:
         typer.echo("[]" if first else "\n]")
 
 
+def print_columns(names: Sequence[str], columns: Sequence[Sequence[Any]], fmt: Format) -> None:
+    """Rows given a column at a time, each value as a row's dict holds it (texts, whole numbers,
+    booleans, None, lists of texts: :func:`pipeline.cli.frame_text.plain_columns`), printed as
+    :func:`print_frame` prints the frame of them, without pandas (:mod:`pipeline.cli.row_text`)."""
+    from pipeline.cli import row_text
+
+    rows = len(columns[0]) if columns else 0
+    if fmt is Format.json:
+        texts = [[row_text.json_value(v, 1) for v in column] for column in columns]
+        text = row_text.json_rows(names, texts, rows)
+        typer.echo("[\n" + text + "\n]" if text else "[]")
+        return
+    cells = [[v if v is None or type(v) is str else _csv_cell(v) for v in column] for column in columns]
+    typer.echo(row_text.csv_rows(names, cells, header=True), nl=False)
+
+
 def _labelled(frame: pd.DataFrame) -> bool:
     """Whether ``frame``'s column labels are distinct texts (its rows' dicts have every column)."""
     return frame.columns.is_unique and all(isinstance(c, str) for c in frame.columns)

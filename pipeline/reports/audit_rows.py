@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 #: What the audit shows of each change of a game, in order.
 CHANGE_KEYS = ("player", "color", "delta", "points", "bonus", "bonus_rule")
 #: The audit's column of each game's changes, and the column before which it stands.
-CHANGES, _AFTER_CHANGES = "changes", "source_path"
+CHANGES, AFTER_CHANGES = "changes", "source_path"
 #: The columns given as lists of codes (Python lists in the frames).
 _LISTS = ("reasons", "notes")
 
@@ -84,7 +84,7 @@ class AuditRows:
         import pandas as pd
 
         frame = self.games_frame()
-        at = list(frame.columns).index(_AFTER_CHANGES)
+        at = list(frame.columns).index(AFTER_CHANGES)
         frame.insert(at, CHANGES, pd.Series(self.changes.records(), index=frame.index, dtype=object))
         return frame
 
