@@ -1,6 +1,6 @@
 """What `ratings plot` does to answer sooner, the chart the same: it imports matplotlib without writing
 its artists' property tables (pipeline/reports/artist_docs.py: the ``set`` docstrings, the
-``%(NAME:kwdoc)s`` fields).
+``%(NAME:kwdoc)s`` fields), and reads and draws with the cyclic garbage collector paused.
 
 The tables are matplotlib's process-wide state, so each process-level check runs in a fresh interpreter;
 the checks that matplotlib still has the two names the module replaces fail when an upgrade renames
@@ -9,6 +9,7 @@ them (the module then leaves them alone, and the command is 0.2 s slower).
 
 from __future__ import annotations
 
+import gc
 import inspect
 import subprocess
 import sys
@@ -133,3 +134,28 @@ def test_the_png_is_byte_for_byte_the_one_drawn_with_the_tables(season: Path, tm
     assert fresh(draw.format(skip="", target=str(with_tables))) == "ok"
     assert fresh(draw.format(skip="artist_docs.skip()\n", target=str(without))) == "ok"
     assert without.read_bytes() == with_tables.read_bytes()
+
+
+def test_the_plot_command_draws_with_the_collector_paused(
+    season: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pipeline.reports import plots
+
+    seen: list[bool] = []
+    draw = plots.history_chart
+
+    def watched(*args: object, **kwargs: object) -> Path:
+        seen.append(gc.isenabled())
+        return draw(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(plots, "history_chart", watched)
+    args = ["plot", "--player", "羽焰", "--image", str(tmp_path / "h.png"), "--out", str(season)]
+    done = CliRunner().invoke(app, args)
+    assert (done.exit_code, seen) == (0, [False])
+
+
+@pytest.mark.parametrize("player", ["羽焰", "no such player"])
+def test_the_plot_command_leaves_the_collector_as_it_was(season: Path, tmp_path: Path, player: str) -> None:
+    args = ["plot", "--player", player, "--image", str(tmp_path / "h.png"), "--out", str(season)]
+    CliRunner().invoke(app, args)
+    assert gc.isenabled()
