@@ -12,7 +12,9 @@ Titles name the run's rule set (from the manifest) and the period. Ratings that 
 labelled with it (``2d 3d 4d``; ``2段 3段 4段`` in Chinese: :func:`rank_label`). Titles, axes, legends
 and rank ticks are in the language spoken (:mod:`pipeline.core.i18n`); names, periods and rule sets as
 they are. pandas, matplotlib and the readers are imported by the functions that use them: the command
-line imports this module to name :data:`DEFAULT_TOP`.
+line imports this module to name :data:`DEFAULT_TOP`. matplotlib is first imported through
+:func:`pipeline.reports.artist_docs.prepare`, which leaves its docstrings' property tables out when the
+process asked it to (the command line does).
 
 Knows nothing of how a rule set rates, or of the command line.
 """
@@ -385,6 +387,9 @@ def _history(tables: dict[str, pd.DataFrame], name: str) -> list[tuple[dt.date, 
 
 def _figure(paint: _Painter) -> Figure:
     """A figure on its own Agg canvas whose one axes ``paint`` fills, under the CJK font."""
+    from pipeline.reports import artist_docs
+
+    artist_docs.prepare()  # (matplotlib imported, its property tables left out if the process asked)
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
