@@ -148,11 +148,18 @@ def written(
 def standings_html(
     table: pa.Table, names: NameCells, show_bonus: bool, style: NumberFormat = TRIMMED
 ) -> Markup:
-    """The ``<tr>`` rows of a standings table (ratings rows, best first), joined; ratings, deltas and
-    bonus points written in ``style``, the rule set's; a rating ``rating ± 2·deviation`` where the rule
-    set has a deviation."""
+    """:func:`standings_cells` joined."""
+    return Markup(joined(standings_cells(table, names, show_bonus, style)))
+
+
+def standings_cells(
+    table: pa.Table, names: NameCells, show_bonus: bool, style: NumberFormat = TRIMMED
+) -> pa.Array:
+    """The ``<tr>`` row of each ratings row of a standings table (best first), as one Arrow array of
+    text; ratings, deltas and bonus points written in ``style``, the rule set's; a rating
+    ``rating ± 2·deviation`` where the rule set has a deviation."""
     if not table.num_rows:
-        return Markup("")
+        return pa.array([], pa.string())
 
     def column(name: str) -> pa.Array:
         return table.column(name).combine_chunks()
@@ -185,8 +192,8 @@ def standings_html(
     if show_bonus:
         parts += [num, written(column("bonus"), style)]
     parts += [plain, _yes_no(column("member")), "</td></tr>\n"]
-    rows = pc.binary_join_element_wise(*parts, "")
-    return Markup("".join(rows.to_pylist()))
+    rows: pa.Array = pc.binary_join_element_wise(*parts, "")
+    return rows
 
 
 class NameData:
