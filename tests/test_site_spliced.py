@@ -1,5 +1,6 @@
-"""A page's rows written from their Arrow column (pipeline.site.spliced), the ledger's game frames made a
-part of a batch at a time and the player pass's blocks: the same bytes as the page rendered whole."""
+"""A page's rows written from their Arrow column and its text in parts (pipeline.site.spliced), the
+ledger's game frames made a part of a batch at a time, the player pass's blocks and its derivations made
+as the page is written: the same bytes as the page rendered whole."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from markupsafe import Markup, escape
 from site_fixtures import rated_sample
 
-from pipeline.site import build_site, periods, players
+from pipeline.site import build_site, periods, players, spliced
 from pipeline.site.spliced import Rows, write_page
 
 _ENV = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
@@ -42,8 +43,12 @@ def test_encoded_is_the_joined_rows_in_utf8(values: pa.Array) -> None:
     assert bytes(Rows(values).encoded()) == expected
 
 
+@pytest.mark.parametrize("part", [1 << 20, 3])
 @pytest.mark.parametrize("rows", [["<tr>a", "<tr>b&c"], []])
-def test_write_page_is_the_rendered_page_byte_for_byte(tmp_path: Path, rows: list[str]) -> None:
+def test_write_page_is_the_rendered_page_byte_for_byte(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rows: list[str], part: int
+) -> None:
+    monkeypatch.setattr(spliced, "PART_CHARS", part)
     context = {"title": "<x> ü", "rows": Rows(pa.array(rows, pa.string())), "more": Rows(["<p>更多"])}
     write_page(_PAGE, context, tmp_path / "page.html")
     rendered = _PAGE.render(context)
@@ -63,6 +68,7 @@ def test_the_site_is_the_same_with_small_frames_and_blocks(
     build_site(paths["out"], tmp_path / "whole")
     monkeypatch.setattr(periods, "FRAME_ROWS", 3)
     monkeypatch.setattr(players, "BLOCK_ROWS", 2)
+    monkeypatch.setattr(spliced, "PART_CHARS", 100)
     build_site(paths["out"], tmp_path / "parts")
     compared = filecmp.dircmp(tmp_path / "whole", tmp_path / "parts")
     assert _same(compared), "the sites differ"

@@ -246,7 +246,8 @@ def _write_all(
         )
     boards.write_boards(source, links, page.write, steps)
     promotions = outputs.read_report(source.out, "promotions", REPORT_FILES)
-    charts = players.write_players(source, index, page.write, buckets, done.latest, promotions, steps)
+    # the latest standings handed over, not held here: the player pass keeps the columns it shows
+    charts = players.write_players(source, index, page.write, buckets, done.take_latest(), promotions, steps)
     shutil.rmtree(spill)
     _copy_static(folder / "static")
     return SiteSummary(folder, page.count, len(links), charts, len(source.rated))

@@ -62,6 +62,11 @@ class PeriodsWritten:
     counts: dict[str | None, tuple[int, int]] = field(default_factory=dict)
     latest: pa.Table | None = None
 
+    def take_latest(self) -> pa.Table | None:
+        """``latest``, no longer held here (its last reader keeps what it needs of it)."""
+        latest, self.latest = self.latest, None
+        return latest
+
 
 def ledger_file(label: str) -> str:
     """The (first) ledger page of the period ``label``: ``games/2024-05.html``."""

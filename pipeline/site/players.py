@@ -52,11 +52,12 @@ def write_players(
     ``buckets``; ``latest`` the latest rated period's ratings, ``promotions`` the run's. Return the
     number of charts."""
     summaries = _Summaries(latest, source.rated[-1] if source.rated else "", index)
+    del latest  # the columns the summaries show are kept, not the rest of the table
     promoted = _by_player(promotions, ["date"])
     order = {label: i for i, label in enumerate(source.rated)}
     charts = 0
     links = index.links
-    names = rows_mod.NameCells(index, "../")
+    names = rows_mod.NameCells(index, "../", kept=False)  # a bucket's opponents: the cells not kept
     with steps.step(gettext("writing player pages"), total=len(links)) as advance:
         for tables in buckets.each(KINDS):
             # each kind's table let go once grouped (popped): a bucket's rows are not held twice
@@ -121,7 +122,7 @@ def _context(
             "place": pages.text(last["rating_place"]),
             "inactive_since": "",
         }
-    explanations = list(_explanations(source, player, awards, promotions))[::-1]
+    explanations = _Explained(source, player, awards, promotions)
     first = player.ratings[0]["period"] if player.ratings else None
     rated_count = len(source.rated) - source.rated.index(first) if first in source.rated else 0
     return {
@@ -150,15 +151,41 @@ def _sides(table: pa.Table | None, names: rows_mod.NameCells) -> tuple[_Grouped,
     return rows, _Grouped(missed.column("player"), lambda a, b: missed.slice(a, b - a).to_pylist())
 
 
+class _Explained:
+    """The derivations of a player's page, latest first, each made when the page's template reaches it
+    (a prolific player's, all at once, were the player pass's peak of memory): ``len`` their number,
+    true when there is one."""
+
+    def __init__(
+        self, source: Source, player: Player, awards: list[dict[str, Any]], promotions: list[dict[str, Any]]
+    ) -> None:
+        self.source, self.player, self.awards, self.promotions = source, player, awards, promotions
+        self.count = sum(1 for row in player.ratings if row["moved"])
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __bool__(self) -> bool:
+        return self.count > 0
+
+    def __iter__(self) -> Iterator[Any]:
+        return _explanations(self.source, self.player, self.awards, self.promotions, latest_first=True)
+
+
 def _explanations(
-    source: Source, player: Player, awards: list[dict[str, Any]], promotions: list[dict[str, Any]]
+    source: Source,
+    player: Player,
+    awards: list[dict[str, Any]],
+    promotions: list[dict[str, Any]],
+    latest_first: bool = False,
 ) -> Iterator[Any]:
-    """The derivation of each period in which ``player`` moved, in time order."""
+    """The derivation of each period in which ``player`` moved, in time order (``latest_first``: the
+    other way round)."""
     changes = _grouped(player.changes, "period")
     given = _grouped(awards, "period")
     raised = _grouped(promotions, "period")
     missed = _grouped(player.missed, "period")
-    for row in player.ratings:
+    for row in reversed(player.ratings) if latest_first else player.ratings:
         if not row["moved"]:
             continue
         label = row["period"]

@@ -83,13 +83,23 @@ def write_page(template: jinja2.Template, context: dict[str, Any], path: Path) -
         _write(file, template.generate(marked), spliced)
 
 
+#: The characters of rendered text joined and written at once (a page's text after its rows, a
+#: prolific player's derivations, is written in parts of about this size).
+PART_CHARS = 1 << 20
+
+
 def _write(file: BinaryIO, chunks: Iterable[str], spliced: dict[str, Rows]) -> None:
     """The rendered ``chunks`` into ``file``, each marker replaced by the bytes of its rows: the text
-    between markers is joined and encoded at once, as ``render`` would have."""
+    between markers joined and encoded about :data:`PART_CHARS` at a time."""
     pending: list[str] = []
+    size = 0
     for chunk in chunks:
         if "\x00" not in chunk:
             pending.append(chunk)
+            size += len(chunk)
+            if size >= PART_CHARS:
+                file.write("".join(pending).encode("utf-8"))
+                pending, size = [], 0
             continue
         parts = _FOUND.split(chunk)  # text, key, text, key, ..., text
         for i, part in enumerate(parts):
@@ -97,6 +107,6 @@ def _write(file: BinaryIO, chunks: Iterable[str], spliced: dict[str, Rows]) -> N
                 pending.append(part)
                 continue
             file.write("".join(pending).encode("utf-8"))
-            pending = []
+            pending, size = [], 0
             file.write(spliced[part].encoded())
     file.write("".join(pending).encode("utf-8"))
