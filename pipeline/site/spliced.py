@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Sequence
+from itertools import islice
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -86,27 +87,30 @@ def write_page(template: jinja2.Template, context: dict[str, Any], path: Path) -
 #: The characters of rendered text joined and written at once (a page's text after its rows, a
 #: prolific player's derivations, is written in parts of about this size).
 PART_CHARS = 1 << 20
+#: The rendered chunks taken and joined at once (a template yields a chunk per tag and value: looked
+#: at one by one in Python, they cost more than the page).
+_CHUNKS = 4096
 
 
 def _write(file: BinaryIO, chunks: Iterable[str], spliced: dict[str, Rows]) -> None:
     """The rendered ``chunks`` into ``file``, each marker replaced by the bytes of its rows: the text
-    between markers joined and encoded about :data:`PART_CHARS` at a time."""
+    between markers joined and encoded about :data:`PART_CHARS` at a time (a marker is in one chunk,
+    never split between two)."""
     pending: list[str] = []
     size = 0
-    for chunk in chunks:
-        if "\x00" not in chunk:
-            pending.append(chunk)
-            size += len(chunk)
-            if size >= PART_CHARS:
-                file.write("".join(pending).encode("utf-8"))
-                pending, size = [], 0
-            continue
-        parts = _FOUND.split(chunk)  # text, key, text, key, ..., text
+    found = iter(chunks)
+    while batch := list(islice(found, _CHUNKS)):
+        text = "".join(batch)
+        parts = _FOUND.split(text) if "\x00" in text else [text]  # text, key, text, key, ..., text
         for i, part in enumerate(parts):
             if i % 2 == 0:
                 pending.append(part)
+                size += len(part)
                 continue
             file.write("".join(pending).encode("utf-8"))
             pending, size = [], 0
             file.write(spliced[part].encoded())
+        if size >= PART_CHARS:
+            file.write("".join(pending).encode("utf-8"))
+            pending, size = [], 0
     file.write("".join(pending).encode("utf-8"))
