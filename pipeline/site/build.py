@@ -63,6 +63,7 @@ from pipeline.site.rows import NameIndex
 from pipeline.site.rules import rules_context
 from pipeline.site.slugs import period_file, slugs
 from pipeline.site.spill import Buckets, bucket_count
+from pipeline.site.spliced import write_page
 
 #: The file that marks a folder as a site written by :func:`build_site` (it may be replaced).
 MARKER = ".ratings-site"
@@ -245,7 +246,8 @@ def _write_all(
         )
     boards.write_boards(source, links, page.write, steps)
     promotions = outputs.read_report(source.out, "promotions", REPORT_FILES)
-    charts = players.write_players(source, index, page.write, buckets, done.latest, promotions, steps)
+    # the latest standings handed over, not held here: the player pass keeps the columns it shows
+    charts = players.write_players(source, index, page.write, buckets, done.take_latest(), promotions, steps)
     shutil.rmtree(spill)
     _copy_static(folder / "static")
     return SiteSummary(folder, page.count, len(links), charts, len(source.rated))
@@ -305,7 +307,8 @@ def _copy_static(folder: Path) -> None:
 
 
 class _Pages:
-    """Renders templates into files of one folder, counting the HTML pages."""
+    """Renders templates into files of one folder, counting the HTML pages; a table's rows given as
+    :class:`pipeline.site.spliced.Rows` are written from their column (:func:`write_page`)."""
 
     def __init__(
         self, env: jinja2.Environment, folder: Path, common: dict[str, Any], languages: Sequence[str]
@@ -317,14 +320,12 @@ class _Pages:
     def write(self, name: str, template: str, context: dict[str, Any]) -> None:
         root = "../" if "/" in name else ""
         switch = speech.switch(self.languages, name, root) if name.endswith(".html") else []
-        html = self.env.get_template(template).render(
-            self.common | {"root": root, "switch": switch} | context
-        )
         path = self.folder / name
         if path.parent not in self._made:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._made.add(path.parent)
-        path.write_text(html, encoding="utf-8")
+        chosen = self.common | {"root": root, "switch": switch} | context
+        write_page(self.env.get_template(template), chosen, path)
         self.count += name.endswith(".html")
 
 

@@ -35,12 +35,15 @@ from pipeline.site import rows as rows_mod
 from pipeline.site.slugs import period_file
 from pipeline.site.source import Source, games_by_period, partition
 from pipeline.site.spill import Buckets
+from pipeline.site.spliced import Rows
 
 #: The most rows a standings or ledger page holds; a period with more is split over numbered pages.
 PAGE_ROWS = 2500
 #: The games whose ledger rows are made at once (:class:`_Ledgers`): their frames are the period
 #: pass's peak of memory (docs/design.md#site-memory).
 BATCH_ROWS = 5_000
+#: The games of a batch whose game frame (pandas) is made at once (:meth:`_Ledgers.flush`).
+FRAME_ROWS = PAGE_ROWS
 #: The ledger page of the records without a period.
 UNDATED = "games/undated.html"
 
@@ -58,6 +61,11 @@ class PeriodsWritten:
     ledger: int = 0
     counts: dict[str | None, tuple[int, int]] = field(default_factory=dict)
     latest: pa.Table | None = None
+
+    def take_latest(self) -> pa.Table | None:
+        """``latest``, no longer held here (its last reader keeps what it needs of it)."""
+        latest, self.latest = self.latest, None
+        return latest
 
 
 def ledger_file(label: str) -> str:
@@ -207,7 +215,7 @@ def standings_pages(
     count = max(1, -(-total // size))
     for page in range(1, count + 1):
         part = table.slice((page - 1) * size, size) if table is not None else None
-        html = rows_mod.standings_html(part, names, show_bonus, style) if part is not None else ""
+        html = Rows(rows_mod.standings_cells(part, names, show_bonus, style) if part is not None else [])
         context: dict[str, Any] = {
             "section": "standings",
             "period": label,
@@ -274,21 +282,37 @@ class _Ledgers:
         games = pa.concat_tables([g for _, g, _ in self.pending], promote_options="permissive")
         found = [c for _, _, c in self.pending if c is not None and c.num_rows]
         changes = pa.concat_tables(found, promote_options="permissive") if found else None
-        frame = pages.game_frame(games, changes, self.cap, self.style)
-        self.buckets.add("games", pages.player_sides(frame))
-        rows = rows_mod.ledger_cells(frame, self.names, self.data)
-        codes, counted = frame["codes"].to_numpy(), frame["counted"].to_numpy(dtype=bool)
-        sides = frame["black"].to_numpy(), frame["white"].to_numpy()
+        made = [
+            self._cells(games.slice(at, FRAME_ROWS), changes) for at in range(0, games.num_rows, FRAME_ROWS)
+        ]
+        rows = pa.concat_arrays([m[0] for m in made]) if made else pa.array([], pa.string())
+        codes, counted, black, white = (
+            np.concatenate([m[i] for m in made]) if made else np.zeros(0, object) for i in range(1, 5)
+        )
+        del made
         start = 0
         for label, table, _ in self.pending:
             end = start + table.num_rows
             self._pages(
-                label, rows.slice(start, end - start), codes[start:end], [s[start:end] for s in sides]
+                label, rows.slice(start, end - start), codes[start:end], [black[start:end], white[start:end]]
             )
             self.done.counts[label] = (end - start, int(counted[start:end].sum()))
             start = end
         self.pending, self.rows = [], 0
         release_unused_memory()  # the batch's frames, kept by the allocators otherwise
+
+    def _cells(self, games: pa.Table, changes: pa.Table | None) -> tuple[pa.Array, *tuple[np.ndarray, ...]]:
+        """The ledger rows of ``games`` (part of a batch, with the batch's ``changes``), their reason
+        codes, counted flags and sides' names (Black's, White's); their players' sides into the buckets.
+        The game frame is made :data:`FRAME_ROWS` games at a time: its pandas objects were the period
+        pass's peak of memory (docs/design.md#site-memory)."""
+        if changes is not None:
+            changes = changes.filter(pc.is_in(changes.column("game_id"), value_set=games.column("game_id")))
+        frame = pages.game_frame(games, changes, self.cap, self.style)
+        self.buckets.add("games", pages.player_sides(frame))
+        rows = rows_mod.ledger_cells(frame, self.names, self.data)
+        codes, counted = frame["codes"].to_numpy(), frame["counted"].to_numpy(dtype=bool)
+        return rows, codes, counted, frame["black"].to_numpy(), frame["white"].to_numpy()
 
     def _pages(self, label: str | None, rows: pa.Array, codes: np.ndarray, sides: list[np.ndarray]) -> None:
         """The ledger pages of ``label``: its games' ``rows``, their ``codes`` and the names of their
@@ -304,7 +328,7 @@ class _Ledgers:
             context: dict[str, Any] = {
                 "section": "games",
                 "period": label,
-                "rows": Markup(rows_mod.joined(part)),
+                "rows": Rows(part),
             }
             context |= {"shown": len(part), "picker": nav, "codes": shown, "root": "../"}
             context |= {"script_messages": words}

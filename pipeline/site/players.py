@@ -21,7 +21,6 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-from markupsafe import Markup
 
 from pipeline.core.i18n import gettext
 from pipeline.core.progress import SILENT, Steps
@@ -32,6 +31,7 @@ from pipeline.site import explained, pages
 from pipeline.site import rows as rows_mod
 from pipeline.site.source import Source
 from pipeline.site.spill import Buckets
+from pipeline.site.spliced import Rows
 
 KINDS = ("games", "ratings", "changes", "awards")
 
@@ -52,17 +52,19 @@ def write_players(
     ``buckets``; ``latest`` the latest rated period's ratings, ``promotions`` the run's. Return the
     number of charts."""
     summaries = _Summaries(latest, source.rated[-1] if source.rated else "", index)
+    del latest  # the columns the summaries show are kept, not the rest of the table
     promoted = _by_player(promotions, ["date"])
     order = {label: i for i, label in enumerate(source.rated)}
     charts = 0
     links = index.links
-    names = rows_mod.NameCells(index, "../")
+    names = rows_mod.NameCells(index, "../", kept=False)  # a bucket's opponents: the cells not kept
     with steps.step(gettext("writing player pages"), total=len(links)) as advance:
         for tables in buckets.each(KINDS):
-            games, missed = _sides(tables.get("games"), names)
-            ratings = _ratings(tables.get("ratings"), order)
-            changes = _by_player(_frame(tables.get("changes")), ["seq", "color"])
-            awards = _by_player(_frame(tables.get("awards")), ["date"])
+            # each kind's table let go once grouped (popped): a bucket's rows are not held twice
+            games, missed = _sides(tables.pop("games", None), names)
+            ratings = _ratings(tables.pop("ratings", None), order)
+            changes = _by_player(_frame(tables.pop("changes", None)), ["seq", "color"])
+            awards = _by_player(_frame(tables.pop("awards", None)), ["date"])
             for name in sorted(set(games) | set(ratings)):
                 page = links[name]
                 mine = Player(name, games.get(name), ratings.get(name), changes.get(name))
@@ -86,13 +88,14 @@ def write_players(
 
 
 class Player:
-    """A player's rows: ``sides`` their games' rows of HTML (by ``seq``), ``missed`` the records of their
+    """A player's rows: ``sides`` their games' rows of HTML (by ``seq``; an Arrow array of text or a
+    list), ``missed`` the records of their
     sides of the games not counted, ``ratings`` rows (by period), ``changes`` (by ``seq`` and colour)."""
 
     def __init__(
         self,
         name: str,
-        sides: list[str],
+        sides: pa.Array | list[str],
         ratings: list[dict[str, Any]],
         changes: list[dict[str, Any]],
     ) -> None:
@@ -119,7 +122,7 @@ def _context(
             "place": pages.text(last["rating_place"]),
             "inactive_since": "",
         }
-    explanations = list(_explanations(source, player, awards, promotions))[::-1]
+    explanations = _Explained(source, player, awards, promotions)
     first = player.ratings[0]["period"] if player.ratings else None
     rated_count = len(source.rated) - source.rated.index(first) if first in source.rated else 0
     return {
@@ -128,7 +131,7 @@ def _context(
         "summary": summary,
         "problems": [],
         "chart": links[name].rsplit("/", 1)[-1].removesuffix(".html") + ".svg",
-        "games": Markup("".join(player.sides)),
+        "games": Rows(player.sides),
         "game_count": len(player.sides),
         "explanations": explanations,
         "carried": rated_count - len(explanations),
@@ -143,20 +146,46 @@ def _sides(table: pa.Table | None, names: rows_mod.NameCells) -> tuple[_Grouped,
         return _Grouped.empty(), _Grouped.empty()
     table = table.sort_by([("player", "ascending"), ("seq", "ascending")])
     html = rows_mod.player_games_cells(table, names)
-    rows = _Grouped(table.column("player"), lambda a, b: html.slice(a, b - a).to_pylist())
+    rows = _Grouped(table.column("player"), lambda a, b: html.slice(a, b - a))
     missed = table.filter(pc.invert(table.column("counted")))
     return rows, _Grouped(missed.column("player"), lambda a, b: missed.slice(a, b - a).to_pylist())
 
 
+class _Explained:
+    """The derivations of a player's page, latest first, each made when the page's template reaches it
+    (a prolific player's, all at once, were the player pass's peak of memory): ``len`` their number,
+    true when there is one."""
+
+    def __init__(
+        self, source: Source, player: Player, awards: list[dict[str, Any]], promotions: list[dict[str, Any]]
+    ) -> None:
+        self.source, self.player, self.awards, self.promotions = source, player, awards, promotions
+        self.count = sum(1 for row in player.ratings if row["moved"])
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __bool__(self) -> bool:
+        return self.count > 0
+
+    def __iter__(self) -> Iterator[Any]:
+        return _explanations(self.source, self.player, self.awards, self.promotions, latest_first=True)
+
+
 def _explanations(
-    source: Source, player: Player, awards: list[dict[str, Any]], promotions: list[dict[str, Any]]
+    source: Source,
+    player: Player,
+    awards: list[dict[str, Any]],
+    promotions: list[dict[str, Any]],
+    latest_first: bool = False,
 ) -> Iterator[Any]:
-    """The derivation of each period in which ``player`` moved, in time order."""
+    """The derivation of each period in which ``player`` moved, in time order (``latest_first``: the
+    other way round)."""
     changes = _grouped(player.changes, "period")
     given = _grouped(awards, "period")
     raised = _grouped(promotions, "period")
     missed = _grouped(player.missed, "period")
-    for row in player.ratings:
+    for row in reversed(player.ratings) if latest_first else player.ratings:
         if not row["moved"]:
             continue
         label = row["period"]
@@ -212,7 +241,7 @@ class _Summaries:
 
 #: The rows made into records at once by :class:`_Grouped`: the players of a bucket a block at a time
 #: (a record made per player costs more than the page; a bucket's at once, its memory).
-BLOCK_ROWS = 4096
+BLOCK_ROWS = 1024
 
 
 class _Grouped:
@@ -222,12 +251,12 @@ class _Grouped:
     a player outside them is asked (players asked in the rows' order: each row made once)."""
 
     def __init__(
-        self, players: pa.ChunkedArray | pd.Series | None, make: Callable[[int, int], list[Any]]
+        self, players: pa.ChunkedArray | pd.Series | None, make: Callable[[int, int], list[Any] | pa.Array]
     ) -> None:
         self.make = make
         self.where: dict[str, tuple[int, int]] = {}
         self.stops = np.zeros(0, dtype=np.int64)
-        self.made: list[Any] = []
+        self.made: list[Any] | pa.Array = []
         self.start = self.stop = 0
         if players is None or not len(players):
             return
@@ -245,8 +274,9 @@ class _Grouped:
     def __iter__(self) -> Iterator[str]:
         return iter(self.where)
 
-    def get(self, name: str) -> list[Any]:
-        """``name``'s rows (none: an empty list)."""
+    def get(self, name: str) -> Any:
+        """``name``'s rows (none: an empty list), a slice of what ``make`` gave (a list, or an Arrow
+        array: a slice of it, no copy)."""
         found = self.where.get(name)
         if found is None:
             return []

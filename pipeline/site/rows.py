@@ -34,8 +34,9 @@ _ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&#34;"), ("'", 
 
 class NameIndex:
     """The players with a page (``links``: name -> page, relative to the site's root) by position, made
-    once for a site: their names (as they are and escaped for HTML), their pages and their names as JSON
-    (for a ``data-names`` attribute) as Arrow columns, and each name's position (:meth:`positions`,
+    once for a site: their names (as they are and escaped for HTML) and their pages as Arrow columns
+    (their names as JSON, for a ``data-names`` attribute, made when asked: :meth:`data`), and each
+    name's position (:meth:`positions`,
     :meth:`where`). The cells of a table are taken from these columns by the positions of its names
     (:class:`NameCells`, :class:`NameData`), not made and kept per name as Python strings (a cell kept
     per name held 16 MB per kind at 81,308 players: docs/design.md#site-memory)."""
@@ -46,7 +47,6 @@ class NameIndex:
         self.names = pa.array(list(links), pa.string())
         self.shown = escaped(self.names)
         self.pages = _escaped_valid(pa.array(list(links.values()), pa.string()))
-        self._data: pa.Array | None = None
 
     def __len__(self) -> int:
         return len(self._position)
@@ -65,28 +65,31 @@ class NameIndex:
         found = pc.index_in(names, value_set=self.names)
         return found.combine_chunks() if isinstance(found, pa.ChunkedArray) else found
 
-    @property
     def data(self) -> pa.Array:
-        """Each name as JSON (``"&lt;"`` and quotes escaped as Jinja's ``tojson`` does), made when first
-        asked."""
-        if self._data is None:
-            self._data = pa.array([str(htmlsafe_json_dumps(n)) for n in self.links], pa.string())
-        return self._data
+        """Each name as JSON (``"&lt;"`` and quotes escaped as Jinja's ``tojson`` does), made anew at
+        each call (kept by :class:`NameData`, which the period pass alone holds)."""
+        return pa.array([str(htmlsafe_json_dumps(n)) for n in self.links], pa.string())
 
 
 class NameCells:
-    """Each player's standings cell (a link to their page, ``root`` before it, or the name), escaped: the
-    cells of every name of ``index`` made once, as one column, and taken by position."""
+    """Each player's standings cell (a link to their page, ``root`` before it, or the name), escaped:
+    ``kept``, the cells of every name of ``index`` made once, as one column, and taken by position (a
+    pass that asks for millions of cells); else made from the index's columns at each call (a pass that
+    asks for each name a few times: the column not held, docs/design.md#site-memory)."""
 
-    def __init__(self, index: NameIndex, root: str = "") -> None:
-        self.index = index
-        self.cells = pc.binary_join_element_wise(
-            '<a href="' + str(escape(root)), index.pages, '">', index.shown, "</a>", ""
-        )
+    def __init__(self, index: NameIndex, root: str = "", kept: bool = True) -> None:
+        self.index, self.before = index, '<a href="' + str(escape(root))
+        self.cells = self._made(None) if kept else None
+
+    def _made(self, where: pa.Array | None) -> pa.Array:
+        """The cells of the names at the positions ``where`` (None: every name), null where it is null."""
+        pages, shown = (c if where is None else c.take(where) for c in (self.index.pages, self.index.shown))
+        found: pa.Array = pc.binary_join_element_wise(self.before, pages, '">', shown, "</a>", "")
+        return found
 
     def __call__(self, names: list[str]) -> pa.Array:
         where = self.index.positions(names)
-        found: pa.Array = self.cells.take(where)
+        found: pa.Array = self.cells.take(where) if self.cells is not None else self._made(where)
         if where.null_count:  # a name without a page (or "", no name): the name alone
             found = pc.if_else(pc.is_valid(where), found, escaped(pa.array(names, pa.string())))
         return found
@@ -148,11 +151,18 @@ def written(
 def standings_html(
     table: pa.Table, names: NameCells, show_bonus: bool, style: NumberFormat = TRIMMED
 ) -> Markup:
-    """The ``<tr>`` rows of a standings table (ratings rows, best first), joined; ratings, deltas and
-    bonus points written in ``style``, the rule set's; a rating ``rating ± 2·deviation`` where the rule
-    set has a deviation."""
+    """:func:`standings_cells` joined."""
+    return Markup(joined(standings_cells(table, names, show_bonus, style)))
+
+
+def standings_cells(
+    table: pa.Table, names: NameCells, show_bonus: bool, style: NumberFormat = TRIMMED
+) -> pa.Array:
+    """The ``<tr>`` row of each ratings row of a standings table (best first), as one Arrow array of
+    text; ratings, deltas and bonus points written in ``style``, the rule set's; a rating
+    ``rating ± 2·deviation`` where the rule set has a deviation."""
     if not table.num_rows:
-        return Markup("")
+        return pa.array([], pa.string())
 
     def column(name: str) -> pa.Array:
         return table.column(name).combine_chunks()
@@ -185,8 +195,8 @@ def standings_html(
     if show_bonus:
         parts += [num, written(column("bonus"), style)]
     parts += [plain, _yes_no(column("member")), "</td></tr>\n"]
-    rows = pc.binary_join_element_wise(*parts, "")
-    return Markup("".join(rows.to_pylist()))
+    rows: pa.Array = pc.binary_join_element_wise(*parts, "")
+    return rows
 
 
 class NameData:
@@ -196,11 +206,14 @@ class NameData:
 
     def __init__(self, index: NameIndex) -> None:
         self.index = index
+        self._data: pa.Array | None = None  # every name's JSON, made when first asked
 
     def __call__(self, names: list[str | None]) -> pa.Array:
         names = [n or None for n in names]
         where = self.index.positions(names)
-        found: pa.Array = self.index.data.take(where)
+        if self._data is None:
+            self._data = self.index.data()
+        found: pa.Array = self._data.take(where)
         if where.null_count > names.count(None):  # a name without a page
             made = pa.array([str(htmlsafe_json_dumps(n)) if n else None for n in names], pa.string())
             found = pc.if_else(pc.is_valid(where), found, made)
