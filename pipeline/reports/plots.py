@@ -419,14 +419,10 @@ def _draw_history(
     the y axis in ranks when ``scale`` is given."""
     from matplotlib.dates import date2num
 
-    from pipeline.core import periods as periods_mod
-
     for name, points in series.items():
         days, values = zip(*points, strict=True)
         ax.plot(days, values, marker="o", linewidth=2, label=name)
-    ends = [periods_mod.bounds(label)[1] for label in rated]
-    step = -(-len(ends) // _MAX_TICKS)  # ceiling: at most _MAX_TICKS labelled period ends
-    shown = [periods_mod.bounds(rated[0])[0], *ends[::step]]  # the first line points start on day one
+    shown = history_ticks(rated)
     ticks = date2num(shown)  # type: ignore[no-untyped-call]  # matplotlib's stubs leave it untyped
     ax.set_xticks(ticks, [d.isoformat() for d in shown], rotation=30, ha="right")
     ax.set_xlabel(_("date (a point at the end of each rating period)"))
@@ -434,6 +430,18 @@ def _draw_history(
     ax.set_title(title)
     ax.grid(True, alpha=0.3)
     ax.legend(title=pgettext("chart", "player"), loc="best")
+
+
+def history_ticks(rated: list[str]) -> list[dt.date]:
+    """The days a history chart labels on its time axis (``rated`` the run's rated periods, in time
+    order): the first period's first day (the first line points start there), then every ``step``-th
+    period's last day, ``step`` periods apart from it (so that the labels are evenly spaced and never
+    crowd the first), at most :data:`_MAX_TICKS` of them."""
+    from pipeline.core import periods as periods_mod
+
+    ends = [periods_mod.bounds(label)[1] for label in rated]
+    step = -(-len(ends) // _MAX_TICKS)  # ceiling: at most _MAX_TICKS labelled period ends
+    return [periods_mod.bounds(rated[0])[0], *ends[step - 1 :: step]]
 
 
 def _draw_distribution(ax: Axes, ratings: Iterable[float], title: str, scale: RankScale | None) -> None:
