@@ -8,7 +8,7 @@ file. It knows nothing of what a test checks.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from sgfmake import sgf
@@ -40,3 +40,16 @@ def rate(raw: Path, config: Path, out: Path, *extra: str) -> Path:
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     return out
+
+
+def ranked_season(root: Path, games: Sequence[tuple[str, str, str | None, str]]) -> Path:
+    """``games`` (black, white, result or None, date), Black 1d and White 2d, written under ``root /
+    "raw"`` and rated with no configuration into ``root / "out"`` (one worker); return the output."""
+    for i, (black, white, result, date) in enumerate(games):
+        path = root / "raw" / f"g{i:03d}.sgf"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(sgf(black, white, result, date, black_rank="1d", white_rank="2d", seed=i))
+    args = ["run", "--raw", str(root / "raw"), "--out", str(root / "out"), "--workers", "1"]
+    done = CliRunner().invoke(app, args)
+    assert done.exit_code == 0, done.output
+    return root / "out"

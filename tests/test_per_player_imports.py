@@ -12,10 +12,8 @@ from pathlib import Path
 
 import pytest
 from fresh import said_after
-from sgfmake import sgf
-from typer.testing import CliRunner
+from seasons import ranked_season
 
-from pipeline.cli import app
 from pipeline.output.player_index import PlayerIndex
 
 pytestmark = pytest.mark.slow
@@ -32,16 +30,9 @@ SEASON = [
 @pytest.fixture(scope="module")
 def season(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The output folder of a small rated season (with its player index)."""
-    root = tmp_path_factory.mktemp("season")
-    for i, (black, white, result, date) in enumerate(SEASON):
-        path = root / "raw" / f"g{i:03d}.sgf"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(sgf(black, white, result, date, black_rank="1d", white_rank="2d", seed=i))
-    args = ["run", "--raw", str(root / "raw"), "--out", str(root / "out"), "--workers", "1"]
-    done = CliRunner().invoke(app, args)
-    assert done.exit_code == 0, done.output
-    assert PlayerIndex.of(root / "out") is not None
-    return root / "out"
+    out = ranked_season(tmp_path_factory.mktemp("season"), SEASON)
+    assert PlayerIndex.of(out) is not None
+    return out
 
 
 def pandas_imported(*args: str) -> bool:

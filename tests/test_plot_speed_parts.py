@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from fresh import said_after
-from sgfmake import sgf
+from seasons import ranked_season
 from typer.testing import CliRunner
 
 from pipeline.cli import app
@@ -34,15 +34,8 @@ SEASON = [
 @pytest.fixture(scope="module")
 def season(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The output folder of a small rated season."""
-    root = tmp_path_factory.mktemp("season")
-    for i, (black, white, result, date) in enumerate(SEASON):
-        path = root / "raw" / f"g{i:03d}.sgf"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(sgf(black, white, result, date, black_rank="1d", white_rank="2d", seed=i))
-    args = ["run", "--raw", str(root / "raw"), "--out", str(root / "out"), "--workers", "1"]
-    done = CliRunner().invoke(app, args)
-    assert done.exit_code == 0, done.output
-    return root / "out"
+    out = ranked_season(tmp_path_factory.mktemp("season"), SEASON)
+    return out
 
 
 def fresh(code: str) -> str:
