@@ -257,23 +257,23 @@ def show_command(
             fail(_("--period and --date exclude each other: give one"), 2)
         show_day(folder, parse_day(date), top, fmt, wide, everyone)
         return
+    from pipeline.reports.asof import frame
+    from pipeline.reports.queries import standings_rows
+
     try:
-        table = reports.standings(folder, period=period, top=top, everyone=everyone)
+        rows, inactive = standings_rows(folder, period=period, top=top, everyone=everyone)
         rated = reports.rated_periods(folder)
     except reports.ReportError as e:
         fail(str(e), 2)
     if fmt is not Format.table:
-        print_frame(table, fmt)
+        print_frame(frame(rows, inactive), fmt)
         return
     shown = period or (rated[-1] if rated else None)
     if shown is None:
         console().print(_("no rated period in {out}: no game was counted").format(out=folder), markup=False)
         return
-    import pyarrow as pa
-
-    rows = pa.Table.from_pandas(table, preserve_index=False)
     title = _("standings {period}: {out}").format(period=shown, out=folder)
-    print_standings(title, rows, folder, wide, int(table.attrs.get("inactive", 0)))
+    print_standings(title, rows, folder, wide, inactive or 0)
 
 
 def _show_report(out: Path, name: str, period: str | None, top: int | None, fmt: Format, wide: bool) -> None:

@@ -177,11 +177,6 @@ def stored_rows(
     return listed(marked(_ordered(table), threshold), everyone)
 
 
-def stored_standings(out: Path, period: str, threshold: Provisional, everyone: bool = False) -> pd.DataFrame:
-    """:func:`stored_rows` as a pandas frame (:func:`frame`)."""
-    return frame(*stored_rows(out, period, threshold, everyone))
-
-
 def _ordered(table: pa.Table) -> pa.Table:
     """``table`` by rating (highest first, then name; a stable sort)."""
     return table.take(pc.sort_indices(table, sort_keys=[("rating", "descending"), ("player", "ascending")]))

@@ -33,6 +33,7 @@ from pipeline.reports.audit_query import audit_rows
 
 if TYPE_CHECKING:
     import pandas as pd
+    import pyarrow as pa
 
 
 def audit_games(
@@ -107,15 +108,27 @@ def standings(
         ReportError: if ``out`` holds no output, ``period`` is not a rated period of the run, or ``top``
             or ``provisional_games`` is less than 1 or 0.
     """
+    return asof.frame(*standings_rows(out, period, top, provisional_games, everyone))
+
+
+def standings_rows(
+    out: Path,
+    period: str | None = None,
+    top: int | None = None,
+    provisional_games: int | None = None,
+    everyone: bool = False,
+) -> tuple[pa.Table, int | None]:
+    """:func:`standings` as an Arrow table (no pandas), with how many inactive players were left out
+    (None: ``everyone``, or no standings). The arguments and errors are :func:`standings`'."""
     threshold = _threshold(out, top, provisional_games)
     rated = rated_periods(out)
     if period is None:
         if not rated:
-            return asof.frame(asof.no_standings())
+            return asof.no_standings(), None
         period = rated[-1]
     check_period(period, rated, out)
-    table = asof.stored_standings(out, period, threshold, everyone)
-    return table if top is None else table.head(top)
+    rows, inactive = asof.stored_rows(out, period, threshold, everyone)
+    return (rows if top is None else rows.slice(0, top)), inactive
 
 
 def standings_on(
