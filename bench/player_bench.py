@@ -26,7 +26,7 @@ figures depend on the machine and its load (the project's machine has 2 cores, o
 seconds vary less than wall seconds there; quote the load). Prints a Markdown table and, with
 ``--json FILE``, writes the figures.
 
-Usage: python bench/player_bench.py [--n 100000] [--corpora] [--out DIR] [--code DIR ...] [--runs 3]
+Usage: python bench/player_bench.py [--n 100000] [--corpora] [--out DIR] [--code DIR[=OUT] ...] [--runs 3]
        [--json FILE] [--only COMMAND]
 """
 
@@ -129,23 +129,27 @@ def commands(out: Path, chosen: dict[str, tuple[str, int]], image: Path) -> list
     return found
 
 
-def bench(out: Path, codes: list[Path], runs: int, only: list[str] | None = None) -> list[dict[str, Any]]:
+def bench(
+    out: Path, codes: list[tuple[Path, Path | None]], runs: int, only: list[str] | None = None
+) -> list[dict[str, Any]]:
     """The medians of ``runs`` measurements of every command on ``out`` (or of those named ``only``), a row
-    per code tree of ``codes``; with two or more trees each command's runs alternate between them, so
-    that a change in the machine's load falls on both."""
+    per code tree of ``codes`` (each with the output folder it reads instead of ``out``, or None: ``out``;
+    the players and the day are ``out``'s); with two or more trees each command's runs alternate between
+    them, so that a change in the machine's load falls on both."""
     chosen = players(out)
     results = []
     with tempfile.TemporaryDirectory(prefix="player-bench-") as folder:
         for command, who, args in commands(out, chosen, Path(folder) / "chart.png"):
             if only and command not in only:
                 continue
-            found: dict[Path, list[dict[str, float]]] = {code: [] for code in codes}
+            found: dict[tuple[Path, Path | None], list[dict[str, float]]] = {code: [] for code in codes}
             for _ in range(runs):
-                for code in codes:
-                    found[code].append(measured(args, code, Path(folder)))
-            for code, measures in found.items():
+                for code, own in codes:
+                    asked = [str(own) if own is not None and a == str(out) else a for a in args]
+                    found[(code, own)].append(measured(asked, code, Path(folder)))
+            for (code, own), measures in found.items():
                 row = {
-                    "out": str(out),
+                    "out": str(own or out),
                     "code": str(code),
                     "command": command,
                     "player": f"{who}: {chosen[who][0]} ({chosen[who][1]} records)" if who else "",
@@ -167,7 +171,8 @@ def main() -> None:
         type=Path,
         action="append",
         default=[],
-        help="a code tree to run (default: this one); repeat to alternate several, run by run",
+        help="a code tree to run (default: this one), as DIR or DIR=OUT (reading the output folder OUT "
+        "instead: a before and after whose outputs differ); repeat to alternate several, run by run",
     )
     parser.add_argument("--runs", type=int, default=3, help="measurements of each command (the median)")
     parser.add_argument("--json", type=Path, help="write the figures to this file")
@@ -187,7 +192,7 @@ def main() -> None:
         outs.append(folder / "out")
     if not outs:
         parser.error("name an output folder (--out), an archive size (--n) or --corpora")
-    codes = [c.resolve() for c in options.code] or [ROOT]
+    codes = [_code(c) for c in options.code] or [(ROOT, None)]
     results = [r for out in outs for r in bench(out, codes, options.runs, options.only)]
     if options.json:
         options.json.write_text(json.dumps(results, indent=1, ensure_ascii=False))
@@ -198,6 +203,12 @@ def main() -> None:
             f"| {r['out']} | {r['code']} | {r['command']} | {r['player']} | {r['wall_s']} | {r['cpu_s']} "
             f"| {r['peak_mb']} |"
         )
+
+
+def _code(given: Path) -> tuple[Path, Path | None]:
+    """A ``--code`` value: the tree, and the output folder it reads (None: ``--out``'s)."""
+    tree, _, own = str(given).partition("=")
+    return Path(tree).resolve(), Path(own).resolve() if own else None
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ that name the rows' key and order, and the games and changes columns a chunk's f
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +43,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.core import buffers, store, strings
-from pipeline.output import folder, memory, snapshots
+from pipeline.output import folder, memory, snapshots, sorted_merge
 
 FOLDER = "index"
 MANIFEST = "index.json"
@@ -78,10 +79,24 @@ REPEATED = frozenset(
 CHUNK_RECORDS = 100_000
 #: Rows of a row group of the index's files: docs/design.md#player-index.
 ROW_GROUP = 4096
+#: Chunks of :func:`plan` one file of the index holds at most (:func:`runs`): docs/design.md#player-index.
+RUN_MOST = 16
+#: The folder, under the generation's index, of the chunks written to be merged (removed once merged).
+PARTS = "parts"
 
 
 class Unreadable(OSError):
     """A file of the index that cannot be read: the caller reads the tables whole instead."""
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """The files of a chunk to merge into a longer one: ``root``/<kind>/``name``.parquet; ``written``: by
+    this run (removed once merged), or the previous generation's."""
+
+    root: Path
+    name: str
+    written: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +123,20 @@ def plan(weights: Sequence[tuple[str, int]], limit: int = CHUNK_RECORDS) -> list
             found.append([label])
             held = rows
     return found
+
+
+def runs(count: int, most: int = RUN_MOST) -> list[range]:
+    """The chunks of the index, as runs of the ``count`` chunks of :func:`plan` (in time order), each run
+    one file a kind: the last chunk alone (the one a night's records grow), the others in runs of a power
+    of two, largest first, of at most ``most`` each, as the digits of a binary counter. A run, once made,
+    stays as chunks come after it, until it joins the runs of its size before it into one twice as long;
+    a reader opens at most about ``log2(most) + count / most`` files of a kind, not ``count``."""
+    found, start, closed = [], 0, count - 1
+    while start < closed:
+        size = min(most, 1 << ((closed - start).bit_length() - 1))
+        found.append(range(start, start + size))
+        start += size
+    return [*found, range(count - 1, count)] if count else []
 
 
 def path(generation: Path, kind: str, chunk: str) -> Path:
@@ -143,23 +172,59 @@ class IndexWriter:
         """Write ``chunk``'s ``tables`` (kind and rows, one of each kind of :data:`KINDS`), each sorted by
         :data:`ORDER`, each written before the next is taken (a generator of them holds one at a time).
         Raises OSError if a file cannot be written, ValueError if a kind is missing."""
+        self._write(self.generation.path / FOLDER, chunk.name, tables)
+        self.chunks.append(chunk)
+
+    def part(self, chunk: Chunk, tables: Iterable[tuple[str, pa.Table]]) -> Part:
+        """Write ``chunk``'s ``tables`` as :meth:`write` does, as a part of a chunk to :meth:`merge` (under
+        :data:`PARTS`, removed by the merge)."""
+        self._write(self.generation.path / FOLDER / PARTS, chunk.name, tables)
+        return Part(self.generation.path / FOLDER / PARTS, chunk.name, written=True)
+
+    def held(self, chunk: Chunk) -> Part:
+        """The previous generation's files of ``chunk`` (:meth:`reusable` must hold), as a part of a chunk
+        to :meth:`merge`."""
+        assert self.previous is not None
+        return Part(self.previous / FOLDER, chunk.name, written=False)
+
+    def merge(self, chunk: Chunk, parts: Sequence[Part]) -> None:
+        """Write ``chunk`` as the rows of ``parts`` (its periods' chunks, in time order) merged, each kind
+        sorted by :data:`ORDER` (the names distinct), a row group of each part held at a time; remove the
+        parts written for it. Raises OSError if a file cannot be read or written."""
+        for kind in KINDS:
+            target = path(self.generation.path, kind, chunk.name)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                files = [pq.ParquetFile(p.root / kind / f"{p.name}.parquet") for p in parts]
+                rows = sorted_merge.merged(files, ORDER[kind], distinct=kind == "names")
+                _write_rows(rows, files[0].schema_arrow, target)
+            except (pa.ArrowException, ValueError) as e:
+                raise OSError(f"{target}: {e}") from e
+            memory.release_unused_memory()
+        for part in parts:
+            if part.written:
+                for kind in KINDS:
+                    (part.root / kind / f"{part.name}.parquet").unlink()
+        self.chunks.append(chunk)
+
+    def _write(self, root: Path, name: str, tables: Iterable[tuple[str, pa.Table]]) -> None:
         written = set()
         for kind, table in tables:
-            target = path(self.generation.path, kind, chunk.name)
+            target = root / kind / f"{name}.parquet"
             target.parent.mkdir(parents=True, exist_ok=True)
             _write_sorted(table, ORDER[kind], target)
             written.add(kind)
             del table
             memory.release_unused_memory()
         if written != set(KINDS):
-            raise ValueError(f"chunk {chunk.name}: no rows of {sorted(set(KINDS) - written)}")
-        self.chunks.append(chunk)
+            raise ValueError(f"chunk {name}: no rows of {sorted(set(KINDS) - written)}")
 
     def finish(self) -> None:
         """Write ``index.json``: the version and the chunks, in order."""
         chunks = [
             {"name": c.name, "labels": list(c.labels), "fingerprint": c.fingerprint} for c in self.chunks
         ]
+        shutil.rmtree(self.generation.path / FOLDER / PARTS, ignore_errors=True)  # (each merged: empty)
         target = self.generation.path / FOLDER / MANIFEST
         target.parent.mkdir(parents=True, exist_ok=True)
         store.write_json({"version": VERSION, "chunks": chunks}, target)
@@ -177,6 +242,23 @@ def _write_sorted(table: pa.Table, order: Sequence[str], target: Path) -> None:
     ) as writer:
         for start in range(0, table.num_rows, ROW_GROUP):
             writer.write_table(table.take(ordered.slice(start, ROW_GROUP)), row_group_size=ROW_GROUP)
+
+
+def _write_rows(batches: Iterable[pa.Table], schema: pa.Schema, target: Path) -> None:
+    """Write ``batches`` (sorted rows of ``schema``, in order) into ``target`` as :func:`_write_sorted`
+    writes them: row groups of :data:`ROW_GROUP` rows, the same encodings. Raises OSError if it cannot."""
+    repeated = [f.name for f in schema if f.name in REPEATED]
+    with pq.ParquetWriter(
+        target, schema, compression="zstd", write_page_index=True, use_dictionary=repeated
+    ) as writer:
+        held = buffers.empty(schema)
+        for batch in batches:
+            held = pa.concat_tables([held, batch])
+            while held.num_rows >= ROW_GROUP:
+                writer.write_table(held.slice(0, ROW_GROUP).combine_chunks(), row_group_size=ROW_GROUP)
+                held = held.slice(ROW_GROUP)
+        if held.num_rows:
+            writer.write_table(held.combine_chunks(), row_group_size=ROW_GROUP)
 
 
 def _manifest(generation: Path) -> list[Chunk] | None:

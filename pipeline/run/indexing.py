@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pyarrow as pa
@@ -42,7 +42,7 @@ from pipeline.core.tables import GAMES
 from pipeline.output import memory, player_index
 from pipeline.output.carried_games import CarriedGames, Piece
 from pipeline.output.carry import PartitionWriter
-from pipeline.output.player_index import CHANGE_COLUMNS, SIDE_COLUMNS, Chunk, IndexWriter, plan
+from pipeline.output.player_index import CHANGE_COLUMNS, SIDE_COLUMNS, Chunk, IndexWriter, Part, plan, runs
 
 
 def index_players(
@@ -54,28 +54,60 @@ def index_players(
 ) -> None:
     """Write the player index of ``writer``'s generation, whose ``games`` (its ``games.parquet``) holds
     ``pieces`` in order, and whose rated periods are ``periods`` (each label with its chained digest, in
-    order): each chunk linked from the previous generation when it holds it, else built and written.
+    order): its chunks are the runs (:func:`~pipeline.output.player_index.runs`) of the chunks of at most
+    :data:`~pipeline.output.player_index.CHUNK_RECORDS` records (:func:`~pipeline.output.player_index.plan`);
+    each is linked from the previous generation when it holds it, else built, or merged from the parts of
+    it the previous generation holds and the rows of the others.
+
     Raises OSError if a file cannot be read or written."""
     starts = itertools.accumulate((rows for _, _, rows in pieces), initial=0)
     found = {key: (digest, start, rows) for (key, digest, rows), start in zip(pieces, starts, strict=False)}
     rated = dict(periods)
     labels = sorted({*found, *rated}, key=_time)
     weights = [(label, found[label][2] if label in found else 0) for label in labels]
-    chunks = [
-        Chunk(names[0], tuple(names), _fingerprint(names, found, rated))
-        for names in plan(weights, player_index.CHUNK_RECORDS)
-    ]
+    bases = plan(weights, player_index.CHUNK_RECORDS)
+
+    def chunk(run: range) -> Chunk:
+        names = [label for base in run for label in bases[base]]
+        return Chunk(names[0], tuple(names), _fingerprint(names, found, rated))
+
     index = IndexWriter(writer.generation, writer.before)
     source = _Source(writer, CarriedGames(games, pieces), [label for label, _ in periods])
-    with steps.step(_("indexing players"), len(chunks)) as advance:
-        for chunk in chunks:
-            if index.reusable(chunk):
-                index.link(chunk)
+    with steps.step(_("indexing players"), len(bases)) as advance:
+        for run in runs(len(bases)):
+            whole = chunk(run)
+            if index.reusable(whole):
+                index.link(whole)
+                advance(len(run))
+            elif len(run) == 1:
+                index.write(whole, source.rows(whole.labels))
+                advance(1)
             else:
-                index.write(chunk, source.rows(chunk.labels))
+                index.merge(whole, list(_parts(index, source, run, chunk, advance)))  # (advanced by part)
             memory.release_unused_memory()
-            advance(1)
     index.finish()
+
+
+def _parts(
+    index: IndexWriter,
+    source: _Source,
+    run: range,
+    chunk: Callable[[range], Chunk],
+    advance: Callable[[int], None],
+) -> Iterator[Part]:
+    """The parts of the index's chunk of ``run`` (chunks of :func:`plan`), in order: from each chunk on,
+    the longest run of them the previous generation holds, else that chunk's rows, written."""
+    at = run.start
+    while at < run.stop:
+        end = next((end for end in range(run.stop, at, -1) if index.reusable(chunk(range(at, end)))), None)
+        if end is not None:
+            yield index.held(chunk(range(at, end)))
+        else:
+            end = at + 1
+            yield index.part(chunk(range(at, end)), source.rows(chunk(range(at, end)).labels))
+        memory.release_unused_memory()
+        advance(end - at)
+        at = end
 
 
 def _time(label: str) -> tuple[int, str, str]:

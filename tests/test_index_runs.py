@@ -1,0 +1,137 @@
+"""The player index's files are runs of its chunks (pipeline/output/player_index.py ``runs``, written by
+pipeline/run/indexing.py): the last chunk alone, the others in runs of a power of two as a binary counter's
+digits; a run made by merging the previous generation's files with the night's rows is the run written
+from scratch, and answers as the tables read whole.
+
+A hand-made season of one record a month, with chunks of one record (``CHUNK_RECORDS``): each month a
+chunk of its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from sgfmake import sgf
+from typer.testing import CliRunner
+
+from pipeline import reports
+from pipeline.cli import app
+from pipeline.output import player_index, snapshots
+from pipeline.reports import player_rows
+
+runner = CliRunner()
+PLAYERS = ("羽焰", "凝兰", "牛蛙")
+
+
+@pytest.mark.parametrize(
+    ("count", "expected"),
+    [
+        (0, []),
+        (1, [(0, 1)]),
+        (2, [(0, 1), (1, 2)]),
+        (3, [(0, 2), (2, 3)]),
+        (4, [(0, 2), (2, 3), (3, 4)]),
+        (5, [(0, 4), (4, 5)]),
+        (11, [(0, 8), (8, 10), (10, 11)]),
+        (12, [(0, 8), (8, 10), (10, 11), (11, 12)]),
+        (13, [(0, 8), (8, 12), (12, 13)]),
+    ],
+)
+def test_runs_are_a_binary_counter_of_the_chunks_before_the_last(
+    count: int, expected: list[tuple[int, int]]
+) -> None:
+    assert [(r.start, r.stop) for r in player_index.runs(count)] == expected
+
+
+def test_a_run_holds_at_most_so_many_chunks() -> None:
+    assert [len(r) for r in player_index.runs(41, most=16)] == [16, 16, 8, 1]
+
+
+def test_a_run_once_made_stays_until_it_joins_one_of_its_size() -> None:
+    for count in range(1, 200):
+        before = {(r.start, r.stop) for r in player_index.runs(count)}
+        after = [(r.start, r.stop) for r in player_index.runs(count + 1)]
+        for start, stop in before - {(count - 1, count)}:
+            assert (start, stop) in after or any(a <= start and stop <= b for a, b in after), (count, start)
+
+
+def _write(root: Path, months: range) -> None:
+    for month in months:
+        black, white = PLAYERS[month % 3], PLAYERS[(month + 1) % 3]
+        path = root / "raw" / f"g{month:02d}.sgf"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(
+            sgf(black, white, "B+R", f"2024-{month:02d}-05", black_rank="1d", white_rank="2d", seed=month)
+        )
+
+
+def _run(root: Path, out: str = "out") -> Path:
+    args = ["run", "--raw", str(root / "raw"), "--out", str(root / out), "--workers", "1"]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(player_index, "CHUNK_RECORDS", 1)
+        result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    return root / out
+
+
+@pytest.fixture(scope="module")
+def grown(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[tuple[str, ...]]]:
+    """A season of three months rated (its index: 01-02 as a run, then 03 with the months rated after it,
+    alone), then two more months: the run of 01-04 is merged from the previous generation's 01-02 and the
+    rows of 03 and 04. With the labels of the previous generation's chunks the merge took."""
+    root = tmp_path_factory.mktemp("grown")
+    _write(root, range(1, 4))
+    out = _run(root)
+    first = player_index.PlayerIndex.of(out)
+    assert first is not None and first.chunks[0].labels == ("2024-01", "2024-02")
+    _write(root, range(4, 6))
+    taken: list[tuple[str, ...]] = []
+    held = player_index.IndexWriter.held
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(
+            player_index.IndexWriter, "held", lambda self, c: taken.append(c.labels) or held(self, c)
+        )
+        return _run(root), taken
+
+
+@pytest.mark.slow
+def test_a_grown_season_merges_its_chunks_into_runs(grown: tuple[Path, list[tuple[str, ...]]]) -> None:
+    out, taken = grown
+    index = player_index.PlayerIndex.of(out)
+    assert index is not None
+    assert [c.labels[0] for c in index.chunks] == ["2024-01", "2024-05"]
+    assert index.chunks[0].labels == ("2024-01", "2024-02", "2024-03", "2024-04")
+    assert taken == [("2024-01", "2024-02")]
+    generation = snapshots.current(out)
+    assert generation is not None
+    assert not (generation / player_index.FOLDER / player_index.PARTS).exists()
+
+
+@pytest.mark.slow
+def test_a_merged_run_is_the_run_written_from_scratch(grown: tuple[Path, list[tuple[str, ...]]]) -> None:
+    out, _ = grown
+    scratch = _run(out.parent, "scratch")
+    again, fresh = (snapshots.current(o) for o in (out, scratch))
+    assert again is not None and fresh is not None
+    files = sorted(p.relative_to(fresh).as_posix() for p in (fresh / player_index.FOLDER).rglob("*.parquet"))
+    assert files == sorted(
+        p.relative_to(again).as_posix() for p in (again / player_index.FOLDER).rglob("*.parquet")
+    )
+    for name in files:
+        assert pq.read_table(again / name).equals(pq.read_table(fresh / name), check_metadata=True), name
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("player", PLAYERS)
+def test_a_merged_run_answers_as_the_tables_read_whole(
+    grown: tuple[Path, list[tuple[str, ...]]], player: str
+) -> None:
+    out, _ = grown
+    indexed = reports.audit_games(out, player=player)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(player_rows, "index_of", lambda out: None)
+        whole = reports.audit_games(out, player=player)
+    assert indexed.equals(whole)
+    assert len(indexed) >= 3
