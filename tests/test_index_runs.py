@@ -1,10 +1,10 @@
-"""The player index's files are runs of its chunks (pipeline/output/player_index.py ``runs``, written by
-pipeline/run/indexing.py): the last chunk alone, the others in runs of a power of two as a binary counter's
-digits; a run made by merging the previous generation's files with the night's rows is the run written
-from scratch, and answers as the tables read whole.
+"""The player index's chunks are runs of blocks (pipeline/output/index_writer.py ``runs``, planned by
+pipeline/run/indexing.py): the last block alone, the others in runs of a power of two as a binary
+counter's digits; a chunk merged from the previous generation's files and the night's rows is the chunk
+written from scratch, and answers as the tables read whole.
 
-A hand-made season of one record a month, with chunks of one record (``CHUNK_RECORDS``): each month a
-chunk of its own.
+A hand-made season of one record a month, with blocks of one record (``CHUNK_RECORDS``): each month a
+block of its own.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from pipeline import reports
 from pipeline.cli import app
-from pipeline.output import player_index, snapshots
+from pipeline.output import index_writer, player_index, snapshots
 from pipeline.reports import player_rows
 
 runner = CliRunner()
@@ -39,20 +39,20 @@ PLAYERS = ("羽焰", "凝兰", "牛蛙")
         (13, [(0, 8), (8, 12), (12, 13)]),
     ],
 )
-def test_runs_are_a_binary_counter_of_the_chunks_before_the_last(
+def test_chunks_are_a_binary_counter_of_the_blocks_before_the_last(
     count: int, expected: list[tuple[int, int]]
 ) -> None:
-    assert [(r.start, r.stop) for r in player_index.runs(count)] == expected
+    assert [(r.start, r.stop) for r in index_writer.runs(count)] == expected
 
 
-def test_a_run_holds_at_most_so_many_chunks() -> None:
-    assert [len(r) for r in player_index.runs(41, most=16)] == [16, 16, 8, 1]
+def test_a_chunk_holds_at_most_so_many_blocks() -> None:
+    assert [len(r) for r in index_writer.runs(41, most=16)] == [16, 16, 8, 1]
 
 
-def test_a_run_once_made_stays_until_it_joins_one_of_its_size() -> None:
+def test_a_chunk_once_made_stays_until_it_joins_one_of_its_size() -> None:
     for count in range(1, 200):
-        before = {(r.start, r.stop) for r in player_index.runs(count)}
-        after = [(r.start, r.stop) for r in player_index.runs(count + 1)]
+        before = {(r.start, r.stop) for r in index_writer.runs(count)}
+        after = [(r.start, r.stop) for r in index_writer.runs(count + 1)]
         for start, stop in before - {(count - 1, count)}:
             assert (start, stop) in after or any(a <= start and stop <= b for a, b in after), (count, start)
 
@@ -70,7 +70,7 @@ def _write(root: Path, months: range) -> None:
 def _run(root: Path, out: str = "out") -> Path:
     args = ["run", "--raw", str(root / "raw"), "--out", str(root / out), "--workers", "1"]
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(player_index, "CHUNK_RECORDS", 1)
+        patch.setattr(index_writer, "CHUNK_RECORDS", 1)
         result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     return root / out
@@ -78,9 +78,10 @@ def _run(root: Path, out: str = "out") -> Path:
 
 @pytest.fixture(scope="module")
 def grown(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[tuple[str, ...]]]:
-    """A season of three months rated (its index: 01-02 as a run, then 03 with the months rated after it,
-    alone), then two more months: the run of 01-04 is merged from the previous generation's 01-02 and the
-    rows of 03 and 04. With the labels of the previous generation's chunks the merge took."""
+    """A season of three months rated (its index: a chunk of the blocks 01 and 02, then the block of 03 with
+    the months rated after it), then two more months: the chunk of 01-04 is merged from the previous
+    generation's chunk 01-02 and the rows of 03 and 04. With the labels of the previous generation's
+    chunks the merge took."""
     root = tmp_path_factory.mktemp("grown")
     _write(root, range(1, 4))
     out = _run(root)
@@ -88,16 +89,16 @@ def grown(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[tuple[st
     assert first is not None and first.chunks[0].labels == ("2024-01", "2024-02")
     _write(root, range(4, 6))
     taken: list[tuple[str, ...]] = []
-    held = player_index.IndexWriter.held
+    held = index_writer.IndexWriter.held
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(
-            player_index.IndexWriter, "held", lambda self, c: taken.append(c.labels) or held(self, c)
+            index_writer.IndexWriter, "held", lambda self, c: taken.append(c.labels) or held(self, c)
         )
         return _run(root), taken
 
 
 @pytest.mark.slow
-def test_a_grown_season_merges_its_chunks_into_runs(grown: tuple[Path, list[tuple[str, ...]]]) -> None:
+def test_a_grown_season_merges_its_blocks_into_chunks(grown: tuple[Path, list[tuple[str, ...]]]) -> None:
     out, taken = grown
     index = player_index.PlayerIndex.of(out)
     assert index is not None
@@ -106,11 +107,11 @@ def test_a_grown_season_merges_its_chunks_into_runs(grown: tuple[Path, list[tupl
     assert taken == [("2024-01", "2024-02")]
     generation = snapshots.current(out)
     assert generation is not None
-    assert not (generation / player_index.FOLDER / player_index.PARTS).exists()
+    assert not (generation / player_index.FOLDER / index_writer.PARTS).exists()
 
 
 @pytest.mark.slow
-def test_a_merged_run_is_the_run_written_from_scratch(grown: tuple[Path, list[tuple[str, ...]]]) -> None:
+def test_a_merged_chunk_is_the_chunk_written_from_scratch(grown: tuple[Path, list[tuple[str, ...]]]) -> None:
     out, _ = grown
     scratch = _run(out.parent, "scratch")
     again, fresh = (snapshots.current(o) for o in (out, scratch))
@@ -125,7 +126,7 @@ def test_a_merged_run_is_the_run_written_from_scratch(grown: tuple[Path, list[tu
 
 @pytest.mark.slow
 @pytest.mark.parametrize("player", PLAYERS)
-def test_a_merged_run_answers_as_the_tables_read_whole(
+def test_a_merged_chunk_answers_as_the_tables_read_whole(
     grown: tuple[Path, list[tuple[str, ...]]], player: str
 ) -> None:
     out, _ = grown

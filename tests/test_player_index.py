@@ -26,7 +26,7 @@ from typer.testing import CliRunner
 from pipeline import reports
 from pipeline.cli import app
 from pipeline.config.roster import load_roster
-from pipeline.output import player_index, snapshots
+from pipeline.output import index_writer, player_index, snapshots
 from pipeline.reports import explain, player_rows, plots
 
 pytestmark = pytest.mark.slow
@@ -69,7 +69,7 @@ def _run(root: Path, out: str = "out") -> Path:
         config.write_text('[run]\nroster = "roster.toml"\nevents = "events.toml"\n', encoding="utf-8")
     args = ["run", "--config", str(config), "--raw", str(root / "raw"), "--out", str(root / out)]
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(player_index, "CHUNK_RECORDS", 3)
+        patch.setattr(index_writer, "CHUNK_RECORDS", 3)
         result = runner.invoke(app, [*args, "--workers", "1"])
     assert result.exit_code == 0, result.output
     return root / out

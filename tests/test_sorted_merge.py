@@ -1,6 +1,6 @@
 """Sorted Parquet files merged a row group at a time (pipeline/output/sorted_merge.py) give what a stable
 sort of their rows concatenated gives, and the index writes them as it writes a sorted table
-(pipeline/output/player_index.py: ``_write_rows`` and ``_write_sorted``)."""
+(pipeline/output/index_writer.py: ``write_rows`` and ``write_sorted``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.output import player_index, sorted_merge
+from pipeline.output import index_writer, sorted_merge
 
 ORDER = ("key", "seq")
 KEYS = st.one_of(st.none(), st.sampled_from(["", "a", "b", "bb", "羽焰", "凝兰", "z"]))
@@ -83,11 +83,11 @@ def test_the_index_writes_merged_rows_as_it_writes_them_sorted(tmp_path: Path) -
     rows = [(f"p{i % 97:02d}", i, i * 7) for i in range(10_000)]
     halves = [rows[: len(rows) // 3], rows[len(rows) // 3 :]]
     files = [
-        _sorted_file(half, tmp_path / f"{i}.parquet", player_index.ROW_GROUP) for i, half in enumerate(halves)
+        _sorted_file(half, tmp_path / f"{i}.parquet", index_writer.ROW_GROUP) for i, half in enumerate(halves)
     ]
-    player_index._write_rows(
+    index_writer.write_rows(
         sorted_merge.merged(files, ORDER), files[0].schema_arrow, tmp_path / "merged.parquet"
     )
     whole = pa.concat_tables([f.read() for f in files])
-    player_index._write_sorted(whole, ORDER, tmp_path / "sorted.parquet")
+    index_writer.write_sorted(whole, ORDER, tmp_path / "sorted.parquet")
     assert (tmp_path / "merged.parquet").read_bytes() == (tmp_path / "sorted.parquet").read_bytes()

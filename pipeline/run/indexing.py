@@ -39,10 +39,11 @@ from pipeline.core.i18n import _
 from pipeline.core.periods import UNDATED, bounds
 from pipeline.core.progress import SILENT, Steps
 from pipeline.core.tables import GAMES
-from pipeline.output import memory, player_index
+from pipeline.output import index_writer, memory
 from pipeline.output.carried_games import CarriedGames, Piece
 from pipeline.output.carry import PartitionWriter
-from pipeline.output.player_index import CHANGE_COLUMNS, SIDE_COLUMNS, Chunk, IndexWriter, Part, plan, runs
+from pipeline.output.index_writer import IndexWriter, Part, plan, runs
+from pipeline.output.player_index import CHANGE_COLUMNS, SIDE_COLUMNS, Chunk
 
 
 def index_players(
@@ -54,10 +55,10 @@ def index_players(
 ) -> None:
     """Write the player index of ``writer``'s generation, whose ``games`` (its ``games.parquet``) holds
     ``pieces`` in order, and whose rated periods are ``periods`` (each label with its chained digest, in
-    order): its chunks are the runs (:func:`~pipeline.output.player_index.runs`) of the chunks of at most
-    :data:`~pipeline.output.player_index.CHUNK_RECORDS` records (:func:`~pipeline.output.player_index.plan`);
+    order): its chunks are runs (:func:`~pipeline.output.index_writer.runs`) of blocks of at most
+    :data:`~pipeline.output.index_writer.CHUNK_RECORDS` records (:func:`~pipeline.output.index_writer.plan`);
     each is linked from the previous generation when it holds it, else built, or merged from the parts of
-    it the previous generation holds and the rows of the others.
+    it the previous generation holds and the rows of the other blocks.
 
     Raises OSError if a file cannot be read or written."""
     starts = itertools.accumulate((rows for _, _, rows in pieces), initial=0)
@@ -65,16 +66,16 @@ def index_players(
     rated = dict(periods)
     labels = sorted({*found, *rated}, key=_time)
     weights = [(label, found[label][2] if label in found else 0) for label in labels]
-    bases = plan(weights, player_index.CHUNK_RECORDS)
+    blocks = plan(weights, index_writer.CHUNK_RECORDS)
 
     def chunk(run: range) -> Chunk:
-        names = [label for base in run for label in bases[base]]
+        names = [label for block in run for label in blocks[block]]
         return Chunk(names[0], tuple(names), _fingerprint(names, found, rated))
 
     index = IndexWriter(writer.generation, writer.before)
     source = _Source(writer, CarriedGames(games, pieces), [label for label, _ in periods])
-    with steps.step(_("indexing players"), len(bases)) as advance:
-        for run in runs(len(bases)):
+    with steps.step(_("indexing players"), len(blocks)) as advance:
+        for run in runs(len(blocks)):
             whole = chunk(run)
             if index.reusable(whole):
                 index.link(whole)
@@ -95,8 +96,8 @@ def _parts(
     chunk: Callable[[range], Chunk],
     advance: Callable[[int], None],
 ) -> Iterator[Part]:
-    """The parts of the index's chunk of ``run`` (chunks of :func:`plan`), in order: from each chunk on,
-    the longest run of them the previous generation holds, else that chunk's rows, written."""
+    """The parts of the index's chunk of ``run`` (blocks of :func:`plan`), in order: from each block on,
+    the longest run of them the previous generation holds as a chunk, else that block's rows, written."""
     at = run.start
     while at < run.stop:
         end = next((end for end in range(run.stop, at, -1) if index.reusable(chunk(range(at, end)))), None)
