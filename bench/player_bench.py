@@ -14,6 +14,8 @@ by ``os.wait4`` (wall seconds, user + system CPU seconds) and GNU ``time`` (peak
 says why); the medians are printed:
 
 - ``floor``: ``ratings --help`` (the interpreter and the imports every command pays);
+- ``floor-plot``: ``ratings plot --player`` of the most active player of a server archive of
+  :data:`TINY` games rated here (what any chart costs: the imports, matplotlib's figure and one PNG);
 - ``explain``: ``ratings explain PLAYER`` (the latest period in which the player moved);
 - ``audit``: ``ratings audit --player PLAYER`` (a table), and ``audit-csv``: the same ``--format csv``
   (the query without rich's table);
@@ -53,6 +55,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #: GNU time, which starts each command and reports its peak (:func:`measured`).
 TIME = "/usr/bin/time"
 _ENTRY = "import sys; from pipeline.cli import app; sys.argv[0] = 'ratings'; app()"
+#: Games of the archive whose chart is ``floor-plot``: a chart of a few points, read from a few rows.
+TINY = 50
 
 
 def measured(args: list[str], code: Path, cwd: Path) -> dict[str, float]:
@@ -114,9 +118,24 @@ def day_of(out: Path) -> str:
     return dt.date(year, 6, 30).isoformat()
 
 
-def commands(out: Path, chosen: dict[str, tuple[str, int]], image: Path) -> list[tuple[str, str, list[str]]]:
-    """(command, player, arguments) to measure."""
+def tiny(folder: Path) -> tuple[Path, str]:
+    """An output of a server archive of :data:`TINY` games rated in ``folder`` (by this checkout), and
+    its most active player: what ``floor-plot`` draws."""
+    out = folder / "tiny" / "out"
+    rated(generated(folder / "tiny", TINY), out, folder / "tiny")
+    return out, players(out)["most active"][0]
+
+
+def commands(
+    out: Path, chosen: dict[str, tuple[str, int]], image: Path, floor: tuple[Path, str] | None = None
+) -> list[tuple[str, str, list[str]]]:
+    """(command, player, arguments) to measure (``floor``: the tiny output and its player of
+    ``floor-plot``)."""
     found: list[tuple[str, str, list[str]]] = [("floor", "", ["--help"])]
+    if floor is not None:
+        found.append(
+            ("floor-plot", "", ["plot", "--player", floor[1], "--image", str(image), "--out", str(floor[0])])
+        )
     where = ["--out", str(out)]
     for who, (name, _) in chosen.items():
         found += [
@@ -139,7 +158,8 @@ def bench(
     chosen = players(out)
     results = []
     with tempfile.TemporaryDirectory(prefix="player-bench-") as folder:
-        for command, who, args in commands(out, chosen, Path(folder) / "chart.png"):
+        floor = tiny(Path(folder)) if not only or "floor-plot" in only else None
+        for command, who, args in commands(out, chosen, Path(folder) / "chart.png", floor):
             if only and command not in only:
                 continue
             found: dict[tuple[Path, Path | None], list[dict[str, float]]] = {code: [] for code in codes}
