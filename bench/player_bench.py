@@ -9,7 +9,8 @@ has that many) and a typical one (the median number of records among the players
 counted game); and a day: the 15th of the latest rated month (or the middle of the latest rated
 period). Each command is then run ``--runs`` times (default 3) as a child process of the code tree
 ``--code`` (default this checkout: ``PYTHONPATH=DIR``, the Python that runs this script; ``--code``
-repeated: the trees' runs alternate, a row each, for a before and after on a loaded machine), and measured
+repeated: a row each, for a before and after), in rounds (each round runs every command with every tree
+once, so that a loaded machine's changes fall on all of them alike), and measured
 by ``os.wait4`` (wall seconds, user + system CPU seconds) and GNU ``time`` (peak RSS: :func:`measured`
 says why); the medians are printed:
 
@@ -153,30 +154,35 @@ def bench(
 ) -> list[dict[str, Any]]:
     """The medians of ``runs`` measurements of every command on ``out`` (or of those named ``only``), a row
     per code tree of ``codes`` (each with the output folder it reads instead of ``out``, or None: ``out``;
-    the players and the day are ``out``'s); with two or more trees each command's runs alternate between
-    them, so that a change in the machine's load falls on both."""
+    the players and the day are ``out``'s). The runs go round: each round runs every command once with
+    every tree, so that a change in the machine's load falls on every command and tree alike."""
     chosen = players(out)
     results = []
     with tempfile.TemporaryDirectory(prefix="player-bench-") as folder:
         floor = tiny(Path(folder)) if not only or "floor-plot" in only else None
-        for command, who, args in commands(out, chosen, Path(folder) / "chart.png", floor):
-            if only and command not in only:
-                continue
-            found: dict[tuple[Path, Path | None], list[dict[str, float]]] = {code: [] for code in codes}
-            for _ in range(runs):
+        asked = [
+            (command, who, args)
+            for command, who, args in commands(out, chosen, Path(folder) / "chart.png", floor)
+            if not only or command in only
+        ]
+        found: dict[tuple[str, str, Path, Path | None], list[dict[str, float]]] = {}
+        for _ in range(runs):
+            for command, who, args in asked:
                 for code, own in codes:
-                    asked = [str(own) if own is not None and a == str(out) else a for a in args]
-                    found[(code, own)].append(measured(asked, code, Path(folder)))
-            for (code, own), measures in found.items():
-                row = {
-                    "out": str(own or out),
-                    "code": str(code),
-                    "command": command,
-                    "player": f"{who}: {chosen[who][0]} ({chosen[who][1]} records)" if who else "",
-                }
-                row |= {k: round(statistics.median(f[k] for f in measures), 2) for k in measures[0]}
-                print(json.dumps(row, ensure_ascii=False), file=sys.stderr)
-                results.append(row)
+                    given = [str(own) if own is not None and a == str(out) else a for a in args]
+                    found.setdefault((command, who, code, own), []).append(
+                        measured(given, code, Path(folder))
+                    )
+        for (command, who, code, own), measures in found.items():
+            row = {
+                "out": str(own or out),
+                "code": str(code),
+                "command": command,
+                "player": f"{who}: {chosen[who][0]} ({chosen[who][1]} records)" if who else "",
+            }
+            row |= {k: round(statistics.median(f[k] for f in measures), 2) for k in measures[0]}
+            print(json.dumps(row, ensure_ascii=False), file=sys.stderr)
+            results.append(row)
     return results
 
 

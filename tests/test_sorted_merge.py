@@ -72,10 +72,23 @@ def test_merged_distinct_rows_come_once(parts: list[list[tuple[str | None, int, 
         assert merged.equals(_expected(files, order, distinct=True))
 
 
-def test_files_of_other_columns_are_not_merged(tmp_path: Path) -> None:
+def test_a_column_one_file_lacks_is_null_in_its_rows(tmp_path: Path) -> None:
+    one = _sorted_file([("a", 1, 1), ("c", 1, 3)], tmp_path / "one.parquet", 4)
+    pq.write_table(pa.table({"key": ["b"], "seq": pa.array([2], pa.int32())}), tmp_path / "other.parquet")
+    files = [one, pq.ParquetFile(tmp_path / "other.parquet")]
+    merged = pa.concat_tables(sorted_merge.merged(files, ORDER))
+    assert merged.to_pylist() == [
+        {"key": "a", "seq": 1, "value": 1},
+        {"key": "b", "seq": 2, "value": None},
+        {"key": "c", "seq": 1, "value": 3},
+    ]
+    assert merged.schema.field("seq").type == pa.int64()
+
+
+def test_files_of_columns_no_table_holds_are_not_merged(tmp_path: Path) -> None:
     one = _sorted_file([("a", 1, 1)], tmp_path / "one.parquet", 4)
-    pq.write_table(pa.table({"key": ["a"]}), tmp_path / "other.parquet")
-    with pytest.raises(ValueError, match="different columns"):
+    pq.write_table(pa.table({"key": ["a"], "seq": ["one"]}), tmp_path / "other.parquet")
+    with pytest.raises(ValueError, match="seq int64"):
         list(sorted_merge.merged([one, pq.ParquetFile(tmp_path / "other.parquet")], ORDER))
 
 

@@ -148,7 +148,7 @@ class IndexWriter:
             try:
                 files = [pq.ParquetFile(p.root / kind / f"{p.name}.parquet") for p in parts]
                 rows = sorted_merge.merged(files, ORDER[kind], distinct=kind == "names")
-                write_rows(rows, files[0].schema_arrow, target)
+                write_rows(rows, sorted_merge.schema_of(files), target)
             except (pa.ArrowException, ValueError) as e:
                 raise OSError(f"{target}: {e}") from e
             memory.release_unused_memory()

@@ -22,11 +22,11 @@ from pipeline.core import buffers, strings
 
 
 class _Run:
-    """One file's rows not yet given out, and its row groups not yet read."""
+    """One file's rows not yet given out (as ``schema``), and its row groups not yet read."""
 
-    def __init__(self, file: pq.ParquetFile) -> None:
-        self.file, self.next = file, 0
-        self.held = buffers.empty(file.schema_arrow)
+    def __init__(self, file: pq.ParquetFile, schema: pa.Schema) -> None:
+        self.file, self.schema, self.next = file, schema, 0
+        self.held = buffers.empty(schema)
 
     @property
     def done(self) -> bool:
@@ -35,7 +35,7 @@ class _Run:
 
     def read_more(self) -> None:
         """Hold the next row group too (:attr:`done` must be false)."""
-        group = self.file.read_row_group(self.next, use_threads=False)
+        group = _as(self.file.read_row_group(self.next, use_threads=False), self.schema)
         self.next += 1
         self.held = pa.concat_tables([self.held, group]) if self.held.num_rows else group
 
@@ -56,23 +56,48 @@ class _Run:
         return taken
 
 
+def schema_of(files: Sequence[pq.ParquetFile]) -> pa.Schema:
+    """The schema the rows of ``files`` are merged as: theirs, or when they differ (a column one lacks, a
+    type another widens) the one that holds each (a column a file lacks is null in its rows).
+
+    Raises ValueError naming the columns if no schema holds them all (a text and a number)."""
+    schemas = [f.schema_arrow for f in files]
+    if all(s.equals(schemas[0]) for s in schemas[1:]):
+        return schemas[0]
+    try:
+        return pa.unify_schemas(schemas, promote_options="permissive")
+    except (pa.ArrowInvalid, pa.ArrowTypeError) as e:
+        named = "; ".join(", ".join(f"{f.name} {f.type}" for f in s) for s in schemas)
+        raise ValueError(f"the files to merge have columns no one table holds ({named}): {e}") from e
+
+
+def _as(table: pa.Table, schema: pa.Schema) -> pa.Table:
+    """``table``'s rows as ``schema`` (:func:`schema_of`): its columns cast, the ones it lacks null."""
+    if table.schema.equals(schema):
+        return table
+    columns = [
+        table.column(f.name).cast(f.type)
+        if f.name in table.column_names
+        else pa.nulls(table.num_rows, f.type)
+        for f in schema
+    ]
+    return pa.Table.from_arrays(columns, schema=schema)
+
+
 def merged(
     files: Sequence[pq.ParquetFile], order: Sequence[str], distinct: bool = False
 ) -> Iterator[pa.Table]:
-    """The rows of ``files`` (each sorted by the columns ``order``, ascending, nulls last; the same
-    schema), sorted by ``order`` as a stable sort of them concatenated in the order given, in batches
-    (none empty); with ``distinct``, a row equal in every column to the one before is left out (``order``
-    must then name every column). The first of ``order`` is the *key*: a batch holds every row of the
-    keys it holds.
+    """The rows of ``files`` (each sorted by the columns ``order``, ascending, nulls last), as
+    :func:`schema_of` ``files``, sorted by ``order`` as a stable sort of them concatenated in the order
+    given, in batches (none empty); with ``distinct``, a row equal in every column to the one before is
+    left out (``order`` must then name every column). The first of ``order`` is the *key*: a batch holds
+    every row of the keys it holds.
 
-    Raises ValueError if the files' schemas differ; OSError or ArrowException if a file cannot be read."""
+    Raises ValueError as :func:`schema_of` does; OSError or ArrowException if a file cannot be read."""
     if not files:
         return
-    schema = files[0].schema_arrow
-    if any(not f.schema_arrow.equals(schema) for f in files[1:]):
-        named = "; ".join(", ".join(f.schema_arrow.names) for f in files)
-        raise ValueError(f"the files to merge have different columns: {named}")
-    key, runs = order[0], [_Run(f) for f in files]
+    schema = schema_of(files)
+    key, runs = order[0], [_Run(f, schema) for f in files]
     while True:
         for run in runs:
             while not run.done and run.last_key(key) is None:  # (nothing held, or the nulls at its end)
