@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-import pyarrow.parquet as pq
 import pytest
 from conftest import check_output
+from index_checks import assert_same_index
 from rosters import roster
 from sgfmake import sgf
 from typer.testing import CliRunner
@@ -254,15 +254,7 @@ def test_the_index_after_an_incremental_run_is_that_of_a_run_from_scratch(
     rerun: tuple[Path, dict[str, int]],
 ) -> None:
     out, _ = rerun
-    scratch = _run(out.parent, "scratch")
-    again, fresh = (snapshots.current(o) for o in (out, scratch))
-    assert again is not None and fresh is not None
-    files = sorted(p.relative_to(fresh).as_posix() for p in (fresh / player_index.FOLDER).rglob("*.parquet"))
-    assert files == sorted(
-        p.relative_to(again).as_posix() for p in (again / player_index.FOLDER).rglob("*.parquet")
-    )
-    for name in files:
-        assert pq.read_table(again / name).equals(pq.read_table(fresh / name), check_metadata=True), name
+    assert_same_index(out, _run(out.parent, "scratch"))
 
 
 @pytest.fixture(scope="module")
