@@ -128,3 +128,15 @@ def test_a_merged_chunk_answers_as_the_tables_read_whole(
         whole = reports.audit_games(out, player=player)
     assert indexed.equals(whole)
     assert len(indexed) >= 3
+
+
+@pytest.mark.slow
+def test_a_chunk_whose_previous_files_cannot_be_read_is_made_again_from_its_rows(tmp_path: Path) -> None:
+    _write(tmp_path, range(1, 4))
+    out = _run(tmp_path)
+    first = snapshots.current(out)
+    assert first is not None
+    broken = player_index.path(first, "games", "2024-01")
+    broken.write_bytes(broken.read_bytes()[:100])  # (a file of the chunk 01-02 the next run would merge)
+    _write(tmp_path, range(4, 6))
+    assert_same_index(_run(tmp_path), _run(tmp_path, "scratch"))

@@ -84,7 +84,12 @@ def index_players(
                 index.write(whole, source.rows(whole.labels))
                 advance(1)
             else:
-                index.merge(whole, list(_parts(index, source, run, chunk, advance)))  # (advanced by part)
+                try:
+                    index.merge(whole, list(_parts(index, source, run, chunk, advance)))  # (advanced by part)
+                except (
+                    OSError
+                ):  # (a file of the previous generation that cannot be read: its rows made again)
+                    index.merge(whole, list(_parts(index, source, run, chunk, _quiet, held=False)))
             memory.release_unused_memory()
     index.finish()
 
@@ -95,12 +100,15 @@ def _parts(
     run: range,
     chunk: Callable[[range], Chunk],
     advance: Callable[[int], None],
+    held: bool = True,
 ) -> Iterator[Part]:
     """The parts of the index's chunk of ``run`` (blocks of :func:`plan`), in order: from each block on,
-    the longest run of them the previous generation holds as a chunk, else that block's rows, written."""
+    the longest run of them the previous generation holds as a chunk (unless not ``held``), else that
+    block's rows, written."""
     at = run.start
     while at < run.stop:
-        end = next((end for end in range(run.stop, at, -1) if index.reusable(chunk(range(at, end)))), None)
+        ends = range(run.stop, at, -1) if held else ()
+        end = next((end for end in ends if index.reusable(chunk(range(at, end)))), None)
         if end is not None:
             yield index.held(chunk(range(at, end)))
         else:
@@ -109,6 +117,10 @@ def _parts(
         memory.release_unused_memory()
         advance(end - at)
         at = end
+
+
+def _quiet(done: int) -> None:
+    """No progress to tell (the blocks were told once already)."""
 
 
 def _time(label: str) -> tuple[int, str, str]:
