@@ -5,7 +5,7 @@ read a row group at a time.
 named) would give, in batches: rows of equal sort columns keep the files' order, and with ``distinct``
 equal rows come once. It holds about a row group of each file (more while one key runs on over several
 row groups), never a whole file: the player index merges its chunks with it
-(:mod:`pipeline.output.player_index`).
+(:mod:`pipeline.output.index_writer`).
 
 Knows nothing of what the rows mean, nor of how the result is written.
 """

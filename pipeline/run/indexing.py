@@ -86,9 +86,8 @@ def index_players(
             else:
                 try:
                     index.merge(whole, list(_parts(index, source, run, chunk, advance)))  # (advanced by part)
-                except (
-                    OSError
-                ):  # (a file of the previous generation that cannot be read: its rows made again)
+                except OSError:
+                    # (a file of the previous generation that cannot be read: every block's rows made again)
                     index.merge(whole, list(_parts(index, source, run, chunk, _quiet, held=False)))
             memory.release_unused_memory()
     index.finish()
