@@ -4,12 +4,13 @@ run parses only the files not yet kept, and its table equals a run's from scratc
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ import pytest
 from sgfmake import sgf
 
 from pipeline.ingest import IngestOptions, Interrupted, cache, ingest, workers
-from pipeline.ingest.shelf import MANIFEST, SHELF
+from pipeline.ingest.shelf import MANIFEST, SHELF, Shelf
 
 pytestmark = pytest.mark.slow
 
@@ -99,6 +100,31 @@ def test_ctrl_c_inside_a_file_keeps_the_files_before_it(
     with pytest.raises(Interrupted) as stopped:
         ingest(raw, tmp_path / "out", IngestOptions(workers=1))
     assert stopped.value.kept == 4 and len(cached_files(tmp_path / "out")) == 4
+
+
+@pytest.fixture
+def ctrl_c_raises() -> Iterator[None]:
+    """SIGINT handled as in a terminal, whatever the test runner set."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.usefixtures("ctrl_c_raises")
+def test_ctrl_c_just_as_a_batch_is_kept_counts_it_among_the_files_kept(
+    raw: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = Shelf.add
+
+    def add_then_ctrl_c(self: Shelf, table: pa.Table) -> None:  # the signal lands before the count
+        real(self, table)
+        if "g04.sgf" in table["source_path"].to_pylist():
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(Shelf, "add", add_then_ctrl_c)
+    with pytest.raises(Interrupted) as stopped:
+        ingest(raw, tmp_path / "out", IngestOptions(workers=1))
+    assert (stopped.value.kept, len(cached_files(tmp_path / "out"))) == (6, 6)
 
 
 def test_checkpoint_is_written_while_parsing(raw: Path, tmp_path: Path) -> None:

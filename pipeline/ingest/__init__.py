@@ -31,6 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.core.i18n import _
+from pipeline.core.interrupts import deferring
 from pipeline.core.progress import SILENT, Advance, Steps
 from pipeline.core.schema import CACHE, GAMES_INGEST
 from pipeline.ingest import cache
@@ -263,18 +264,20 @@ def _parse(todo: Iterable[FileEntry], shelf: Shelf, options: IngestOptions, adva
     again: list[pa.Table] = [CACHE.empty_table()]
     files, saved = 0, time.monotonic()
     try:
-        with closing(_batches(todo, options)) as batches:
+        with deferring() as hold, closing(_batches(todo, options)) as batches:
             for batch, table in batches:
-                shelf.add(table)
+                with hold:  # a stop signal lands before a batch is kept and counted, or after
+                    shelf.add(table)
+                    files += len(batch)
                 retried = table.filter(cache.retried(table))
                 if retried.num_rows:  # (no empty table kept per batch: docs/design.md#retried-rows)
                     again.append(retried)
-                files += len(batch)
                 advance(len(batch))
                 if options.progress:
                     options.progress(len(batch))
                 if time.monotonic() - saved >= options.checkpoint_s:
-                    shelf.save()
+                    with hold:  # (a save cut short would leave the buffer to be written twice)
+                        shelf.save()
                     saved = time.monotonic()
     except KeyboardInterrupt:
         if files:
