@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from pipeline.core.interrupts import deferring
+from pipeline.core.interrupts import deferring, held
 
 
 @pytest.fixture(autouse=True)
@@ -78,3 +78,13 @@ def test_deferring_from_another_thread_changes_no_handler() -> None:
     thread.start()
     thread.join()
     assert seen == [before]
+
+
+def test_a_signal_inside_held_raises_as_it_ends() -> None:
+    done = []
+    with pytest.raises(KeyboardInterrupt):
+        with held():
+            ctrl_c()
+            done.append("after the signal")
+        done.append("after held")
+    assert done == ["after the signal"]

@@ -74,3 +74,11 @@ def deferring(signals: tuple[signal.Signals, ...] = STOP_SIGNALS) -> Iterator[Ho
     finally:
         for stopped, kept in previous.items():
             signal.signal(stopped, kept)
+
+
+@contextmanager
+def held(signals: tuple[signal.Signals, ...] = STOP_SIGNALS) -> Iterator[None]:
+    """The ``with`` block as one stretch: a stop signal arriving inside raises as it ends (for a few
+    steps that must not be parted, such as the two renames that swap a folder for another)."""
+    with deferring(signals) as hold, hold:
+        yield

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.core.i18n import _
+from pipeline.core.interrupts import held
 from pipeline.core.progress import SILENT, Steps
 from pipeline.output import snapshots
 from pipeline.output.folder import MANIFEST_FILE, ReportError
@@ -113,10 +114,11 @@ def _replace(temporary: Path, target: Path) -> None:
         os.replace(temporary, target)
         return
     old = target.with_name(f".{target.name}.{secrets.token_hex(6)}.old")
-    os.replace(target, old)
-    try:
-        os.replace(temporary, target)
-    except OSError:
-        os.replace(old, target)
-        raise
+    with held():  # a stop signal between the renames would leave no copy at the target
+        os.replace(target, old)
+        try:
+            os.replace(temporary, target)
+        except OSError:
+            os.replace(old, target)
+            raise
     shutil.rmtree(old, ignore_errors=True)

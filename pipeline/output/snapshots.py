@@ -60,6 +60,7 @@ from typing import Any
 import pyarrow as pa
 
 from pipeline.core import store, tables
+from pipeline.core.interrupts import held
 
 GENERATIONS = ".gen"
 CURRENT = "current"
@@ -155,8 +156,9 @@ class Generation:
         store.write_json({**manifest, "generation": identity}, self.path / "manifest.json")
         self.entries["manifest.json"] = None
         before = current(self.out)
-        _switch(self.root, self.path.name)
-        self._done = True
+        with held():  # switched and not done: the exit would remove the generation switched to
+            _switch(self.root, self.path.name)
+            self._done = True
         _link_entries(self.out, list(self.entries))
         _prune(self.root, _record(self.root, identity, before, self.keep))
         return self.path
@@ -251,9 +253,10 @@ def _link_entries(out: Path, names: list[str]) -> None:
             continue
         temporary = out / f".{name}.{uuid.uuid4().hex[:8]}"
         os.symlink(target, temporary)
-        if entry.is_dir() and not entry.is_symlink():
-            shutil.rmtree(entry)
-        os.replace(temporary, entry)
+        with held():  # (a stop signal between the two would leave the entry missing until the next run)
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            os.replace(temporary, entry)
 
 
 def _record(root: Path, identity: dict[str, str], before: Path | None, keep: int) -> set[str]:

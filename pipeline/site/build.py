@@ -52,6 +52,7 @@ from markupsafe import Markup
 from pipeline import __version__
 from pipeline.core import i18n
 from pipeline.core.i18n import N_, gettext
+from pipeline.core.interrupts import held
 from pipeline.core.periods import year_of
 from pipeline.core.progress import SILENT, Steps
 from pipeline.output import folder as outputs
@@ -173,9 +174,10 @@ def staging(target: Path) -> Iterator[Path]:
     try:
         yield new
         (new / MARKER).write_text("written by `ratings site`; the whole folder is replaced on each run\n")
-        if target.exists():
-            os.replace(target, old)
-        os.replace(new, target)
+        with held():  # a stop signal between the renames would leave no site at all
+            if target.exists():
+                os.replace(target, old)
+            os.replace(new, target)
     finally:
         shutil.rmtree(new, ignore_errors=True)
         shutil.rmtree(old, ignore_errors=True)
