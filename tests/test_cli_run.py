@@ -100,6 +100,19 @@ def test_ctrl_c_exits_130_saying_the_previous_output_is_intact(
     assert (tmp_path / "out" / "games.parquet").read_bytes() == before
 
 
+def test_ctrl_c_once_the_new_output_is_switched_in_says_it_was_published(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:  # (removing older generations)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("pipeline.output.snapshots._prune", interrupted)
+    code, text = run(tmp_path, {"a.sgf": GAME})
+    assert code == 130
+    assert text == f"interrupted once the run was done: {tmp_path / 'out'} holds its new output"
+    assert (tmp_path / "out" / "games.parquet").exists()
+
+
 @pytest.mark.parametrize("where", ["pipeline.run.plan", "pipeline.output.lock.held"])
 def test_ctrl_c_before_the_stages_start_says_what_was_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str

@@ -192,6 +192,22 @@ def test_cli_writes_the_site(club: dict[str, Path], tmp_path: Path) -> None:
     assert (tmp_path / "web" / "index.html").exists() and "index.html" in result.output
 
 
+@pytest.mark.slow
+def test_cli_interrupted_once_the_site_is_in_place_says_it_holds_the_new_site(
+    club: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def built_then_interrupted(*args: Any, **kwargs: Any) -> Any:
+        build_site(*args, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("pipeline.site.build_site", built_then_interrupted)
+    result = runner.invoke(app, ["site", str(tmp_path / "web"), "--out", str(club["out"])])
+    assert result.exit_code == 130
+    said = " ".join(result.output.split())
+    assert said == f"error: interrupted once the site was written: {tmp_path / 'web'} holds the new site"
+    assert (tmp_path / "web" / "index.html").exists()
+
+
 def test_cli_without_output_exits_2(tmp_path: Path) -> None:
     result = runner.invoke(app, ["site", str(tmp_path / "web"), "--out", str(tmp_path / "none")])
     assert result.exit_code == 2 and not (tmp_path / "web").exists()

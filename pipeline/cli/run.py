@@ -152,14 +152,20 @@ def writing(settings: config_mod.RunConfig, no_wait: bool) -> Iterator[tuple[Ing
     the ingest options (the configuration's, told to the bars) and the bars. Ctrl-C or SIGTERM, even
     while waiting for the lock, exits 130 saying what was kept; a raw folder that cannot be read, 2."""
     from pipeline.ingest import IngestError
+    from pipeline.output.snapshots import current
 
+    published = False
     try:
         with terminate_as_interrupt(), holding(settings.out, no_wait), progress.shown() as steps:
-            yield _configured(steps, settings), steps
+            before = current(settings.out)
+            try:
+                yield _configured(steps, settings), steps
+            finally:  # (read while the lock is held: no other run has published since)
+                published = current(settings.out) != before
     except IngestError as e:
         fail(str(e), 2)
     except KeyboardInterrupt as e:
-        interrupted(settings.out, e)
+        interrupted(settings.out, e, published)
 
 
 def run_all(checked: Plan, options: IngestOptions, steps: Steps = SILENT) -> RunReport:
@@ -169,13 +175,17 @@ def run_all(checked: Plan, options: IngestOptions, steps: Steps = SILENT) -> Run
     return stages.run_all(checked, options, steps)
 
 
-def interrupted(out: Path, stop: KeyboardInterrupt | None = None) -> NoReturn:
+def interrupted(out: Path, stop: KeyboardInterrupt | None = None, published: bool = False) -> NoReturn:
     """Say on standard error that the run was interrupted (by ``stop``: an
     :class:`~pipeline.ingest.Interrupted` tells how many files parsed so far the cache keeps) and what
-    became of ``out``; exit 130."""
+    became of ``out`` (``published``: the run had switched it to its new output); exit 130."""
     from pipeline.ingest import Interrupted
     from pipeline.output.folder import GAMES_FILE
 
+    if published:
+        said = _("interrupted once the run was done: {out} holds its new output").format(out=out)
+        Console(stderr=True).print(said, soft_wrap=True, markup=False)
+        raise typer.Exit(130)
     if (out / GAMES_FILE).exists():
         kept = _("the previous output in {out} is intact").format(out=out)
     else:

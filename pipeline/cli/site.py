@@ -2,7 +2,8 @@
 
 Maps :class:`~pipeline.reports.ReportError` (no output yet) and :class:`~pipeline.site.SiteError` (a
 folder that is not a site) to exit status 2, an unwritable folder to 1, Ctrl-C and SIGTERM (a plain
-``kill``) to 130 with nothing written and nothing left behind. Shows each step's progress on standard
+``kill``) to 130 with nothing written and nothing left behind (or, when the new site was already in
+place, saying so). Shows each step's progress on standard
 error when it is a terminal (:func:`pipeline.cli.progress.shown`). ``--lang`` (every command's, read by
 :func:`pipeline.cli.language.chosen` for the command's own words: the first language) may here be a
 comma list: the site in each language, a folder each and a chooser. Knows nothing of what the pages hold.
@@ -64,6 +65,7 @@ def site_command(
 
     languages = _languages(ctx.params.get("lang"))
     folder = output_folder(out, config)
+    before = _site_stamp(target)
     try:
         with terminate_as_interrupt(), shown() as steps:
             written = build_site(folder, target, title, steps, languages)
@@ -72,6 +74,13 @@ def site_command(
     except OSError as e:
         fail(str(e), 1)
     except KeyboardInterrupt:
+        if _site_stamp(target) not in (before, None):
+            fail(
+                gettext("interrupted once the site was written: {target} holds the new site").format(
+                    target=target
+                ),
+                130,
+            )
         fail(gettext("interrupted: no site was written; {target} is as it was").format(target=target), 130)
     separator = pgettext("list separator", ", ")
     counts = separator.join(
@@ -112,3 +121,15 @@ def _languages(option: str | None) -> tuple[str, ...]:
         return i18n.languages_of(option)
     except i18n.LanguageError as e:
         fail(f"--lang: {e}", 2)
+
+
+def _site_stamp(target: Path) -> tuple[int, int] | None:
+    """The device and inode of the marker file of the site in ``target`` (None: none): a site put in
+    its place has a marker of its own."""
+    from pipeline.site import MARKER
+
+    try:
+        found = (target / MARKER).stat()
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
