@@ -31,7 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.core.i18n import _
-from pipeline.core.interrupts import deferring
+from pipeline.core.interrupts import deferring, held
 from pipeline.core.progress import SILENT, Advance, Steps
 from pipeline.core.schema import CACHE, GAMES_INGEST
 from pipeline.ingest import cache
@@ -281,7 +281,8 @@ def _parse(todo: Iterable[FileEntry], shelf: Shelf, options: IngestOptions, adva
                     saved = time.monotonic()
     except KeyboardInterrupt:
         if files:
-            shelf.save()
+            with held():  # (a second stop signal waits for the save)
+                shelf.save()
         raise Interrupted(files) from None
     return pa.concat_tables(again)
 
