@@ -31,6 +31,18 @@ def pytest_configure(config: pytest.Config) -> None:
     for name in ("COLUMNS", "LINES", "LC_ALL", "LC_MESSAGES"):
         os.environ.pop(name, None)
     os.environ["LANG"] = "C.UTF-8"
+    _no_hypothesis_deadline()
+
+
+def _no_hypothesis_deadline() -> None:
+    """No example of a hypothesis test fails for taking over 200 ms on a busy machine: CI=true loads
+    hypothesis's own "ci" profile (no deadline, examples derandomised); elsewhere, this one."""
+    if os.environ.get("CI"):
+        return
+    from hypothesis import settings
+
+    settings.register_profile("sgf-ratings", deadline=None)
+    settings.load_profile("sgf-ratings")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -156,7 +156,9 @@ workers.BATCH = 1
 """
 
 # A run killed by SIGKILL while it reads g05.sgf: ingest in the caller's process, a checkpoint every batch.
-_KILLED = _BLOCKED_AT_G05 + "ingest(raw, out, IngestOptions(workers=1, checkpoint_s=0))\n"
+_KILLED = (
+    _BLOCKED_AT_G05 + "ingest(raw, out, IngestOptions(workers=1, checkpoint_s=0, file_timeout_s=3600))\n"
+)
 
 
 def _wait_for(path: Path, seconds: float) -> bool:
@@ -198,7 +200,8 @@ app(["run", "--raw", str(raw), "--out", str(out), "--workers", "2"])
 def test_a_stop_signal_to_ratings_run_exits_130_saying_how_many_files_are_kept(
     raw: Path, tmp_path: Path, signum: signal.Signals
 ) -> None:
-    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "config").mkdir(parents=True)  # (g05 blocked past the file budget would be a row)
+    (tmp_path / "config" / "config" / "ratings.toml").write_text("[ingest]\nfile_timeout_seconds = 3600\n")
     run = subprocess.Popen(
         [sys.executable, "-c", _RUN, str(raw), str(tmp_path / "out")],
         cwd=tmp_path / "config",

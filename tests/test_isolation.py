@@ -236,9 +236,9 @@ def test_workers_end_when_their_parent_is_killed(killed_run_workers: list[int]) 
 def test_a_large_file_gets_a_budget_in_proportion_to_its_size(
     write: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # b.sgf is 3 x BUDGET_BYTES (a long collection, no pathological input): 3 x 0.2 s, so a 0.3 s read
-    # is within its budget where a small file's would not be
+    # b.sgf is 3 x BUDGET_BYTES (a long collection, no pathological input): 3 x 1 s, so a 1.5 s read
+    # is within its budget where a small file's would not be (1.5 s of margin for a loaded machine)
     three_files(write, GOOD + b" " * (3 * budget.BUDGET_BYTES))
-    monkeypatch.setattr(workers, "rows_for_bytes", sleeping(0.3))
-    rows = rows_by_path(tmp_path, IngestOptions(workers=1, file_timeout_s=0.2))
+    monkeypatch.setattr(workers, "rows_for_bytes", sleeping(1.5))
+    rows = rows_by_path(tmp_path, IngestOptions(workers=1, file_timeout_s=1.0))
     assert rows["b.sgf"]["error_kind"] is None

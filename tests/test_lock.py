@@ -27,15 +27,24 @@ from pathlib import Path
 from pipeline.output.lock import held
 with held(Path(sys.argv[1]), "ratings run --out somewhere"):
     print("held", flush=True)
-    time.sleep(float(sys.argv[2]))
+    if sys.argv[2] == "until-told":
+        sys.stdin.readline()
+    else:
+        time.sleep(float(sys.argv[2]))
+print("released", flush=True)
 """
 PLAYERS = ["Ann", "Bob", "Cho", "Dai", "Eve", "Fan"]
 
 
-def _holder(out: Path, seconds: float = 60) -> subprocess.Popen[str]:
-    """A process that holds ``out``'s lock for ``seconds`` (returned once it holds it)."""
+def _holder(out: Path, seconds: float | str = 60) -> subprocess.Popen[str]:
+    """A process that holds ``out``'s lock for ``seconds`` (``"until-told"``: until a line on its
+    standard input), returned once it holds it."""
     process = subprocess.Popen(
-        [sys.executable, "-c", HOLD, str(out), str(seconds)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", HOLD, str(out), str(seconds)],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     assert process.stdout is not None and process.stdout.readline().strip() == "held"
     return process
@@ -93,14 +102,20 @@ def test_a_killed_holder_leaves_no_stale_lock(tmp_path: Path) -> None:
 
 
 def test_a_waiting_holder_is_told_once_and_goes_on_when_the_first_ends(tmp_path: Path) -> None:
-    holder = _holder(tmp_path / "out", seconds=1.5)
+    holder = _holder(tmp_path / "out", seconds="until-told")
+    assert holder.stdin is not None and holder.stdout is not None
     told: list[Holder] = []
-    started = time.monotonic()
-    with held(tmp_path / "out", "second", waiting=told.append):
-        waited = time.monotonic() - started
+
+    def waiting(found: Holder) -> None:  # told while the first holds it; only then does the first end
+        told.append(found)
+        holder.stdin.write("end\n")
+        holder.stdin.flush()
+
+    with held(tmp_path / "out", "second", waiting=waiting):
+        said = holder.stdout.readline().strip()
     holder.wait()
     assert [h.pid for h in told] == [holder.pid]
-    assert waited > 1.0  # (the first held it 1.5 s after saying so)
+    assert said == "released"
 
 
 def test_the_lock_makes_a_new_output_folder(tmp_path: Path) -> None:
