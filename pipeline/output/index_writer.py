@@ -126,9 +126,9 @@ class IndexWriter:
         self.chunks.append(chunk)
 
     def part(self, block: Chunk, tables: Iterable[tuple[str, pa.Table]]) -> Part:
-        """Write ``block``'s ``tables`` as :meth:`write` does, as a part of a chunk to :meth:`merge` (under
-        :data:`PARTS`, removed by the merge)."""
-        self._write(self.generation.path / FOLDER / PARTS, block.name, tables)
+        """Write ``block``'s ``tables`` sorted as :meth:`write` does, as a part of a chunk to :meth:`merge`
+        (under :data:`PARTS`, read once and removed by the merge: written plain, :func:`write_sorted`)."""
+        self._write(self.generation.path / FOLDER / PARTS, block.name, tables, plain=True)
         return Part(self.generation.path / FOLDER / PARTS, block.name, written=True)
 
     def held(self, chunk: Chunk) -> Part:
@@ -158,12 +158,14 @@ class IndexWriter:
                     (part.root / kind / f"{part.name}.parquet").unlink()
         self.chunks.append(chunk)
 
-    def _write(self, root: Path, name: str, tables: Iterable[tuple[str, pa.Table]]) -> None:
+    def _write(
+        self, root: Path, name: str, tables: Iterable[tuple[str, pa.Table]], plain: bool = False
+    ) -> None:
         written = set()
         for kind, table in tables:
             target = root / kind / f"{name}.parquet"
             target.parent.mkdir(parents=True, exist_ok=True)
-            write_sorted(table, ORDER[kind], target)
+            write_sorted(table, ORDER[kind], target, plain)
             written.add(kind)
             del table
             memory.release_unused_memory()
@@ -181,16 +183,14 @@ class IndexWriter:
         store.write_json({"version": VERSION, "chunks": chunks}, target)
 
 
-def write_sorted(table: pa.Table, order: Sequence[str], target: Path) -> None:
+def write_sorted(table: pa.Table, order: Sequence[str], target: Path, plain: bool = False) -> None:
     """Write ``table`` sorted by the columns ``order`` into ``target`` in row groups of :data:`ROW_GROUP`
     rows, with statistics and a page index, one row group taken at a time (no sorted copy of the whole
-    table). Raises OSError if it cannot."""
+    table); ``plain``: with none of them, neither compressed nor dictionary-encoded (a file read once,
+    whole: docs/design.md#player-index). Raises OSError if it cannot."""
     table = table.combine_chunks()  # (a take from many chunks costs several times one from one)
     ordered = pc.sort_indices(table, sort_keys=[(column, "ascending") for column in order])
-    repeated = [f.name for f in table.schema if f.name in REPEATED]
-    with pq.ParquetWriter(
-        target, table.schema, compression="zstd", write_page_index=True, use_dictionary=repeated
-    ) as writer:
+    with _writer(table.schema, target, plain) as writer:
         for start in range(0, table.num_rows, ROW_GROUP):
             writer.write_table(table.take(ordered.slice(start, ROW_GROUP)), row_group_size=ROW_GROUP)
 
@@ -198,10 +198,7 @@ def write_sorted(table: pa.Table, order: Sequence[str], target: Path) -> None:
 def write_rows(batches: Iterable[pa.Table], schema: pa.Schema, target: Path) -> None:
     """Write ``batches`` (sorted rows of ``schema``, in order) into ``target`` as :func:`write_sorted`
     writes them: row groups of :data:`ROW_GROUP` rows, the same encodings. Raises OSError if it cannot."""
-    repeated = [f.name for f in schema if f.name in REPEATED]
-    with pq.ParquetWriter(
-        target, schema, compression="zstd", write_page_index=True, use_dictionary=repeated
-    ) as writer:
+    with _writer(schema, target) as writer:
         held = buffers.empty(schema)
         for batch in batches:
             held = pa.concat_tables([held, batch])
@@ -210,3 +207,16 @@ def write_rows(batches: Iterable[pa.Table], schema: pa.Schema, target: Path) -> 
                 held = held.slice(ROW_GROUP)
         if held.num_rows:
             writer.write_table(held.combine_chunks(), row_group_size=ROW_GROUP)
+
+
+def _writer(schema: pa.Schema, target: Path, plain: bool = False) -> pq.ParquetWriter:
+    """The writer of an index file (:data:`REPEATED` columns dictionary-encoded, zstd, a page index), or
+    of a ``plain`` one (none of them, nor statistics)."""
+    if plain:
+        return pq.ParquetWriter(
+            target, schema, compression="none", use_dictionary=False, write_statistics=False
+        )
+    repeated = [f.name for f in schema if f.name in REPEATED]
+    return pq.ParquetWriter(
+        target, schema, compression="zstd", write_page_index=True, use_dictionary=repeated
+    )
