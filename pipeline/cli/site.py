@@ -3,8 +3,8 @@
 Maps :class:`~pipeline.reports.ReportError` (no output yet) and :class:`~pipeline.site.SiteError` (a
 folder that is not a site) to exit status 2, an unwritable folder to 1, Ctrl-C and SIGTERM (a plain
 ``kill``) to 130 with nothing written and nothing left behind (or, when the new site was already in
-place, saying so). Shows each step's progress on standard
-error when it is a terminal (:func:`pipeline.cli.progress.shown`). ``--lang`` (every command's, read by
+place, saying so). Shows each step's progress on standard error when it is a terminal
+(:func:`pipeline.cli.progress.shown`). ``--lang`` (every command's, read by
 :func:`pipeline.cli.language.chosen` for the command's own words: the first language) may here be a
 comma list: the site in each language, a folder each and a chooser. Knows nothing of what the pages hold.
 """
