@@ -13,7 +13,8 @@ import io
 import os
 import re
 import runpy
-from collections.abc import Callable
+import signal
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -120,3 +121,11 @@ def _documented_codes() -> set[str]:
 
     rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     return {code for code in REASONS if f"| `{code}` |" in rules}
+
+
+@pytest.fixture
+def ctrl_c_raises() -> Iterator[None]:
+    """SIGINT handled as in a terminal (KeyboardInterrupt), whatever the test runner set; restored after."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)

@@ -10,7 +10,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -100,14 +100,6 @@ def test_ctrl_c_inside_a_file_keeps_the_files_before_it(
     with pytest.raises(Interrupted) as stopped:
         ingest(raw, tmp_path / "out", IngestOptions(workers=1))
     assert stopped.value.kept == 4 and len(cached_files(tmp_path / "out")) == 4
-
-
-@pytest.fixture
-def ctrl_c_raises() -> Iterator[None]:
-    """SIGINT handled as in a terminal, whatever the test runner set."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
 
 
 @pytest.mark.usefixtures("ctrl_c_raises")

@@ -5,19 +5,12 @@ from __future__ import annotations
 import os
 import signal
 import threading
-from collections.abc import Iterator
 
 import pytest
 
 from pipeline.core.interrupts import deferring, held
 
-
-@pytest.fixture(autouse=True)
-def ctrl_c_raises() -> Iterator[None]:
-    """SIGINT handled as in a terminal, whatever the test runner set."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
+pytestmark = pytest.mark.usefixtures("ctrl_c_raises")
 
 
 def ctrl_c() -> None:

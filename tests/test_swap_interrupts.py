@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +16,7 @@ import pytest
 from pipeline.output import plain_copy, snapshots
 from pipeline.site.build import staging
 
-
-@pytest.fixture(autouse=True)
-def ctrl_c_raises() -> Iterator[None]:
-    """SIGINT handled as in a terminal, whatever the test runner set."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
+pytestmark = pytest.mark.usefixtures("ctrl_c_raises")
 
 
 def ctrl_c_after_first(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> None:
