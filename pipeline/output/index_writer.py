@@ -17,8 +17,9 @@ whose values repeat are dictionary-encoded (:data:`REPEATED`). A chunk whose fin
 digest of everything its rows came from; None: unknown, never reused) is one of the previous
 generation's is hard-linked from it (:meth:`IndexWriter.link`); a chunk that joins others is merged from
 their files a row group at a time (:meth:`IndexWriter.merge`, :mod:`pipeline.output.sorted_merge`), the
-blocks the previous generation does not hold written first as *parts* (:meth:`IndexWriter.part`) and
-removed once merged. A night that adds records writes the last block only, and now and then merges.
+blocks the previous generation does not hold written first as *parts* (:meth:`IndexWriter.part`:
+neither compressed nor encoded, as they are read once) and removed once merged. A night that adds
+records writes the last block only, and now and then merges.
 
 Knows nothing of what the rows mean (the run builds them: :mod:`pipeline.run.indexing`), nor of how
 they are read.
@@ -127,7 +128,7 @@ class IndexWriter:
 
     def part(self, block: Chunk, tables: Iterable[tuple[str, pa.Table]]) -> Part:
         """Write ``block``'s ``tables`` sorted as :meth:`write` does, as a part of a chunk to :meth:`merge`
-        (under :data:`PARTS`, read once and removed by the merge: written plain, :func:`write_sorted`)."""
+        (under :data:`PARTS`, read once and removed by the merge: written ``plain``, :func:`write_sorted`)."""
         self._write(self.generation.path / FOLDER / PARTS, block.name, tables, plain=True)
         return Part(self.generation.path / FOLDER / PARTS, block.name, written=True)
 
@@ -186,8 +187,9 @@ class IndexWriter:
 def write_sorted(table: pa.Table, order: Sequence[str], target: Path, plain: bool = False) -> None:
     """Write ``table`` sorted by the columns ``order`` into ``target`` in row groups of :data:`ROW_GROUP`
     rows, with statistics and a page index, one row group taken at a time (no sorted copy of the whole
-    table); ``plain``: with none of them, neither compressed nor dictionary-encoded (a file read once,
-    whole: docs/design.md#player-index). Raises OSError if it cannot."""
+    table); ``plain``: with none of them, neither compressed nor dictionary-encoded (a part, read once
+    in order and removed: docs/design.md#player-index-chunks-as-runs-of-blocks). Raises OSError if it
+    cannot."""
     table = table.combine_chunks()  # (a take from many chunks costs several times one from one)
     ordered = pc.sort_indices(table, sort_keys=[(column, "ascending") for column in order])
     with _writer(table.schema, target, plain) as writer:
