@@ -111,8 +111,8 @@ def _parts(
         if end is not None:
             yield index.held(chunk(range(at, end)))
         else:
-            end = at + 1
-            yield index.part(chunk(range(at, end)), source.rows(chunk(range(at, end)).labels))
+            end, block = at + 1, chunk(range(at, at + 1))
+            yield index.part(block, source.rows(block.labels))
         memory.release_unused_memory()
         advance(end - at)
         at = end
